@@ -1,0 +1,128 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminRoutes } from './admin/routes.js';
+import { authRoutes } from './auth/routes.js';
+import type { AppContext } from './context.js';
+import { migrateToLatest } from './db/database.js';
+import { healthRoutes } from './health/routes.js';
+import { registerErrorHandling } from './http/errors.js';
+import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
+import { licenceRoutes } from './licences/routes.js';
+import { liveRoutes } from './live/routes.js';
+import { openf1Routes } from './openf1/routes.js';
+import { paymentRoutes } from './payments/routes.js';
+import { publicConfigRoutes } from './public-config/routes.js';
+import { replayRoutes } from './replays/routes.js';
+import { scheduleRoutes } from './schedule/routes.js';
+import { trackingRoutes } from './tracking/routes.js';
+
+/** Largest request body any route accepts; the app's payloads are small JSON documents. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface BuildOptions {
+  context: AppContext;
+  /** Log each request (the server process does; tests do not). */
+  logRequests?: boolean;
+  /** Folder of the built web app; defaults to apps/web/dist. */
+  webDistDir?: string;
+}
+
+/**
+ * Builds the Fastify app in a fixed order: external plugins, then the app's services, then routes
+ * (the fastify/demo layout). Migrations run here, before the first request.
+ */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { context } = options;
+  const app = Fastify({
+    loggerInstance: context.logger as FastifyBaseLogger,
+    // Health checks would drown the request log; tests log nothing per request.
+    logController: new LogController({
+      disableRequestLogging: (request) => !options.logRequests || request.url === '/api/health',
+    }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'script-src': ["'self'", 'https://challenges.cloudflare.com'],
+        'frame-src': ["'self'", 'https://challenges.cloudflare.com'],
+        'connect-src': ["'self'", 'https://api.lifx.com'],
+        'img-src': ["'self'", 'data:', 'https:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // The Hue OAuth popup reports back to its opener with postMessage.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: `Too many requests. Please wait ${context.after} and try again.`,
+    }),
+  });
+
+  app.addHook('onClose', async () => {
+    await context.close();
+  });
+  await migrateToLatest(context.db, context.dbSchema);
+
+  if (context.sims) {
+    const { sims } = context;
+    await app.register(sims.register, { prefix: '/sims' });
+  }
+
+  await app.register(healthRoutes);
+  await app.register(publicConfigRoutes, { config: context.config, sims: context.sims });
+  await app.register(authRoutes, {
+    auth: context.auth,
+    turnstile: context.turnstile,
+    rateLimitPerMinute: context.config.authRateLimitPerMinute,
+  });
+  await app.register(licenceRoutes, {
+    auth: context.auth,
+    licences: context.licences,
+    adminEmails: context.config.adminEmails,
+    rateLimitPerMinute: context.config.authRateLimitPerMinute,
+  });
+  await app.register(paymentRoutes, {
+    auth: context.auth,
+    payments: context.payments,
+    adminEmails: context.config.adminEmails,
+  });
+  await app.register(trackingRoutes, {
+    auth: context.auth,
+    db: context.db,
+    mailer: context.mailer,
+    logger: context.logger,
+    now: context.now,
+    publicUrl: context.config.publicUrl,
+  });
+  await app.register(adminRoutes, {
+    auth: context.auth,
+    db: context.db,
+    adminEmails: context.config.adminEmails,
+  });
+  await app.register(openf1Routes, { auth: context.auth, proxy: context.openf1.proxy });
+  await app.register(liveRoutes, { auth: context.auth, ...context.live });
+  await app.register(scheduleRoutes, {
+    schedule: context.schedule,
+    liveSession: context.live.hub.currentLiveSession,
+    now: context.live.timers.now,
+  });
+  await app.register(replayRoutes, { auth: context.auth, replays: context.replays });
+  await app.register(webAppRoutes, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });
+
+  return app;
+}

@@ -1,0 +1,162 @@
+import { computeTrialExpiry, type User } from '@flaglight/core';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { HttpError, unauthorized } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { createAuthSessionsRepository, createUsersRepository, toUser, type UserRow } from './repository.js';
+import { createToken, hashToken } from './tokens.js';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export const AUTH_MESSAGES = {
+  invalidCredentials: 'Invalid email or password',
+  emailTaken: 'An account with this email already exists. Sign in instead.',
+  noToken: 'No authentication token found',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  resetLinkInvalid: 'This reset link is invalid or has expired. Please request a new password reset.',
+  resetRequested: 'If an account exists for that email, a password reset link is on its way.',
+  passwordUpdated: 'Your password has been reset. You can now sign in.',
+} as const;
+
+export interface AuthServiceDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  logger: Logger;
+  now: () => Date;
+  /** Race start times of the calendar, for the trial length rule (DESIGN §6). */
+  raceStarts: () => Promise<Date[]>;
+}
+
+export interface Authenticated {
+  user: User;
+  row: UserRow;
+  tokenHash: string;
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const users = createUsersRepository(deps.db);
+  const sessions = createAuthSessionsRepository(deps.db);
+  const admins = deps.config.adminEmails;
+
+  async function openSession(row: UserRow): Promise<{ token: string; user: User }> {
+    const now = deps.now();
+    const token = createToken();
+    await sessions.insert(hashToken(token), row.id, now, new Date(now.getTime() + SESSION_TTL_MS));
+    return { token, user: toUser(row, admins) };
+  }
+
+  return {
+    users,
+
+    async signup(input: { email: string; password: string }): Promise<{ token: string; user: User }> {
+      const now = deps.now();
+      let raceStarts: Date[] = [];
+      try {
+        raceStarts = await deps.raceStarts();
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'calendar unavailable for the trial length; using 7 days');
+      }
+      const row = await users.insert({
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        plan: 'trial',
+        now,
+        trialExpires: computeTrialExpiry({ signupAt: now, raceStarts }),
+      });
+      if (!row) throw new HttpError(409, AUTH_MESSAGES.emailTaken);
+      await users.recordLogin(row.id, now);
+      return openSession({ ...row, last_login: now.toISOString() });
+    },
+
+    async login(input: { email: string; password: string }): Promise<{ token: string; user: User }> {
+      const row = await users.findByEmail(input.email);
+      const matches = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), input.password);
+      if (!row || !matches) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+      const now = deps.now();
+      await users.recordLogin(row.id, now);
+      return openSession({ ...row, last_login: now.toISOString() });
+    },
+
+    /** The signed-in user behind a bearer header; throws 401 with SPEC's texts. */
+    async authenticate(authorization: string | undefined): Promise<Authenticated> {
+      const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+      if (!token) throw unauthorized(AUTH_MESSAGES.noToken);
+      const tokenHash = hashToken(token);
+      const row = await sessions.findUser(tokenHash, deps.now());
+      if (!row) throw unauthorized(AUTH_MESSAGES.sessionExpired);
+      return { user: toUser(row, admins), row, tokenHash };
+    },
+
+    async logout(authorization: string | undefined): Promise<void> {
+      const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+      if (token) await sessions.delete(hashToken(token));
+    },
+
+    /** Always resolves the same way whether or not the e-mail exists (DESIGN §9). */
+    async requestPasswordReset(email: string): Promise<void> {
+      const row = await users.findByEmail(email);
+      if (!row) return;
+      const now = deps.now();
+      const token = createToken();
+      await deps.db
+        .insertInto('password_resets')
+        .values({
+          token_hash: hashToken(token),
+          user_id: row.id,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
+          used_at: null,
+        })
+        .execute();
+      const link = `${deps.config.publicUrl}/#/reset-password?token=${encodeURIComponent(token)}`;
+      // Sent in the background: the answer must not reveal (by timing) that the account exists.
+      deps.mailer
+        .send({
+          to: row.email,
+          subject: 'Reset your Flaglight password',
+          text: [
+            'Someone (hopefully you) asked to reset the password of your Flaglight account.',
+            '',
+            `Open this link within one hour to choose a new password:\n${link}`,
+            '',
+            'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+          ].join('\n'),
+          html: `<p>Someone (hopefully you) asked to reset the password of your Flaglight account.</p><p><a href="${link}">Choose a new password</a> (the link works for one hour).</p><p>If you did not ask for this, ignore this e-mail: your password stays as it is.</p>`,
+        })
+        .catch((error: unknown) =>
+          deps.logger.error({ err: error, to: row.email }, 'password reset e-mail failed'),
+        );
+    },
+
+    async resetPassword(input: { token: string; password: string }): Promise<void> {
+      const now = deps.now();
+      const tokenHash = hashToken(input.token);
+      const passwordHash = await hashPassword(input.password);
+      await deps.db.transaction().execute(async (trx) => {
+        // The conditional update makes the token single use even under concurrent requests.
+        const claimed = await trx
+          .updateTable('password_resets')
+          .set({ used_at: now.toISOString() })
+          .where('token_hash', '=', tokenHash)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now.toISOString())
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!claimed) throw new HttpError(400, AUTH_MESSAGES.resetLinkInvalid);
+        await trx
+          .updateTable('users')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', claimed.user_id)
+          .execute();
+        // A new password ends every session opened with the old one.
+        await trx.deleteFrom('auth_sessions').where('user_id', '=', claimed.user_id).execute();
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,88 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, parseConfig } from './config.js';
+
+describe('parseConfig', () => {
+  test('no configuration runs demo mode on port 3000 with SQLite in ./data and the simulators', () => {
+    const config = parseConfig({});
+    expect(config.mode).toBe('demo');
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: expect.stringMatching(/data[\\/]flaglight\.db$/),
+    });
+    // Unset service URLs mean the in-process simulators (the composition root fills them in).
+    expect(config.openf1.baseUrl).toBeUndefined();
+    expect(config.turnstile.verifyUrl).toBeUndefined();
+    expect(config.lifx.apiUrl).toBe('/sims/lifx/v1');
+  });
+
+  test('PORT overrides the port and the public URL follows it', () => {
+    const config = parseConfig({ PORT: '4100' });
+    expect(config.port).toBe(4100);
+    expect(config.publicUrl).toBe('http://localhost:4100');
+  });
+
+  test('an explicit service URL wins in demo mode too', () => {
+    expect(parseConfig({ OPENF1_BASE_URL: 'http://127.0.0.1:9/x/' }).openf1.baseUrl).toBe(
+      'http://127.0.0.1:9/x',
+    );
+  });
+
+  test('a postgres DATABASE_URL selects PostgreSQL', () => {
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h:5432/db',
+    });
+  });
+
+  test('setting a real key switches to live mode, which then needs APP_SECRET', () => {
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: 'sk_live_x' })).toThrow(
+      'Invalid configuration: APP_SECRET is required in live mode (at least 32 characters)',
+    );
+  });
+
+  test('live mode with its keys points at the real services', () => {
+    const config = parseConfig({
+      FLAGLIGHT_MODE: 'live',
+      APP_SECRET: 'x'.repeat(32),
+      TURNSTILE_SITE_KEY: 'site',
+      TURNSTILE_SECRET_KEY: 'secret',
+    });
+    expect(config.mode).toBe('live');
+    expect(config.openf1.baseUrl).toBe('https://api.openf1.org');
+    expect(config.turnstile.verifyUrl).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
+  });
+
+  test.each([
+    [{ PORT: 'abc' }, 'Invalid configuration: PORT must be a port number'],
+    [{ PORT: '70000' }, 'Invalid configuration: PORT must be between 0 and 65535'],
+    [{ FLAGLIGHT_MODE: 'prod' }, 'Invalid configuration: FLAGLIGHT_MODE must be "demo" or "live"'],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      'Invalid configuration: DATABASE_URL must be a postgres:// URL or sqlite:<file path>',
+    ],
+    [{ REDIS_URL: 'http://x' }, 'Invalid configuration: REDIS_URL must be a redis:// URL'],
+    [
+      { ADMIN_EMAILS: 'a@b.co, nope' },
+      'Invalid configuration: ADMIN_EMAILS must be a comma-separated list of e-mail addresses',
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [
+      { OPENF1_USERNAME: 'me' },
+      'Invalid configuration: OPENF1_USERNAME and OPENF1_PASSWORD must be set together',
+    ],
+  ])('a bad value stops start-up with one line naming the variable: %o', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  test('ADMIN_EMAILS is a trimmed, lower-cased list', () => {
+    expect(parseConfig({ ADMIN_EMAILS: ' Boss@Example.com ,ops@example.com' }).adminEmails).toEqual([
+      'boss@example.com',
+      'ops@example.com',
+    ]);
+  });
+});

@@ -1,0 +1,260 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (CONVENTIONS.md). Parsed once at start; a bad value stops the
+ * server with one line naming the variable.
+ */
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().min(1).optional());
+const optionalUrl = z.preprocess(
+  emptyToUndefined,
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+);
+
+const envSchema = z.object({
+  FLAGLIGHT_MODE: z.preprocess(
+    emptyToUndefined,
+    z.enum(['demo', 'live'], { error: 'must be "demo" or "live"' }).optional(),
+  ),
+  NODE_ENV: z.preprocess(emptyToUndefined, z.string().optional()),
+  PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a port number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .default(3000),
+  ),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_URL: optionalUrl,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^(postgres|postgresql):\/\//.test(v) || /^(sqlite|file):/.test(v), {
+        message: 'must be a postgres:// URL or sqlite:<file path>',
+      })
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^rediss?:\/\//.test(v), { message: 'must be a redis:// URL' })
+      .optional(),
+  ),
+  APP_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+  ),
+  ADMIN_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .refine((list) => list.every((e) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)), {
+        message: 'must be a comma-separated list of e-mail addresses',
+      }),
+  ),
+  OPENF1_BASE_URL: optionalUrl,
+  OPENF1_USERNAME: optionalString,
+  OPENF1_PASSWORD: optionalString,
+  OPENF1_MQTT_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^(mqtts?|wss?):\/\//.test(v), { message: 'must be an mqtt(s):// or ws(s):// URL' })
+      .optional(),
+  ),
+  JOLPICA_BASE_URL: optionalUrl,
+  TURNSTILE_SITE_KEY: optionalString,
+  TURNSTILE_SECRET_KEY: optionalString,
+  TURNSTILE_VERIFY_URL: optionalUrl,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: optionalUrl,
+  HUE_CLIENT_ID: optionalString,
+  HUE_CLIENT_SECRET: optionalString,
+  HUE_API_URL: optionalUrl,
+  LIFX_API_URL: optionalUrl,
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\//.test(v), { message: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Flaglight <no-reply@flaglight.app>')),
+  SUPPORT_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.email('must be an e-mail address').default('support@flaglight.app'),
+  ),
+  DOWNLOADS_DIR: optionalString,
+  AUTH_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(10),
+  ),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  mode: 'demo' | 'live';
+  production: boolean;
+  port: number;
+  host: string;
+  /** Public origin used in links (e-mails, OAuth callbacks); defaults to http://localhost:PORT. */
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  appSecret: string | undefined;
+  adminEmails: string[];
+  supportEmail: string;
+  mailFrom: string;
+  smtpUrl: string | undefined;
+  downloadsDir: string | undefined;
+  /** Sign-in, sign-up and reset attempts per client per minute (forgot-password gets half). */
+  authRateLimitPerMinute: number;
+  /** Outside services. An unset URL (demo mode only) means the in-process simulator. */
+  openf1: { baseUrl: string | undefined; username?: string; password?: string; mqttUrl?: string };
+  jolpica: { baseUrl: string | undefined };
+  turnstile: { siteKey?: string; secretKey?: string; verifyUrl: string | undefined };
+  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  hue: { clientId?: string; clientSecret?: string; apiUrl: string | undefined };
+  lifx: { apiUrl: string };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LIVE_KEYS = [
+  'OPENF1_USERNAME',
+  'TURNSTILE_SECRET_KEY',
+  'STRIPE_SECRET_KEY',
+  'HUE_CLIENT_ID',
+  'SMTP_URL',
+] as const;
+
+/**
+ * Parses the environment into a Config. Throws ConfigError with one line naming the variable.
+ * Demo mode (no real keys, or FLAGLIGHT_MODE=demo) points every outside service at the simulators
+ * served on the app's own origin under /sims/ (DESIGN §4, §5.5).
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = issue?.path.join('.') ?? 'environment';
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}`);
+  }
+  const e = result.data;
+  const mode = e.FLAGLIGHT_MODE ?? (LIVE_KEYS.some((k) => e[k] !== undefined) ? 'live' : 'demo');
+  const production = e.NODE_ENV === 'production';
+
+  if ((e.OPENF1_USERNAME === undefined) !== (e.OPENF1_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration: OPENF1_USERNAME and OPENF1_PASSWORD must be set together');
+  }
+  if (mode === 'live' && !e.APP_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: APP_SECRET is required in live mode (at least 32 characters)',
+    );
+  }
+  if (mode === 'live' && !e.TURNSTILE_SECRET_KEY) {
+    throw new ConfigError('Invalid configuration: TURNSTILE_SECRET_KEY is required in live mode');
+  }
+  if (mode === 'live' && !e.TURNSTILE_SITE_KEY) {
+    throw new ConfigError('Invalid configuration: TURNSTILE_SITE_KEY is required in live mode');
+  }
+
+  const port = e.PORT;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const demo = mode === 'demo';
+  // In demo mode an unset URL stays unset: the composition root points it at the in-process simulator.
+  const serviceUrl = (value: string | undefined, live: string) =>
+    (value ?? (demo ? undefined : live))?.replace(/\/+$/, '');
+  const dataDir = path.resolve(e.DATA_DIR);
+
+  let database: Config['database'];
+  if (e.DATABASE_URL && /^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
+    database = { kind: 'postgres', url: e.DATABASE_URL };
+  } else if (e.DATABASE_URL) {
+    database = { kind: 'sqlite', file: path.resolve(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, '')) };
+  } else {
+    database = { kind: 'sqlite', file: path.join(dataDir, 'flaglight.db') };
+  }
+
+  return {
+    mode,
+    production,
+    port,
+    host: e.HOST,
+    publicUrl,
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    database,
+    redisUrl: e.REDIS_URL,
+    appSecret: e.APP_SECRET,
+    adminEmails: e.ADMIN_EMAILS,
+    supportEmail: e.SUPPORT_EMAIL,
+    mailFrom: e.MAIL_FROM,
+    smtpUrl: e.SMTP_URL,
+    downloadsDir: e.DOWNLOADS_DIR ? path.resolve(e.DOWNLOADS_DIR) : undefined,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    openf1: {
+      baseUrl: serviceUrl(e.OPENF1_BASE_URL, 'https://api.openf1.org'),
+      ...(e.OPENF1_USERNAME ? { username: e.OPENF1_USERNAME } : {}),
+      ...(e.OPENF1_PASSWORD ? { password: e.OPENF1_PASSWORD } : {}),
+      ...(e.OPENF1_MQTT_URL ? { mqttUrl: e.OPENF1_MQTT_URL } : {}),
+    },
+    jolpica: { baseUrl: serviceUrl(e.JOLPICA_BASE_URL, 'https://api.jolpi.ca') },
+    turnstile: {
+      ...(e.TURNSTILE_SITE_KEY ? { siteKey: e.TURNSTILE_SITE_KEY } : {}),
+      ...(e.TURNSTILE_SECRET_KEY ? { secretKey: e.TURNSTILE_SECRET_KEY } : {}),
+      verifyUrl: serviceUrl(
+        e.TURNSTILE_VERIFY_URL,
+        'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      ),
+    },
+    stripe: {
+      ...(e.STRIPE_SECRET_KEY ? { secretKey: e.STRIPE_SECRET_KEY } : {}),
+      ...(e.STRIPE_WEBHOOK_SECRET ? { webhookSecret: e.STRIPE_WEBHOOK_SECRET } : {}),
+      ...(e.STRIPE_API_URL ? { apiUrl: e.STRIPE_API_URL } : {}),
+    },
+    hue: {
+      ...(e.HUE_CLIENT_ID ? { clientId: e.HUE_CLIENT_ID } : {}),
+      ...(e.HUE_CLIENT_SECRET ? { clientSecret: e.HUE_CLIENT_SECRET } : {}),
+      apiUrl: serviceUrl(e.HUE_API_URL, 'https://api.meethue.com'),
+    },
+    lifx: {
+      // The LIFX driver runs in the browser (SPEC §3 keeps the token there): a same-origin path in demo.
+      apiUrl: (e.LIFX_API_URL ?? (demo ? '/sims/lifx/v1' : 'https://api.lifx.com/v1')).replace(/\/+$/, ''),
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-users.js';
+import * as m0002 from './0002-auth.js';
+import * as m0003 from './0003-money.js';
+import * as m0004 from './0004-tracked-sessions.js';
+
+/** Every migration, in order. Names are stable: they are recorded in the database. */
+export const migrations: Record<string, Migration> = {
+  '0001-users': m0001,
+  '0002-auth': m0002,
+  '0003-money': m0003,
+  '0004-tracked-sessions': m0004,
+};

@@ -1,0 +1,72 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Timestamps are ISO-8601 UTC strings in both dialects so that SQLite and
+ * PostgreSQL rows read back identically (docs/decisions/002-portable-storage.md).
+ * Booleans are 0/1 integers for the same reason.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  plan: 'trial' | 'lifetime' | 'pro';
+  is_admin: Generated<number>;
+  created_at: string;
+  last_login: string | null;
+  trial_expires: string | null;
+}
+
+export interface AuthSessionsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface PaymentsTable {
+  id: string;
+  user_id: string | null;
+  checkout_session_id: string;
+  amount_cents: number;
+  currency: string;
+  status: 'open' | 'paid' | 'expired';
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface LicencesTable {
+  key_hash: string;
+  plan: 'lifetime' | 'pro';
+  source: 'payment' | 'admin';
+  payment_id: string | null;
+  created_at: string;
+  redeemed_by: string | null;
+  redeemed_at: string | null;
+}
+
+export interface TrackedSessionsTable {
+  id: string;
+  user_id: string;
+  /** JSON of the session summary the client was following (SPEC §3). */
+  session_data: string;
+  started_at: string;
+  ended_at: string | null;
+  email_sent_at: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  auth_sessions: AuthSessionsTable;
+  password_resets: PasswordResetsTable;
+  payments: PaymentsTable;
+  licences: LicencesTable;
+  tracked_sessions: TrackedSessionsTable;
+}

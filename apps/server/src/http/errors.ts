@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** A domain error the handler turns into `{ error }` with its 4xx status. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
+export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+// Fastify's own client-fault codes, reworded for people.
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON in request body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty but Content-Type is application/json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Request body does not match its Content-Length',
+};
+
+function describeValidation(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const where = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+    const message = first?.message ?? 'is invalid';
+    return where ? `${where}: ${message}` : message;
+  }
+  return error.message;
+}
+
+/**
+ * One error handler (CONVENTIONS.md): client faults answer 4xx `{ error }`; anything else is
+ * logged with its request and answered with a generic 500 that hides the details.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ error: describeValidation(error) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = (error.code && FASTIFY_MESSAGES[error.code]) ?? error.message;
+      if (status === 429) return reply.status(429).send({ error: message || 'Too many requests' });
+      return reply.status(status).send({ error: message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = /^\/(api|auth|admin|hue|sims)(\/|$)/.test(url);
+    const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    // Routes live after the hash (SPEC §2): a stray path in the browser goes home.
+    if (!isApi && wantsHtml) return reply.redirect('/', 302);
+    return reply.status(404).send({ error: 'Not found' });
+  });
+}

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const DEFAULT_WEB_DIST = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../web/dist',
+);
+
+const ONE_YEAR = 60 * 60 * 24 * 365;
+
+/**
+ * Serves the built web app. Vite puts content-hashed files under /assets/, which never change
+ * and are cached for a year; everything else (index.html above all) is revalidated every time.
+ */
+export async function webAppRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
+  const index = path.join(opts.distDir, 'index.html');
+  if (!fs.existsSync(index)) {
+    app.log.warn({ distDir: opts.distDir }, 'web app not built: run `npm run build`');
+    app.get('/', async (_request, reply) =>
+      reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The Flaglight web app is not built yet. Run `npm run build` (npm start does it for you).'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: opts.distDir,
+    wildcard: false,
+    index: ['index.html'],
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      const relative = path.relative(opts.distDir, filePath);
+      if (relative.startsWith(`assets${path.sep}`)) {
+        res.header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
+      } else {
+        res.header('Cache-Control', 'no-cache');
+      }
+    },
+  });
+}

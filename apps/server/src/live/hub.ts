@@ -1,0 +1,289 @@
+import { isWithinConnectWindow, LiveSessionSchema, type LiveSession } from '@flaglight/core';
+import type { Logger } from 'pino';
+import type { OpenF1Client } from '../openf1/client.js';
+import type { Bus } from './bus.js';
+import type { TimerHandle, Timers } from './clock.js';
+import { startLiveFollower, type Follower } from './follower.js';
+import type { PushConnector } from './push.js';
+import { startReplayFollower } from './replay-follower.js';
+import type { BusMessage, FlagEvent, StatusEventData } from './types.js';
+
+/** Events kept per session for `Last-Event-ID` resume. A race has ≈ 50 changes; 256 is hours. */
+export const RING_SIZE = 256;
+/** A follower keeps going this long after its last subscriber leaves (a page reload, a network blip). */
+export const FOLLOWER_LINGER_MS = 60_000;
+/** How long the answer to "which session is live" is reused. */
+export const LIVE_SESSION_TTL_MS = 30_000;
+/** Replayed sessions get keys from here up, far from OpenF1's (≈ 11 000) and the simulator's (100 001+). */
+export const FIRST_REPLAY_SESSION_KEY = 900_000_001;
+export const MAX_REPLAYS = 200;
+
+export interface Listener {
+  onFlag(event: FlagEvent): void;
+  onStatus(status: StatusEventData): void;
+}
+
+export interface Subscription {
+  /** What the client gets first: the current state, or on resume every event it missed. */
+  initial: FlagEvent[];
+  status: StatusEventData | null;
+  unsubscribe(): void;
+}
+
+export interface ReplayDefinition {
+  messages: readonly unknown[];
+  speed: number;
+  positionMs: number;
+  /** What the replay is of, shown to clients. */
+  info: Record<string, unknown>;
+}
+
+interface Channel {
+  sessionKey: number;
+  kind: 'live' | 'replay';
+  replay?: ReplayDefinition;
+  ring: FlagEvent[];
+  /** Latest lasting state (never a momentary fastest lap). */
+  current: FlagEvent | null;
+  lastId: number;
+  status: StatusEventData | null;
+  listeners: Set<Listener>;
+  follower: Follower | null;
+  linger: TimerHandle | null;
+  offBus: () => void;
+}
+
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError';
+}
+
+export interface LiveHubOptions {
+  client: OpenF1Client;
+  bus: Bus;
+  timers: Timers;
+  logger?: Logger;
+  connectPush?: PushConnector | undefined;
+}
+
+export type LiveHub = ReturnType<typeof createLiveHub>;
+
+/**
+ * The live hub (DESIGN §1): one follower per session, started by its first subscriber and stopped
+ * FOLLOWER_LINGER_MS after its last one leaves; events reach subscribers through the bus, and
+ * each session keeps a bounded ring of recent events for resume.
+ */
+export function createLiveHub(options: LiveHubOptions) {
+  const { bus, timers, client } = options;
+  const channels = new Map<number, Channel>();
+  let nextReplayKey = FIRST_REPLAY_SESSION_KEY;
+  let liveCache: { until: number; session: LiveSession | null } | null = null;
+  let liveLookup: Promise<LiveSession | null> | null = null;
+
+  function channelFor(sessionKey: number, kind: Channel['kind'], replay?: ReplayDefinition): Channel {
+    const existing = channels.get(sessionKey);
+    if (existing) return existing;
+    const channel: Channel = {
+      sessionKey,
+      kind,
+      ...(replay ? { replay } : {}),
+      ring: [],
+      current: null,
+      lastId: 0,
+      status: null,
+      listeners: new Set(),
+      follower: null,
+      linger: null,
+      offBus: () => {},
+    };
+    channel.offBus = bus.subscribe(sessionKey, (message) => receive(channel, message));
+    channels.set(sessionKey, channel);
+    return channel;
+  }
+
+  function receive(channel: Channel, message: BusMessage): void {
+    if (message.type === 'status') {
+      channel.status = message.status;
+      for (const listener of [...channel.listeners]) listener.onStatus(message.status);
+      return;
+    }
+    const { event } = message;
+    if (event.id <= channel.lastId) return;
+    channel.lastId = event.id;
+    channel.ring.push(event);
+    if (channel.ring.length > RING_SIZE) channel.ring.shift();
+    if (event.data.state !== 'fastest_lap') channel.current = event;
+    for (const listener of [...channel.listeners]) listener.onFlag(event);
+  }
+
+  function ensureFollower(channel: Channel): void {
+    if (channel.linger) {
+      timers.clearTimeout(channel.linger);
+      channel.linger = null;
+    }
+    if (channel.follower) return;
+    if (channel.kind === 'replay' && channel.replay) {
+      channel.follower = startReplayFollower({
+        sessionKey: channel.sessionKey,
+        ...channel.replay,
+        bus,
+        timers,
+        lastId: channel.lastId,
+      });
+      // A replay plays on from where it started: a later restart would begin at its position again.
+      channel.replay = { ...channel.replay, messages: [] };
+      return;
+    }
+    channel.follower = startLiveFollower({
+      sessionKey: channel.sessionKey,
+      client,
+      bus,
+      timers,
+      lastId: channel.lastId,
+      ...(options.logger ? { logger: options.logger } : {}),
+      connectPush: options.connectPush,
+    });
+  }
+
+  function scheduleLinger(channel: Channel): void {
+    if (channel.listeners.size > 0 || channel.linger) return;
+    channel.linger = timers.setTimeout(() => {
+      channel.linger = null;
+      if (channel.listeners.size > 0) return;
+      channel.follower?.stop();
+      channel.follower = null;
+      if (channel.kind === 'replay') {
+        // A replay nobody watches is over.
+        channel.offBus();
+        channels.delete(channel.sessionKey);
+      }
+    }, FOLLOWER_LINGER_MS);
+  }
+
+  function snapshot(channel: Channel): FlagEvent | null {
+    return channel.current ? { id: channel.lastId, data: channel.current.data } : null;
+  }
+
+  async function currentLiveSession(): Promise<LiveSession | null> {
+    const now = timers.now();
+    if (liveCache && liveCache.until > now) return liveCache.session;
+    liveLookup ??= (async () => {
+      const result = await client.get<unknown[]>('/v1/sessions?session_key=latest');
+      const rows = result.ok && Array.isArray(result.data) ? result.data : [];
+      const parsed = rows.map((row) => LiveSessionSchema.safeParse(row)).filter((p) => p.success);
+      const session = parsed.map((p) => p.data).find((s) => !s.is_cancelled) ?? null;
+      const live =
+        session && isWithinConnectWindow(Date.parse(session.date_start), { now: timers.now() })
+          ? session
+          : null;
+      // A failed lookup is retried sooner than a successful one is refreshed.
+      liveCache = { until: timers.now() + (result.ok ? LIVE_SESSION_TTL_MS : 3_000), session: live };
+      return live;
+    })().finally(() => {
+      liveLookup = null;
+    });
+    return liveLookup;
+  }
+
+  /** The channel a client may follow: a replay, or the session live right now. */
+  async function resolve(sessionKey: number | undefined): Promise<Channel> {
+    if (sessionKey !== undefined) {
+      const existing = channels.get(sessionKey);
+      if (existing?.kind === 'replay') return existing;
+    }
+    const live = await currentLiveSession();
+    if (!live) throw new SessionNotFoundError('No live session found');
+    if (sessionKey !== undefined && sessionKey !== live.session_key) {
+      throw new SessionNotFoundError(`Session ${sessionKey} is neither live nor a running replay`);
+    }
+    return channelFor(live.session_key, 'live');
+  }
+
+  return {
+    currentLiveSession,
+
+    /** Subscribes to a session (the live one when `sessionKey` is omitted). */
+    async subscribe(
+      sessionKey: number | undefined,
+      listener: Listener,
+      opts: { lastEventId?: number | undefined } = {},
+    ): Promise<Subscription & { sessionKey: number }> {
+      const channel = await resolve(sessionKey);
+      channel.listeners.add(listener);
+      ensureFollower(channel);
+      let initial: FlagEvent[] = [];
+      const last = opts.lastEventId;
+      const first = channel.ring[0];
+      if (last !== undefined && first && first.id <= last && last <= channel.lastId) {
+        initial = channel.ring.filter((event) => event.id > last);
+      } else {
+        const current = snapshot(channel);
+        if (current && current.id !== last) initial = [current];
+      }
+      let done = false;
+      return {
+        sessionKey: channel.sessionKey,
+        initial,
+        status: channel.status,
+        unsubscribe() {
+          if (done) return;
+          done = true;
+          channel.listeners.delete(listener);
+          scheduleLinger(channel);
+        },
+      };
+    },
+
+    /** The fallback for clients without a stream: the current state (starting a follower if needed). */
+    async state(sessionKey: number | undefined): Promise<{
+      sessionKey: number;
+      event: FlagEvent | null;
+      status: StatusEventData | null;
+    }> {
+      const channel = await resolve(sessionKey);
+      ensureFollower(channel);
+      scheduleLinger(channel);
+      return { sessionKey: channel.sessionKey, event: snapshot(channel), status: channel.status };
+    },
+
+    /** Starts a replay through the hub; clients subscribe to the returned session key. */
+    startReplay(definition: ReplayDefinition): number {
+      const replays = [...channels.values()].filter((c) => c.kind === 'replay').length;
+      if (replays >= MAX_REPLAYS) throw new Error('too many replays');
+      const sessionKey = nextReplayKey++;
+      const channel = channelFor(sessionKey, 'replay', definition);
+      ensureFollower(channel);
+      scheduleLinger(channel);
+      return sessionKey;
+    },
+
+    replayInfo(sessionKey: number): Record<string, unknown> | null {
+      const channel = channels.get(sessionKey);
+      return channel?.kind === 'replay' ? (channel.replay?.info ?? null) : null;
+    },
+
+    /** A follower is running for some live session (SPEC §7 centralized-status). */
+    isPollingActive(): boolean {
+      return [...channels.values()].some((c) => c.kind === 'live' && c.follower !== null);
+    },
+
+    stats() {
+      return [...channels.values()].map((c) => ({
+        sessionKey: c.sessionKey,
+        kind: c.kind,
+        subscribers: c.listeners.size,
+        following: c.follower !== null,
+        transport: c.follower?.transport() ?? 'none',
+        lastId: c.lastId,
+      }));
+    },
+
+    close(): void {
+      for (const channel of channels.values()) {
+        channel.follower?.stop();
+        if (channel.linger) timers.clearTimeout(channel.linger);
+        channel.offBus();
+      }
+      channels.clear();
+    },
+  };
+}

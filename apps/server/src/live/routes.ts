@@ -1,0 +1,173 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthService } from '../auth/service.js';
+import { HttpError, notFound, unauthorized } from '../http/errors.js';
+import type { TimerHandle, Timers } from './clock.js';
+import { SessionNotFoundError, type LiveHub } from './hub.js';
+import type { TicketStore } from './tickets.js';
+import type { FlagEvent, StatusEventData } from './types.js';
+
+/** A comment line this often keeps proxies from closing an idle stream. */
+export const HEARTBEAT_MS = 15_000;
+/** Bytes a client may leave unread before it is dropped (a few hundred events; never unbounded). */
+export const MAX_BUFFERED_BYTES = 64 * 1024;
+/** EventSource waits this long before reconnecting. */
+export const RETRY_MS = 3_000;
+
+const sessionKeySchema = z.coerce.number().int().positive().max(2_000_000_000).optional();
+
+function formatFlag(event: FlagEvent): string {
+  return `id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+function formatStatus(status: StatusEventData): string {
+  return `event: status\ndata: ${JSON.stringify(status)}\n\n`;
+}
+
+function parseEventId(value: unknown): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (typeof text !== 'string' || !/^\d{1,16}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
+export async function liveRoutes(
+  fastify: FastifyInstance,
+  opts: { auth: AuthService; hub: LiveHub; tickets: TicketStore; timers: Timers },
+) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { hub, tickets, timers } = opts;
+  const streams = new Set<() => void>();
+  // Open streams would keep the server from closing.
+  fastify.addHook('preClose', async () => {
+    for (const close of [...streams]) close();
+  });
+
+  app.post('/api/live/ticket', async (request) => {
+    const { user } = await opts.auth.authenticate(request.headers.authorization);
+    const { ticket, expiresAt } = tickets.issue(String(user.id));
+    return { success: true, ticket, expiresAt: new Date(expiresAt).toISOString() };
+  });
+
+  app.get(
+    '/api/live/events',
+    {
+      schema: {
+        querystring: z.object({
+          ticket: z.string().min(1).max(200),
+          sessionKey: sessionKeySchema,
+          lastEventId: z.string().max(20).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      if (tickets.redeem(request.query.ticket) === null) {
+        throw unauthorized('This stream ticket is invalid, used or expired. Ask for a new one.');
+      }
+      const lastEventId =
+        parseEventId(request.headers['last-event-id']) ?? parseEventId(request.query.lastEventId);
+      const res = reply.raw;
+      let lastWritten = lastEventId ?? 0;
+      let pending: FlagEvent[] | null = [];
+      let closed = false;
+      let heartbeat: TimerHandle | null = null;
+      let unsubscribe = () => {};
+
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        streams.delete(close);
+        if (heartbeat) timers.clearTimeout(heartbeat);
+        unsubscribe();
+        if (!res.destroyed) res.destroy();
+      };
+      const write = (chunk: string) => {
+        if (closed) return;
+        // A client that cannot keep up is dropped; it reconnects and resumes from its last id.
+        if (res.writableLength > MAX_BUFFERED_BYTES) {
+          close();
+          return;
+        }
+        res.write(chunk);
+      };
+      const writeFlag = (event: FlagEvent) => {
+        if (event.id <= lastWritten) return;
+        lastWritten = event.id;
+        write(formatFlag(event));
+      };
+
+      let subscription;
+      try {
+        subscription = await hub.subscribe(
+          request.query.sessionKey,
+          {
+            onFlag(event) {
+              if (pending) pending.push(event);
+              else writeFlag(event);
+            },
+            onStatus(status) {
+              if (!pending) write(formatStatus(status));
+            },
+          },
+          { lastEventId },
+        );
+      } catch (error) {
+        if (error instanceof SessionNotFoundError) throw notFound(error.message);
+        throw error;
+      }
+      unsubscribe = subscription.unsubscribe;
+      streams.add(close);
+
+      reply.hijack();
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.on('close', close);
+      request.raw.on('close', close);
+      write(`retry: ${RETRY_MS}\n\n`);
+      if (subscription.status) write(formatStatus(subscription.status));
+      for (const event of subscription.initial) writeFlag(event);
+      const late = pending;
+      pending = null;
+      for (const event of late) writeFlag(event);
+
+      const beat = () => {
+        write(': heartbeat\n\n');
+        if (!closed) heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
+      };
+      heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
+    },
+  );
+
+  app.get(
+    '/api/live/state',
+    { schema: { querystring: z.object({ sessionKey: sessionKeySchema }) } },
+    async (request) => {
+      await opts.auth.authenticate(request.headers.authorization);
+      try {
+        const { sessionKey, event, status } = await hub.state(request.query.sessionKey);
+        return {
+          success: true,
+          sessionKey,
+          id: event?.id ?? null,
+          flag: event?.data ?? null,
+          upstream: status,
+        };
+      } catch (error) {
+        if (error instanceof SessionNotFoundError) throw new HttpError(404, error.message);
+        throw error;
+      }
+    },
+  );
+
+  app.get('/api/sessions/centralized-status', async () => ({
+    success: true,
+    // The server always follows live sessions for its clients (DESIGN §1).
+    centralizedPollingEnabled: true,
+    isPollingActive: hub.isPollingActive(),
+  }));
+}

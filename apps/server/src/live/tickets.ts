@@ -1,0 +1,44 @@
+import crypto from 'node:crypto';
+
+/** A stream ticket lives this long: enough to open the EventSource right after asking for it. */
+export const TICKET_TTL_MS = 30_000;
+const MAX_TICKETS = 100_000;
+
+export interface TicketStore {
+  issue(userId: string): { ticket: string; expiresAt: number };
+  /** Returns the user id once; a used, unknown or expired ticket gives null. */
+  redeem(ticket: string): string | null;
+}
+
+/**
+ * One-time tickets for the event stream (DESIGN §5.4): the session token never goes in a URL.
+ * In memory: with several instances behind a balancer they move to Redis with the bus.
+ */
+export function createTicketStore(now: () => number): TicketStore {
+  const tickets = new Map<string, { userId: string; expiresAt: number }>();
+
+  function prune(): void {
+    const t = now();
+    for (const [key, value] of tickets) if (value.expiresAt <= t) tickets.delete(key);
+  }
+
+  return {
+    issue(userId) {
+      if (tickets.size >= MAX_TICKETS / 2) prune();
+      if (tickets.size >= MAX_TICKETS) {
+        const oldest = tickets.keys().next().value;
+        if (oldest !== undefined) tickets.delete(oldest);
+      }
+      const ticket = crypto.randomBytes(24).toString('base64url');
+      const expiresAt = now() + TICKET_TTL_MS;
+      tickets.set(ticket, { userId, expiresAt });
+      return { ticket, expiresAt };
+    },
+    redeem(ticket) {
+      const entry = tickets.get(ticket);
+      if (!entry) return null;
+      tickets.delete(ticket);
+      return entry.expiresAt > now() ? entry.userId : null;
+    },
+  };
+}

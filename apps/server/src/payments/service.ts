@@ -1,0 +1,248 @@
+import crypto from 'node:crypto';
+import { LIFETIME_PRICE_AUD, type User } from '@flaglight/core';
+import type { Logger } from 'pino';
+import Stripe from 'stripe';
+import type { Db } from '../db/database.js';
+import { HttpError } from '../http/errors.js';
+import { generateLicenceKey, hashLicenceKey } from '../licences/keys.js';
+import type { Mailer } from '../mail/mailer.js';
+
+export const LIFETIME_AMOUNT_CENTS = LIFETIME_PRICE_AUD * 100;
+export const LIFETIME_CURRENCY = 'aud';
+
+export const PAYMENT_MESSAGES = {
+  unavailable: 'Payments are unavailable right now. Please try again in a few minutes.',
+  notConfigured: 'Payments are not set up on this server.',
+  alreadyLifetime: 'Your account already has lifetime access.',
+  notPaid: 'This payment has not been completed.',
+  unknownSession: 'Payment session not found.',
+  badSignature: 'Invalid webhook signature',
+} as const;
+
+/** Builds the one Stripe client of the app; `apiUrl` points it at the checkout simulator. */
+export function createStripeClient(secretKey: string, apiUrl: string | undefined): Stripe {
+  if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+  const url = new URL(apiUrl);
+  return new Stripe(secretKey, {
+    host: url.hostname,
+    port: url.port || (url.protocol === 'https:' ? 443 : 80),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    maxNetworkRetries: 1,
+    timeout: 10_000,
+  });
+}
+
+export interface PaymentDeps {
+  db: Db;
+  stripe: Stripe | undefined;
+  webhookSecret: string | undefined;
+  publicUrl: string;
+  mailer: Mailer;
+  logger: Logger;
+  now: () => Date;
+}
+
+export function createPaymentService(deps: PaymentDeps) {
+  const stripe = () => {
+    if (!deps.stripe) throw new HttpError(503, PAYMENT_MESSAGES.notConfigured);
+    return deps.stripe;
+  };
+
+  async function retrieve(sessionId: string): Promise<Stripe.Checkout.Session> {
+    try {
+      return await stripe().checkout.sessions.retrieve(sessionId);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) {
+        throw new HttpError(404, PAYMENT_MESSAGES.unknownSession);
+      }
+      deps.logger.error({ err: error }, 'stripe retrieve failed');
+      throw new HttpError(502, PAYMENT_MESSAGES.unavailable);
+    }
+  }
+
+  /**
+   * Applies a paid checkout once: the payment row is claimed with a conditional update, so the
+   * webhook, the return page and a payment check racing each other upgrade the user once.
+   */
+  async function complete(session: Stripe.Checkout.Session): Promise<{ upgraded: boolean; userId?: string }> {
+    if (session.payment_status !== 'paid') return { upgraded: false };
+    if (session.amount_total !== LIFETIME_AMOUNT_CENTS || session.currency !== LIFETIME_CURRENCY) {
+      deps.logger.error(
+        { sessionId: session.id, amount: session.amount_total },
+        'paid amount does not match the price',
+      );
+      return { upgraded: false };
+    }
+    const now = deps.now().toISOString();
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('payments')
+        .selectAll()
+        .where('checkout_session_id', '=', session.id)
+        .executeTakeFirst();
+      const row = existing ?? {
+        id: crypto.randomUUID(),
+        user_id: session.metadata?.userId ?? session.client_reference_id ?? null,
+        checkout_session_id: session.id,
+        amount_cents: LIFETIME_AMOUNT_CENTS,
+        currency: LIFETIME_CURRENCY,
+        status: 'open' as const,
+        created_at: now,
+        completed_at: null,
+      };
+      if (!row.user_id) return { upgraded: false };
+      if (!existing) {
+        // A webhook for a checkout this server did not record (its row write was lost).
+        await trx
+          .insertInto('payments')
+          .values(row)
+          .onConflict((oc) => oc.column('checkout_session_id').doNothing())
+          .execute();
+      }
+      const claimed = await trx
+        .updateTable('payments')
+        .set({ status: 'paid', completed_at: now })
+        .where('checkout_session_id', '=', session.id)
+        .where('status', '<>', 'paid')
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1 || !row.user_id)
+        return { upgraded: false, userId: row.user_id ?? undefined };
+      await trx
+        .updateTable('users')
+        .set({ plan: 'lifetime' })
+        .where('id', '=', row.user_id)
+        .where('plan', '=', 'trial')
+        .execute();
+      const key = generateLicenceKey();
+      await trx
+        .insertInto('licences')
+        .values({
+          key_hash: hashLicenceKey(key),
+          plan: 'lifetime',
+          source: 'payment',
+          payment_id: row.id,
+          created_at: now,
+          redeemed_by: row.user_id,
+          redeemed_at: now,
+        })
+        .execute();
+      return { upgraded: true, userId: row.user_id, key };
+    });
+    if (result.upgraded && 'key' in result && result.userId) {
+      const user = await deps.db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', result.userId)
+        .executeTakeFirst();
+      if (user) {
+        deps.mailer
+          .send({
+            to: user.email,
+            subject: 'Your Flaglight lifetime access receipt',
+            text: `Thank you! Your payment of A$${LIFETIME_PRICE_AUD}.00 (one-time) is complete and your account now has lifetime access.\n\nLicence key: ${result.key}\nReceipt reference: ${session.id}\n\nQuestions? Reply to this e-mail within 30 days.`,
+            html: `<p>Thank you! Your payment of <strong>A$${LIFETIME_PRICE_AUD}.00</strong> (one-time) is complete and your account now has lifetime access.</p><p>Licence key: <code>${result.key}</code><br>Receipt reference: ${session.id}</p>`,
+          })
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'receipt e-mail failed'));
+      }
+    }
+    return { upgraded: result.upgraded, ...(result.userId ? { userId: result.userId } : {}) };
+  }
+
+  return {
+    /** Starts a Stripe Checkout for the A$20 lifetime licence; nothing is stored if Stripe fails. */
+    async startCheckout(user: User): Promise<{ url: string; sessionId: string }> {
+      if (user.plan !== 'trial') throw new HttpError(409, PAYMENT_MESSAGES.alreadyLifetime);
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe().checkout.sessions.create({
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: LIFETIME_CURRENCY,
+                unit_amount: LIFETIME_AMOUNT_CENTS,
+                product_data: { name: 'Flaglight Lifetime Access' },
+              },
+            },
+          ],
+          customer_email: user.email,
+          client_reference_id: String(user.id),
+          metadata: { userId: String(user.id) },
+          success_url: `${deps.publicUrl}/#/dashboard?payment=success&session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${deps.publicUrl}/#/dashboard?payment=cancelled`,
+        });
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        deps.logger.error({ err: error }, 'stripe checkout creation failed');
+        throw new HttpError(502, PAYMENT_MESSAGES.unavailable);
+      }
+      if (!session.url) throw new HttpError(502, PAYMENT_MESSAGES.unavailable);
+      await deps.db
+        .insertInto('payments')
+        .values({
+          id: crypto.randomUUID(),
+          user_id: String(user.id),
+          checkout_session_id: session.id,
+          amount_cents: LIFETIME_AMOUNT_CENTS,
+          currency: LIFETIME_CURRENCY,
+          status: 'open',
+          created_at: deps.now().toISOString(),
+          completed_at: null,
+        })
+        .execute();
+      return { url: session.url, sessionId: session.id };
+    },
+
+    async upgradeAfterPayment(user: User, sessionId: string): Promise<{ upgraded: boolean }> {
+      const session = await retrieve(sessionId);
+      const owner = session.metadata?.userId ?? session.client_reference_id;
+      if (owner !== String(user.id)) throw new HttpError(404, PAYMENT_MESSAGES.unknownSession);
+      if (session.payment_status !== 'paid') throw new HttpError(409, PAYMENT_MESSAGES.notPaid);
+      return complete(session);
+    },
+
+    /** Reconciles the user's open checkouts with Stripe (a missed webhook, a closed tab). */
+    async checkPayments(user: User): Promise<{ upgraded: boolean; checked: number }> {
+      const open = await deps.db
+        .selectFrom('payments')
+        .select('checkout_session_id')
+        .where('user_id', '=', String(user.id))
+        .where('status', '=', 'open')
+        .execute();
+      let upgraded = false;
+      for (const { checkout_session_id } of open) {
+        const session = await retrieve(checkout_session_id);
+        if (session.status === 'expired') {
+          await deps.db
+            .updateTable('payments')
+            .set({ status: 'expired' })
+            .where('checkout_session_id', '=', session.id)
+            .execute();
+        }
+        upgraded = (await complete(session)).upgraded || upgraded;
+      }
+      return { upgraded, checked: open.length };
+    },
+
+    /** Verifies Stripe-Signature and applies `checkout.session.completed` (idempotent). */
+    async handleWebhook(rawBody: string, signature: string | undefined): Promise<void> {
+      if (!deps.webhookSecret || !deps.stripe) throw new HttpError(503, PAYMENT_MESSAGES.notConfigured);
+      let event: Stripe.Event;
+      try {
+        event = deps.stripe.webhooks.constructEvent(rawBody, signature ?? '', deps.webhookSecret);
+      } catch {
+        throw new HttpError(400, PAYMENT_MESSAGES.badSignature);
+      }
+      if (
+        event.type === 'checkout.session.completed' ||
+        event.type === 'checkout.session.async_payment_succeeded'
+      ) {
+        await complete(event.data.object);
+      }
+    },
+  };
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>;

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { DemoSims } from '../context.js';
+
+/** The named public subset of the configuration that the browser may know (CONVENTIONS.md). */
+export async function publicConfigRoutes(
+  app: FastifyInstance,
+  opts: { config: Config; sims: DemoSims | undefined },
+) {
+  const { config } = opts;
+  const body = {
+    mode: config.mode,
+    turnstile:
+      config.mode === 'demo'
+        ? {
+            kind: 'demo' as const,
+            siteKey: opts.sims?.turnstile.siteKey ?? '',
+            tokenUrl: '/sims/turnstile/token',
+          }
+        : { kind: 'cloudflare' as const, siteKey: config.turnstile.siteKey ?? '' },
+    lifxApiUrl: config.lifx.apiUrl,
+    supportEmail: config.supportEmail,
+  };
+  app.get('/api/config', async () => body);
+}

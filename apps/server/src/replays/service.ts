@@ -1,0 +1,122 @@
+import { LiveSessionSchema } from '@flaglight/core';
+import { loadBundledSessions, type BundledSession } from '@flaglight/sims';
+import type { LiveHub } from '../live/hub.js';
+import type { OpenF1Client } from '../openf1/client.js';
+
+export const MIN_REPLAY_SPEED = 1;
+export const MAX_REPLAY_SPEED = 20;
+
+export interface ReplayChoice {
+  source: 'bundled' | 'openf1';
+  id: string;
+  year: number;
+  meetingName: string;
+  sessionName: string;
+  sessionType: string;
+  dateStart: string;
+  /** Minutes into the recording where the session gets going (its first green light). */
+  suggestedStartMinutes: number;
+  messages?: number;
+  lengthMinutes?: number;
+}
+
+function suggestedStart(b: BundledSession): number {
+  const i = b.messages.findIndex((m) => m.category === 'Flag' && m.flag === 'GREEN');
+  const offset = i >= 0 ? (b.offsets[i] ?? 0) : 0;
+  return Math.max(0, Math.floor(offset / 60_000) - 1);
+}
+
+export type ReplayStart =
+  | { ok: true; sessionKey: number; info: Record<string, unknown> }
+  | { ok: false; status: number; error: string };
+
+/** Replays (issue 5): bundled recordings offline, any OpenF1 historical session online. */
+export function createReplayService(options: { hub: LiveHub; client: OpenF1Client }) {
+  const { hub, client } = options;
+
+  function bundled(): ReplayChoice[] {
+    return loadBundledSessions().map((b) => ({
+      source: 'bundled' as const,
+      id: b.id,
+      year: b.year,
+      meetingName: b.meetingName,
+      sessionName: b.sessionName,
+      sessionType: b.sessionType,
+      dateStart: new Date(b.scheduledStart).toISOString(),
+      suggestedStartMinutes: suggestedStart(b),
+      messages: b.messages.length,
+      lengthMinutes: Math.round(b.lengthMs / 60_000),
+    }));
+  }
+
+  async function historical(
+    year: number,
+  ): Promise<{ ok: true; sessions: ReplayChoice[] } | { ok: false; error: string }> {
+    const result = await client.get<unknown[]>(`/v1/sessions?year=${year}`);
+    if (!result.ok) return { ok: false, error: result.message };
+    const rows = Array.isArray(result.data) ? result.data : [];
+    const sessions = rows
+      .map((row) => LiveSessionSchema.safeParse(row))
+      .flatMap((p) => (p.success ? [p.data] : []))
+      .filter((s) => !s.is_cancelled && s.date_end && Date.parse(s.date_end) < Date.now())
+      .map((s) => ({
+        source: 'openf1' as const,
+        id: String(s.session_key),
+        year: s.year ?? year,
+        meetingName: s.country_name ?? s.location ?? '',
+        sessionName: s.session_name ?? '',
+        sessionType: s.session_type ?? '',
+        dateStart: s.date_start,
+        suggestedStartMinutes: 0,
+      }));
+    return { ok: true, sessions };
+  }
+
+  async function start(input: {
+    source: 'bundled' | 'openf1';
+    id: string;
+    speed: number;
+    startMinutes: number;
+  }): Promise<ReplayStart> {
+    let messages: readonly unknown[];
+    let about: Record<string, unknown>;
+    if (input.source === 'bundled') {
+      const b = loadBundledSessions().find((s) => s.id === input.id);
+      if (!b) return { ok: false, status: 404, error: `No bundled recording "${input.id}"` };
+      messages = b.messages;
+      about = {
+        source: 'bundled',
+        id: b.id,
+        meetingName: b.meetingName,
+        sessionName: b.sessionName,
+        year: b.year,
+      };
+    } else {
+      if (!/^\d{1,7}$/.test(input.id))
+        return { ok: false, status: 400, error: 'id must be an OpenF1 session key' };
+      const result = await client.get<unknown[]>(`/v1/race_control?session_key=${input.id}`);
+      if (!result.ok)
+        return { ok: false, status: result.kind === 'rate-limited' ? 429 : 502, error: result.message };
+      messages = Array.isArray(result.data) ? result.data : [];
+      if (messages.length === 0)
+        return { ok: false, status: 404, error: `No race-control messages for session ${input.id}` };
+      about = { source: 'openf1', id: input.id };
+    }
+    const info = { ...about, speed: input.speed, startMinutes: input.startMinutes };
+    try {
+      const sessionKey = hub.startReplay({
+        messages,
+        speed: input.speed,
+        positionMs: input.startMinutes * 60_000,
+        info,
+      });
+      return { ok: true, sessionKey, info };
+    } catch {
+      return { ok: false, status: 429, error: 'Too many replays are running. Please try again in a minute.' };
+    }
+  }
+
+  return { bundled, historical, start };
+}
+
+export type ReplayService = ReturnType<typeof createReplayService>;

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { AUTH_MESSAGES, RESET_TOKEN_TTL_MS } from '../src/auth/service.js';
+import { buildTestApp, dialects, type TestApp } from './helper.js';
+
+const STRONG = 'Sunday!Race1';
+
+function authSuite(dialect: (typeof dialects)[number]) {
+  let t: TestApp;
+  let clock = new Date('2026-11-21T12:00:00.000Z').getTime();
+  beforeAll(async () => {
+    t = await buildTestApp({
+      dialect,
+      now: () => new Date(clock),
+      env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
+  });
+  afterAll(() => t.close());
+
+  const bot = () => t.context.sims!.turnstile.control.issueToken();
+  const post = (url: string, payload: unknown, token?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload: payload as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  const get = (url: string, token?: string) =>
+    t.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const signup = (email: string, password = STRONG) =>
+    post('/auth/signup', { email, password, plan: 'trial', turnstileToken: bot() });
+
+  test('sign-up creates a trial user and answers a token and the user', async () => {
+    const res = await signup('Fan@Example.com');
+    expect(res.json().error).toBeUndefined();
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.token).toEqual(expect.any(String));
+    expect(body.user).toMatchObject({
+      email: 'fan@example.com',
+      plan: 'trial',
+      isAdmin: false,
+      createdAt: '2026-11-21T12:00:00.000Z',
+      lastLogin: '2026-11-21T12:00:00.000Z',
+    });
+    // DESIGN §6: the later of 7 days and the end of the next race weekend.
+    expect(Date.parse(body.user.trialExpires)).toBeGreaterThanOrEqual(clock + 7 * 24 * 3600 * 1000);
+    const me = await get('/api/auth/me', body.token);
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user.email).toBe('fan@example.com');
+  });
+
+  test('sign-up without the bot check says so', async () => {
+    const res = await post('/auth/signup', { email: 'a@example.com', password: STRONG, plan: 'trial' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'Please complete the security verification' });
+  });
+
+  test('a made-up or reused bot-check token is refused', async () => {
+    const made = await post('/auth/signup', {
+      email: 'b@example.com',
+      password: STRONG,
+      turnstileToken: 'forged',
+    });
+    expect(made.statusCode).toBe(400);
+    expect(made.json()).toEqual({ error: 'Security verification failed. Please try again.' });
+    const token = bot();
+    expect(
+      (await post('/auth/signup', { email: 'c@example.com', password: STRONG, turnstileToken: token }))
+        .statusCode,
+    ).toBe(201);
+    const reused = await post('/auth/signup', {
+      email: 'd@example.com',
+      password: STRONG,
+      turnstileToken: token,
+    });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json()).toEqual({ error: 'Security verification expired. Please verify again.' });
+  });
+
+  test.each([
+    ['short', 'Password must be at least 8 characters long'],
+    [
+      'longenough1',
+      'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character (@$!%*?&)',
+    ],
+  ])('sign-up refuses the weak password %s with SPEC §5 text', async (password, error) => {
+    const res = await signup('weak@example.com', password);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error });
+  });
+
+  test('an e-mail that is taken is a 409', async () => {
+    await signup('taken@example.com');
+    const res = await signup('TAKEN@example.com');
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: AUTH_MESSAGES.emailTaken });
+  });
+
+  test('login answers a token; a wrong password and an unknown e-mail get the same 401', async () => {
+    await signup('login@example.com');
+    const ok = await post('/auth/login', {
+      email: 'login@example.com',
+      password: STRONG,
+      turnstileToken: bot(),
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().user.email).toBe('login@example.com');
+    const alias = await post('/api/auth/login', {
+      email: 'login@example.com',
+      password: STRONG,
+      turnstileToken: bot(),
+    });
+    expect(alias.statusCode).toBe(200);
+    for (const body of [
+      { email: 'login@example.com', password: 'Wrong!Pass1' },
+      { email: 'nobody@example.com', password: STRONG },
+    ]) {
+      const res = await post('/auth/login', { ...body, turnstileToken: bot() });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Invalid email or password' });
+    }
+  });
+
+  test('logout revokes the token on the server', async () => {
+    const { token } = (await signup('logout@example.com')).json();
+    expect((await get('/auth/verify', token)).json()).toMatchObject({ valid: true });
+    expect((await post('/auth/logout', {}, token)).json()).toEqual({ ok: true });
+    const after = await get('/api/auth/me', token);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ error: AUTH_MESSAGES.sessionExpired });
+  });
+
+  test('no token means 401 "No authentication token found"', async () => {
+    const res = await get('/api/auth/me');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'No authentication token found' });
+  });
+
+  test('forgot → e-mail in the catcher → reset → sign in with the new password; the link works once', async () => {
+    await signup('reset@example.com');
+    const old = (
+      await post('/auth/login', { email: 'reset@example.com', password: STRONG, turnstileToken: bot() })
+    ).json();
+    const forgot = await post('/auth/forgot-password', { email: 'reset@example.com' });
+    expect(forgot.statusCode).toBe(200);
+    expect(forgot.json()).toEqual({ message: AUTH_MESSAGES.resetRequested });
+    const unknown = await post('/auth/forgot-password', { email: 'ghost@example.com' });
+    expect(unknown.json()).toEqual(forgot.json());
+
+    let mail;
+    for (let i = 0; i < 100 && !mail; i++) {
+      mail = t.context.sims!.mail.control.messagesTo('reset@example.com')[0];
+      if (!mail) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(mail?.subject).toBe('Reset your Flaglight password');
+    const token = /#\/reset-password\?token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    expect(t.context.sims!.mail.control.messagesTo('ghost@example.com')).toEqual([]);
+
+    const mismatch = await post('/auth/reset-password', {
+      token,
+      password: 'New!Pass99',
+      confirmPassword: 'Other!Pass9',
+    });
+    expect(mismatch.json()).toEqual({ error: 'Passwords do not match' });
+    const reset = await post('/auth/reset-password', { token, password: 'New!Pass99' });
+    expect(reset.statusCode).toBe(200);
+    // The old session ended with the old password.
+    expect((await get('/api/auth/me', old.token)).statusCode).toBe(401);
+    const again = await post('/auth/reset-password', { token, password: 'Newer!Pass9' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid });
+    const login = await post('/auth/login', {
+      email: 'reset@example.com',
+      password: 'New!Pass99',
+      turnstileToken: bot(),
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
+  test('a reset link expires after one hour', async () => {
+    await signup('late@example.com');
+    await post('/auth/forgot-password', { email: 'late@example.com' });
+    let mail;
+    for (let i = 0; i < 100 && !mail; i++) {
+      mail = t.context.sims!.mail.control.messagesTo('late@example.com')[0];
+      if (!mail) await new Promise((r) => setTimeout(r, 20));
+    }
+    const token = /token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+    clock += RESET_TOKEN_TTL_MS + 1000;
+    const res = await post('/auth/reset-password', { token, password: 'New!Pass99' });
+    expect(res.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid });
+  });
+
+  test('with the mail server down, forgot-password still answers the same and nothing breaks', async () => {
+    await signup('nomail@example.com');
+    t.context.sims!.mail.control.setDown(true);
+    try {
+      const res = await post('/auth/forgot-password', { email: 'nomail@example.com' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: AUTH_MESSAGES.resetRequested });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(t.context.sims!.mail.control.messagesTo('nomail@example.com')).toEqual([]);
+    } finally {
+      t.context.sims!.mail.control.setDown(false);
+    }
+  });
+
+  test('a reset without a token gets the invalid-link text', async () => {
+    const res = await post('/auth/reset-password', { password: 'New!Pass99' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'Invalid reset link. Please request a new password reset.' });
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`accounts on ${dialect}`, () => authSuite(dialect));
+}
+
+describe('rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(() => t.close());
+
+  test('too many sign-in attempts get a 429 with a clear error', async () => {
+    const attempt = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'x@example.com', password: 'x', turnstileToken: 'y' },
+      });
+    for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).not.toBe(429);
+    const res = await attempt();
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error).toMatch(/^Too many requests\. Please wait .+ and try again\.$/);
+  });
+});

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migrateToLatest } from '../src/db/database.js';
+import { buildTestApp, TEST_DATABASE_URL, type Dialect, type TestApp } from './helper.js';
+
+function dbSuite(dialect: Dialect) {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+  });
+  afterAll(() => t.close());
+
+  test('migrations create the users table with every User field of SPEC §3', async () => {
+    const now = new Date('2026-11-21T12:00:00.000Z').toISOString();
+    await t.context.db
+      .insertInto('users')
+      .values({
+        id: 'u1',
+        email: 'fan@example.com',
+        password_hash: 'x',
+        plan: 'trial',
+        created_at: now,
+        last_login: null,
+        trial_expires: '2026-11-28T12:00:00.000Z',
+      })
+      .execute();
+    const row = await t.context.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', 'u1')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      id: 'u1',
+      email: 'fan@example.com',
+      password_hash: 'x',
+      plan: 'trial',
+      is_admin: 0,
+      created_at: now,
+      last_login: null,
+      trial_expires: '2026-11-28T12:00:00.000Z',
+    });
+  });
+
+  test('e-mails are unique', async () => {
+    const row = {
+      id: 'u2',
+      email: 'dup@example.com',
+      password_hash: 'x',
+      plan: 'trial' as const,
+      created_at: 'now',
+    };
+    await t.context.db.insertInto('users').values(row).execute();
+    await expect(
+      t.context.db
+        .insertInto('users')
+        .values({ ...row, id: 'u3' })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  test('the plan is one of trial, lifetime, pro', async () => {
+    await expect(
+      sql`insert into users (id, email, password_hash, plan, created_at) values ('u4', 'p@example.com', 'x', 'gold', 'now')`.execute(
+        t.context.db,
+      ),
+    ).rejects.toThrow();
+  });
+
+  test('running the migrations again changes nothing', async () => {
+    const result = await migrateToLatest(t.context.db, t.context.dbSchema);
+    expect(result.results).toEqual([]);
+  });
+}
+
+describe('database on SQLite', () => dbSuite('sqlite'));
+describe.skipIf(!TEST_DATABASE_URL)('database on PostgreSQL (set TEST_DATABASE_URL to run)', () =>
+  dbSuite('postgres'),
+);

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function start(dataDir: string) {
+  // node itself with tsx's loader, so the pid we SIGKILL is the server (the tsx binary is a
+  // wrapper whose child would survive its parent's SIGKILL).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      FLAGLIGHT_MODE: 'demo',
+      LOG_LEVEL: 'info',
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      }
+    }, 50);
+    child.on('exit', () => {
+      clearInterval(timer);
+      reject(new Error(`server exited early:\n${out}`));
+    });
+  });
+  return { child, url, exited };
+}
+
+async function botToken(url: string): Promise<string> {
+  const res = await fetch(`${url}/sims/turnstile/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+describe('durability', () => {
+  test(
+    'kill -9 during a sign-up burst: every acknowledged account is there after a restart',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-kill-'));
+      try {
+        const first = start(dataDir);
+        const url = await first.url;
+        const acknowledged: string[] = [];
+        const attempts = Array.from({ length: 40 }, (_, i) => async () => {
+          const email = `burst${i}@example.com`;
+          try {
+            const res = await fetch(`${url}/auth/signup`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email, password: 'Secret!123', turnstileToken: await botToken(url) }),
+            });
+            if (res.status === 201) acknowledged.push(email);
+          } catch {
+            // The connection died with the server: not acknowledged, so not promised.
+          }
+        });
+        const burst = Promise.all(
+          attempts.map((run, i) => new Promise((r) => setTimeout(r, i * 15)).then(run)),
+        );
+        // Kill the server while sign-ups are in flight.
+        while (acknowledged.length < 5) await new Promise((r) => setTimeout(r, 10));
+        first.child.kill('SIGKILL');
+        await first.exited;
+        await burst;
+        expect(acknowledged.length).toBeGreaterThanOrEqual(5);
+
+        const second = start(dataDir);
+        const url2 = await second.url;
+        try {
+          for (const email of acknowledged) {
+            const res = await fetch(`${url2}/auth/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email, password: 'Secret!123', turnstileToken: await botToken(url2) }),
+            });
+            expect(res.status, email).toBe(200);
+          }
+        } finally {
+          second.child.kill('SIGTERM');
+          await second.exited;
+        }
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(tsx, ['src/main.ts'], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the server process', () => {
+  test('a bad configuration value stops start-up with one clear line', async () => {
+    const server = startServer({ PORT: 'not-a-port' });
+    expect(await server.exited).toBe(1);
+    expect(server.output().stderr.trim()).toBe('Invalid configuration: PORT must be a port number');
+  });
+
+  test('it serves, then shuts down gracefully on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-main-'));
+    const server = startServer({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, FLAGLIGHT_MODE: 'demo' });
+    try {
+      await waitFor(
+        () => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.test(server.output().stdout),
+        20_000,
+      );
+      const url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output().stdout)?.[1];
+      const res = await fetch(`${url}/api/health`);
+      expect(await res.json()).toEqual({ ok: true });
+      expect(fs.existsSync(path.join(dataDir, 'flaglight.db'))).toBe(true);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(server.output().stdout).toContain('shutting down');
+    } finally {
+      server.child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

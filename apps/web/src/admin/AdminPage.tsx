@@ -1,0 +1,250 @@
+import { canAdminDelete, canAdminUpgrade } from '@flaglight/core';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowUpCircle, Copy, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { User } from '../auth/user';
+import { buttonClass } from '../ui/button-styles';
+import { Page } from '../ui/Page';
+import {
+  ADMIN_STATS_KEY,
+  ADMIN_USERS_KEY,
+  deleteUser,
+  fetchAdminStats,
+  fetchAdminUsers,
+  upgradeUserToLifetime,
+} from './admin-api';
+
+export const ADMIN_TEXTS = {
+  upgradeFailed: 'Failed to upgrade user',
+  deleteFailed: 'Failed to delete user',
+  noUsers: 'No users found',
+} as const;
+
+/** SPEC §5: the delete confirmation names the user's e-mail. */
+export function deleteConfirmation(email: string): string {
+  return `Are you sure you want to delete ${email}? This cannot be undone.`;
+}
+
+function formatDate(value: string | null | undefined, empty: string): string {
+  if (!value) return empty;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? empty
+    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+function formatMoney(amount: number, currency: string): string {
+  // SPEC: prices are shown as A$; other currencies keep their own code.
+  const prefix = currency === 'AUD' ? 'A$' : `${currency} `;
+  return `${prefix}${amount.toFixed(2)}`;
+}
+
+const PLAN_STYLE: Record<User['plan'], string> = {
+  trial: 'border-ink-400/60 text-ink-300',
+  lifetime: 'border-flag-yellow/60 text-flag-yellow',
+  pro: 'border-accent/60 text-accent',
+};
+
+export function AdminPage() {
+  const queryClient = useQueryClient();
+  const users = useQuery({ queryKey: ADMIN_USERS_KEY, queryFn: fetchAdminUsers });
+  const stats = useQuery({ queryKey: ADMIN_STATS_KEY, queryFn: fetchAdminStats });
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<User | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin'] });
+  const upgrade = useMutation({
+    mutationFn: (user: User) => upgradeUserToLifetime(user.id),
+    onMutate: () => setError(null),
+    onSuccess: (_data, user) => setNotice(`${user.email} now has lifetime access.`),
+    onError: () => setError(ADMIN_TEXTS.upgradeFailed),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (user: User) => deleteUser(user.id),
+    onMutate: () => setError(null),
+    onSuccess: (_data, user) => setNotice(`${user.email} was deleted.`),
+    onError: () => setError(ADMIN_TEXTS.deleteFailed),
+    onSettled: refresh,
+  });
+
+  async function copyEmails() {
+    const emails = (users.data ?? []).map((user) => user.email).join(', ');
+    try {
+      await navigator.clipboard.writeText(emails);
+      setNotice(`Copied ${users.data?.length ?? 0} emails to the clipboard.`);
+    } catch (failure) {
+      console.warn('Clipboard write failed', failure);
+      setNotice('Could not copy to the clipboard.');
+    }
+  }
+
+  const list = users.data ?? [];
+  return (
+    <Page title="Admin" lead="Accounts, plans and revenue.">
+      <div className="flex flex-col gap-8">
+        <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <StatCard label="Total Users" value={stats.data?.totalUsers} />
+          <StatCard label="Trial Users" value={stats.data?.trialUsers} />
+          <StatCard label="Lifetime Users" value={stats.data?.lifetimeUsers} />
+          <StatCard
+            label="Revenue"
+            value={stats.data ? formatMoney(stats.data.revenue, stats.data.currency) : undefined}
+          />
+        </dl>
+
+        <section aria-labelledby="users-heading" className="flex flex-col gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id="users-heading" className="text-xl font-semibold">
+              Users
+            </h2>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              disabled={list.length === 0}
+              onClick={() => void copyEmails()}
+            >
+              <Copy aria-hidden="true" className="size-4" />
+              Copy Emails
+            </button>
+          </div>
+          <div aria-live="polite">{notice && <p className="text-ink-300">{notice}</p>}</div>
+          {error && (
+            <p
+              role="alert"
+              className="rounded-control border border-danger/50 bg-danger/10 px-4 py-3 text-danger"
+            >
+              {error}
+            </p>
+          )}
+          {users.isPending ? (
+            <p className="text-ink-300">Loading users…</p>
+          ) : users.isError ? (
+            <p role="alert" className="text-danger">
+              Could not load users.
+            </p>
+          ) : (
+            <div className="overflow-x-auto rounded-card border border-ink-600 bg-ink-800">
+              <table className="w-full min-w-[44rem] text-left">
+                <thead className="border-b border-ink-600 text-caption tracking-wide text-ink-300 uppercase">
+                  <tr>
+                    <th scope="col" className="px-4 py-3">
+                      Email
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Plan
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Joined
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Last Login
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Actions
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.length === 0 ? (
+                    <tr>
+                      <td colSpan={5} className="px-4 py-8 text-center text-ink-300">
+                        {ADMIN_TEXTS.noUsers}
+                      </td>
+                    </tr>
+                  ) : (
+                    list.map((user) => (
+                      <tr key={user.id} className="border-b border-ink-600/60 last:border-0">
+                        <td className="px-4 py-3 break-all">
+                          {user.email}
+                          {user.isAdmin && (
+                            <span className="ml-2 rounded-full border border-accent/60 px-2 py-0.5 text-caption text-accent">
+                              Admin
+                            </span>
+                          )}
+                        </td>
+                        <td className="px-4 py-3">
+                          <span
+                            className={`rounded-full border px-2.5 py-0.5 text-caption font-semibold capitalize ${PLAN_STYLE[user.plan]}`}
+                          >
+                            {user.plan}
+                          </span>
+                        </td>
+                        <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.createdAt, '—')}</td>
+                        <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.lastLogin, 'Never')}</td>
+                        <td className="px-4 py-3">
+                          <div className="flex gap-2">
+                            {canAdminUpgrade(user) && (
+                              <button
+                                type="button"
+                                className={buttonClass('secondary', 'sm')}
+                                aria-label={`Upgrade ${user.email} to lifetime`}
+                                disabled={upgrade.isPending}
+                                onClick={() => upgrade.mutate(user)}
+                              >
+                                <ArrowUpCircle aria-hidden="true" className="size-4" />
+                                Upgrade
+                              </button>
+                            )}
+                            {canAdminDelete(user) && (
+                              <button
+                                type="button"
+                                className={buttonClass('danger', 'sm')}
+                                aria-label={`Delete ${user.email}`}
+                                disabled={remove.isPending}
+                                onClick={() => setToDelete(user)}
+                              >
+                                <Trash2 aria-hidden="true" className="size-4" />
+                                Delete
+                              </button>
+                            )}
+                          </div>
+                        </td>
+                      </tr>
+                    ))
+                  )}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+
+      <Dialog.Root open={toDelete !== null} onOpenChange={(open) => !open && setToDelete(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
+          <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col gap-5 rounded-card border border-ink-600 bg-ink-800 p-6 shadow-card focus:outline-none">
+            <Dialog.Title className="text-xl font-semibold">Delete user</Dialog.Title>
+            <Dialog.Description className="break-all text-ink-300">
+              {toDelete && deleteConfirmation(toDelete.email)}
+            </Dialog.Description>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Dialog.Close className={buttonClass('secondary')}>Cancel</Dialog.Close>
+              <button
+                type="button"
+                className={buttonClass('danger')}
+                onClick={() => {
+                  if (toDelete) remove.mutate(toDelete);
+                  setToDelete(null);
+                }}
+              >
+                Delete
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </Page>
+  );
+}
+
+function StatCard({ label, value }: { label: string; value: number | string | undefined }) {
+  return (
+    <div className="flex flex-col gap-1 rounded-card border border-ink-600 bg-ink-800 p-5 shadow-card">
+      <dt className="text-caption tracking-wide text-ink-300 uppercase">{label}</dt>
+      <dd className="font-display text-title font-bold">{value ?? '…'}</dd>
+    </div>
+  );
+}

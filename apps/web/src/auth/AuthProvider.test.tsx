@@ -1,0 +1,91 @@
+import { act, render, screen } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { buildUser, seedSession } from '../testing/users';
+import { useAuth, type AuthContextValue } from './auth-context';
+import { AuthProvider } from './AuthProvider';
+
+function renderAuth() {
+  const seen: AuthContextValue[] = [];
+  function Probe() {
+    const auth = useAuth();
+    seen.push(auth);
+    return <p>{auth.loading ? 'loading' : auth.isAuthenticated ? `in:${auth.user?.email}` : 'out'}</p>;
+  }
+  render(
+    <AuthProvider>
+      <Probe />
+    </AuthProvider>,
+  );
+  return { seen, latest: () => seen[seen.length - 1]! };
+}
+
+describe('AuthProvider start-up restore (SPEC §4 Session)', () => {
+  test('starts loading, then restores a stored token and user as authenticated', async () => {
+    seedSession(buildUser({ email: 'fan@example.com' }));
+    const { seen, latest } = renderAuth();
+    expect(seen[0]?.loading).toBe(true);
+    expect(await screen.findByText('in:fan@example.com')).toBeInTheDocument();
+    expect(latest()).toMatchObject({ loading: false, isAuthenticated: true, token: 'test-session-token' });
+  });
+
+  test('ends loading signed out when nothing is stored', async () => {
+    const { latest } = renderAuth();
+    expect(await screen.findByText('out')).toBeInTheDocument();
+    expect(latest().loading).toBe(false);
+  });
+
+  test('moves a token under the old `token` key to auth_token and signs in with it', async () => {
+    localStorage.setItem('token', 'legacy-token');
+    localStorage.setItem('user', JSON.stringify(buildUser()));
+    const { latest } = renderAuth();
+    await screen.findByText('in:fan@example.com');
+    expect(latest().token).toBe('legacy-token');
+    expect(localStorage.getItem('auth_token')).toBe('legacy-token');
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  test('corrupt stored data signs out silently and clears the stored session', async () => {
+    localStorage.setItem('auth_token', 'abc');
+    localStorage.setItem('user', '{not json');
+    localStorage.setItem('current_user_id', 'fan@example.com');
+    renderAuth();
+    expect(await screen.findByText('out')).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+    expect(localStorage.getItem('current_user_id')).toBeNull();
+  });
+
+  test('isAdmin comes from the stored user only', async () => {
+    seedSession(buildUser({ email: 'boss@example.com', isAdmin: true }));
+    const { latest } = renderAuth();
+    await screen.findByText('in:boss@example.com');
+    expect(latest().isAdmin).toBe(true);
+  });
+});
+
+describe('login and logout', () => {
+  test('login stores the session; logout clears it', async () => {
+    const { latest } = renderAuth();
+    await screen.findByText('out');
+    const user = buildUser({ email: 'new@example.com', plan: 'lifetime' });
+    act(() => latest().login('fresh-token', user));
+    expect(screen.getByText('in:new@example.com')).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBe('fresh-token');
+    expect(localStorage.getItem('current_user_id')).toBe('new@example.com');
+
+    act(() => latest().logout());
+    expect(screen.getByText('out')).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+    expect(localStorage.getItem('current_user_id')).toBeNull();
+  });
+
+  test('a sign-out in another tab signs this one out', async () => {
+    seedSession();
+    renderAuth();
+    await screen.findByText('in:fan@example.com');
+    localStorage.clear();
+    act(() => window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' })));
+    expect(screen.getByText('out')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,1 @@
+export { BroadcastDelayPanel } from '../../delay/BroadcastDelayPanel';

@@ -1,0 +1,26 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { renderApp } from '../testing/render-app';
+import { seedSession } from '../testing/users';
+
+vi.mock('../help/HelpPage', () => ({
+  HelpPage: () => {
+    throw new Error('help screen failed');
+  },
+}));
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+afterEach(() => vi.restoreAllMocks());
+
+test('a screen that throws shows the boundary inside the app; Go Home leaves it', async () => {
+  seedSession();
+  const { router } = renderApp('/help');
+  expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+  expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Go Home' }));
+  expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+  await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+});

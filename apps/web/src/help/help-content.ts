@@ -1,0 +1,247 @@
+import {
+  DEFAULT_DELAY_SECONDS,
+  DELAY_MAX_SECONDS,
+  DELAY_RANGE_CABLE_SECONDS,
+  DELAY_RANGE_LOW_SECONDS,
+  DELAY_RANGE_OFFICIAL_STREAMING_SECONDS,
+  DELAY_RANGE_STREAMING_SECONDS,
+  LIFETIME_PRICE_AUD,
+  REFUND_WINDOW_DAYS,
+} from '@flaglight/core';
+
+export { DESKTOP_DOWNLOAD_URL, FALLBACK_SUPPORT_EMAIL } from './support';
+
+export type HelpLink =
+  | { kind: 'route'; label: string; to: '/settings' | '/dashboard' }
+  | { kind: 'support'; label: string }
+  | { kind: 'download'; label: string };
+
+export interface HelpArticle {
+  id: string;
+  question: string;
+  answer: string;
+  links?: readonly HelpLink[];
+}
+
+export interface HelpCategory {
+  id: string;
+  title: string;
+  articles: readonly HelpArticle[];
+}
+
+const SETTINGS: HelpLink = { kind: 'route', label: 'Open Settings', to: '/settings' };
+const DASHBOARD: HelpLink = { kind: 'route', label: 'Open the dashboard', to: '/dashboard' };
+const SUPPORT: HelpLink = { kind: 'support', label: 'E-mail support' };
+const DOWNLOAD: HelpLink = { kind: 'download', label: 'Download for Windows' };
+
+const seconds = ([low, high]: readonly [number, number]) => `${low}–${high} s`;
+
+/** SPEC §2 Help version B: the searchable help centre, six categories. */
+export const HELP_CATEGORIES: readonly HelpCategory[] = [
+  {
+    id: 'getting-started',
+    title: 'Getting Started',
+    articles: [
+      {
+        id: 'first-steps',
+        question: 'How do I set Flaglight up?',
+        answer:
+          'Three steps: connect your lights in Settings (LIFX with an API token, Philips Hue through your Hue account), choose which lights follow the flags in Light Control on the dashboard, then connect to the live session in Race Control when it starts.',
+        links: [SETTINGS, DASHBOARD],
+      },
+      {
+        id: 'test-lights',
+        question: 'How can I test my lights before a session?',
+        answer:
+          'Race Control on the dashboard has a test button for every flag: green, red, yellow, chequered, safety car, VSC, VSC ending and fastest lap. Each plays the same effect your lights will show in a race.',
+        links: [DASHBOARD],
+      },
+      {
+        id: 'keep-open',
+        question: 'Do I need to keep the browser open?',
+        answer:
+          'Yes. In the browser, your lights are driven from the open tab, so keep it open for the whole session; while connected the dashboard keeps the screen awake. The Windows desktop app runs in the background instead.',
+        links: [DOWNLOAD],
+      },
+    ],
+  },
+  {
+    id: 'smart-light-setup',
+    title: 'Smart Light Setup',
+    articles: [
+      {
+        id: 'lifx-token',
+        question: 'How do I connect LIFX lights?',
+        answer:
+          'Sign in at cloud.lifx.com, open Settings and generate a personal access token, then paste it into the LIFX section of Flaglight’s Settings and press Connect. The token stays in your browser.',
+        links: [SETTINGS],
+      },
+      {
+        id: 'hue-connect',
+        question: 'How do I connect Philips Hue lights?',
+        answer:
+          'In Settings, connect your Hue account: a Hue window opens where you allow Flaglight, then Flaglight creates an application key for your bridge. Allow pop-ups for this site if nothing opens.',
+        links: [SETTINGS],
+      },
+      {
+        id: 'choose-lights',
+        question: 'How do I choose which lights follow the flags?',
+        answer:
+          'In Light Control on the dashboard, tick the lights you want, or use Select All. Lights you never want to see can be hidden from the list.',
+        links: [DASHBOARD],
+      },
+      {
+        id: 'coming-soon',
+        question: 'Will other light brands be supported?',
+        answer: 'Nanoleaf and Govee are coming in 2025. Today Flaglight supports LIFX and Philips Hue.',
+      },
+    ],
+  },
+  {
+    id: 'broadcast-delay',
+    title: 'Broadcast Delay',
+    articles: [
+      {
+        id: 'what-delay',
+        question: 'What is the broadcast delay?',
+        answer: `TV and streams show the race a little after it happens. The broadcast delay holds each light change back so your room matches your screen. It is on by default at ${DEFAULT_DELAY_SECONDS} seconds and goes up to ${DELAY_MAX_SECONDS} seconds on the slider.`,
+        links: [DASHBOARD],
+      },
+      {
+        id: 'which-delay',
+        question: 'Which delay should I pick?',
+        answer: `Typical delays: cable or satellite ${seconds(DELAY_RANGE_CABLE_SECONDS)}, streaming services ${seconds(DELAY_RANGE_STREAMING_SECONDS)}, the official streaming service ${seconds(DELAY_RANGE_OFFICIAL_STREAMING_SECONDS)}. Some broadcasts run only ${seconds(DELAY_RANGE_LOW_SECONDS)} behind. Start with a preset, then calibrate.`,
+      },
+      {
+        id: 'calibrate',
+        question: 'How does calibration work?',
+        answer:
+          'Press Start the moment something happens live (your lights with the delay off, or the live timing), then Mark when your TV shows the same moment. The seconds between them, rounded, become your delay.',
+        links: [DASHBOARD],
+      },
+      {
+        id: 'reduce',
+        question: 'Why am I asked before lowering the delay?',
+        answer:
+          'A delay that is too short lets the lights give away a crash or a safety car before you see it, so Flaglight asks “Reduce Broadcast Delay?” first. Raising it never asks.',
+      },
+    ],
+  },
+  {
+    id: 'live-sessions',
+    title: 'Live Sessions',
+    articles: [
+      {
+        id: 'when-connect',
+        question: 'When can I connect to a session?',
+        answer:
+          'From 5 minutes before a session starts until 4 hours after. The dashboard counts down to the next session and shows the calendar in your time zone.',
+        links: [DASHBOARD],
+      },
+      {
+        id: 'flags',
+        question: 'Which flags change my lights?',
+        answer:
+          'Green, yellow (including sector yellows and the safety car), red, the chequered flag, the virtual safety car and its ending, and a purple flash for a fastest lap.',
+      },
+      {
+        id: 'after-session',
+        question: 'What happens at the chequered flag?',
+        answer:
+          'Your lights play the chequered effect and settle on white. Flaglight ends the session for you and sends a short summary e-mail.',
+      },
+    ],
+  },
+  {
+    id: 'troubleshooting',
+    title: 'Troubleshooting',
+    articles: [
+      {
+        id: 'setup-required',
+        question: 'Race Control says “Setup Required”',
+        answer:
+          'Connecting needs at least one light provider connected and at least one light selected. Connect LIFX or Hue in Settings, then tick a light in Light Control.',
+        links: [SETTINGS, DASHBOARD],
+      },
+      {
+        id: 'connection-error',
+        question: 'I see “Connection Error” or “Invalid LIFX API token”',
+        answer:
+          'Your light provider refused the connection. Generate a new LIFX token or reconnect Hue in Settings. If it keeps happening, e-mail support with the time and the message you saw.',
+        links: [SETTINGS, SUPPORT],
+      },
+      {
+        id: 'rate-limited',
+        question: 'The lights lag or skip a change',
+        answer:
+          'Light providers limit how many commands they accept per second, and Flaglight slows down when asked to. Selecting fewer lights helps. Check that your delay matches your broadcast.',
+      },
+      {
+        id: 'tab-asleep',
+        question: 'The lights stopped when my computer slept',
+        answer:
+          'A sleeping computer or a closed tab stops the browser from driving your lights. Keep the dashboard open and the device awake, or use the Windows desktop app.',
+        links: [DOWNLOAD],
+      },
+    ],
+  },
+  {
+    id: 'account-pricing',
+    title: 'Account & Pricing',
+    articles: [
+      {
+        id: 'trial',
+        question: 'How long is the free trial?',
+        answer:
+          'The trial covers one race weekend from sign-up, so you can follow real sessions before paying. The Terms of Service describe it as a 7-day trial.',
+      },
+      {
+        id: 'price',
+        question: 'How much is lifetime access?',
+        answer: `A$${LIFETIME_PRICE_AUD}, once, with no subscription. Pay by card, PayPal or Apple Pay from Settings, or activate a licence key there.`,
+        links: [SETTINGS],
+      },
+      {
+        id: 'refund',
+        question: 'Can I get my money back?',
+        answer: `Yes: there is a ${REFUND_WINDOW_DAYS}-day money-back guarantee. E-mail support within ${REFUND_WINDOW_DAYS} days of paying.`,
+        links: [SUPPORT],
+      },
+      {
+        id: 'systems',
+        question: 'Which systems can I use?',
+        answer:
+          'Windows 10/11, macOS 10.15+, iOS 14+ and Android 8+ in a current browser, and the desktop app on Windows.',
+        links: [DOWNLOAD],
+      },
+    ],
+  },
+];
+
+function normalise(text: string): string {
+  return text
+    .toLocaleLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '');
+}
+
+/**
+ * The categories with only the articles whose question or answer holds every word of the
+ * query (SPEC §2 Help version B); categories left empty are dropped. A blank query keeps all.
+ */
+export function searchHelp(
+  query: string,
+  categories: readonly HelpCategory[] = HELP_CATEGORIES,
+): HelpCategory[] {
+  const words = normalise(query).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...categories];
+  return categories
+    .map((category) => ({
+      ...category,
+      articles: category.articles.filter((article) => {
+        const text = normalise(`${article.question} ${article.answer}`);
+        return words.every((word) => text.includes(word));
+      }),
+    }))
+    .filter((category) => category.articles.length > 0);
+}

@@ -1,0 +1,49 @@
+import { Download } from 'lucide-react';
+import { Link } from 'react-router';
+import { DESKTOP_DOWNLOAD_URL } from '../help/support';
+import { Logo } from './Logo';
+
+const FOOTER_LINK = 'rounded text-ink-300 underline-offset-4 hover:text-ink-100 hover:underline';
+
+export function SiteFooter() {
+  return (
+    <footer className="border-t border-ink-700 bg-ink-900">
+      <div className="mx-auto flex max-w-content flex-col gap-6 px-gutter py-10 md:flex-row md:items-start md:justify-between">
+        <div className="flex max-w-md flex-col gap-3">
+          <Logo />
+          <p className="text-caption text-ink-300">
+            Flaglight is an independent product and is not affiliated with Formula 1, the FIA or Formula One
+            Management. Formula 1 and F1 are trademarks of their owners, used here only to describe the
+            sessions Flaglight follows.
+          </p>
+        </div>
+        <nav aria-label="Footer">
+          <ul className="flex flex-wrap gap-x-6 gap-y-2">
+            <li>
+              <Link to="/aboutme" className={FOOTER_LINK}>
+                About
+              </Link>
+            </li>
+            <li>
+              <Link to="/privacy" className={FOOTER_LINK}>
+                Privacy
+              </Link>
+            </li>
+            <li>
+              <Link to="/terms" className={FOOTER_LINK}>
+                Terms
+              </Link>
+            </li>
+            <li>
+              {/* A server route, not a hash route: the server answers with the installer or a 404 page. */}
+              <a href={DESKTOP_DOWNLOAD_URL} className={`${FOOTER_LINK} inline-flex items-center gap-1.5`}>
+                <Download aria-hidden="true" className="size-4" />
+                Desktop app for Windows
+              </a>
+            </li>
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

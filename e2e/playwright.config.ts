@@ -1,0 +1,72 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.resolve(E2E_DIR, '..');
+const PORT = 3199;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+// A fresh database per run. The config is loaded by the runner and again by every worker;
+// workers inherit the runner's environment, so they all agree on the one folder.
+process.env.FLAGLIGHT_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'flaglight-e2e-'));
+
+export default defineConfig({
+  testDir: path.join(E2E_DIR, 'tests'),
+  outputDir: path.join(E2E_DIR, 'artifacts/test-results'),
+  // Two cores: one browser at a time keeps timings honest.
+  workers: 1,
+  // One retry in CI only; Playwright reports such a test as flaky (decision 008).
+  retries: process.env.CI ? 1 : 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: path.join(E2E_DIR, 'artifacts/report'), open: 'never' }],
+    // Read by scripts/test-summary.mjs for CI's closing line.
+    ['json', { outputFile: path.join(E2E_DIR, '..', 'test-results', 'playwright.json') }],
+  ],
+  use: {
+    baseURL: BASE_URL,
+    browserName: 'chromium',
+    viewport: { width: 1440, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Debian's Chromium; never a downloaded browser (DESIGN §3).
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npm run start -w @flaglight/server',
+    cwd: REPO_ROOT,
+    env: {
+      PORT: String(PORT),
+      FLAGLIGHT_MODE: 'demo',
+      DATA_DIR: process.env.FLAGLIGHT_E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      // The checkout returns to this origin, whose storage holds the session.
+      PUBLIC_URL: BASE_URL,
+      // Every journey signs in for real; the production limit would refuse a full run.
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+    },
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

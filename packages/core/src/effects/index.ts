@@ -1,0 +1,2 @@
+export * from './colors.js';
+export * from './program.js';

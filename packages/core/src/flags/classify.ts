@@ -1,0 +1,71 @@
+import type { FlagMessage, TrackState } from './types.js';
+
+/** What one race-control message does to the flag state. */
+export type FlagEffect =
+  | { kind: 'track'; state: TrackState; clearsSectors: boolean }
+  | { kind: 'sector-on'; sector: number }
+  | { kind: 'sector-off'; sector: number }
+  | { kind: 'fastest-lap' }
+  | { kind: 'none' };
+
+const NONE: FlagEffect = { kind: 'none' };
+
+function normalise(value: unknown): string {
+  return typeof value === 'string' ? value.trim().toUpperCase() : '';
+}
+
+function readSector(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+}
+
+function classifySafetyCar(text: string): FlagEffect {
+  if (text.includes('VSC ENDING') || text.includes('VIRTUAL SAFETY CAR ENDING')) {
+    return { kind: 'track', state: 'vsc_ending', clearsSectors: false };
+  }
+  if (text.includes('VSC DEPLOYED') || text.includes('VIRTUAL SAFETY CAR')) {
+    return { kind: 'track', state: 'vsc', clearsSectors: false };
+  }
+  // A safety car plays the yellow light (DESIGN §6).
+  return { kind: 'track', state: 'yellow', clearsSectors: false };
+}
+
+function classifyTrackFlag(flag: string): FlagEffect {
+  switch (flag) {
+    case 'RED':
+      return { kind: 'track', state: 'red', clearsSectors: true };
+    case 'GREEN':
+    case 'CLEAR':
+      return { kind: 'track', state: 'green', clearsSectors: true };
+    case 'CHEQUERED':
+      return { kind: 'track', state: 'checkered', clearsSectors: true };
+    default:
+      return NONE;
+  }
+}
+
+function classifySectorFlag(flag: string, sectorValue: unknown): FlagEffect {
+  const sector = readSector(sectorValue);
+  if (sector === null) return NONE;
+  if (flag === 'YELLOW' || flag === 'DOUBLE YELLOW') return { kind: 'sector-on', sector };
+  if (flag === 'CLEAR' || flag === 'GREEN') return { kind: 'sector-off', sector };
+  return NONE;
+}
+
+/**
+ * Classifies one race-control message by DESIGN §6 "Flag derivation". Never throws: a record
+ * that is not an object, or lacks the fields a rule needs, does nothing.
+ */
+export function classifyMessage(message: unknown): FlagEffect {
+  if (typeof message !== 'object' || message === null) return NONE;
+  const record = message as FlagMessage;
+  const text = normalise(record.message);
+  if (text.startsWith('FASTEST LAP')) return { kind: 'fastest-lap' };
+  const category = normalise(record.category);
+  if (category === 'SAFETYCAR' || category === 'VIRTUALSAFETYCAR') return classifySafetyCar(text);
+  if (category !== 'FLAG') return NONE;
+  const scope = normalise(record.scope);
+  const flag = normalise(record.flag);
+  if (scope === 'TRACK') return classifyTrackFlag(flag);
+  if (scope === 'SECTOR') return classifySectorFlag(flag, record.sector);
+  return NONE;
+}

@@ -1,0 +1,3 @@
+export * from './classify.js';
+export * from './tracker.js';
+export * from './types.js';

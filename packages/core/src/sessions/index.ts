@@ -1,0 +1,3 @@
+export * from './activity.js';
+export * from './fallback.js';
+export * from './tracked-session.js';

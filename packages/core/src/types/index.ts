@@ -1,0 +1,5 @@
+export * from './devices.js';
+export * from './race-control.js';
+export * from './race.js';
+export * from './ui.js';
+export * from './user.js';

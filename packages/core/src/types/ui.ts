@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS } from '../constants.js';
+
+export const TOAST_TYPES = ['success', 'error', 'warning', 'info'] as const;
+export const ToastTypeSchema = z.enum(TOAST_TYPES);
+export type ToastType = z.infer<typeof ToastTypeSchema>;
+
+/** SPEC §3 Toast. `action` is a label plus whatever the UI attaches to it. */
+export interface Toast {
+  id: string;
+  type: ToastType;
+  title: string;
+  message?: string;
+  duration: number;
+  action?: { label: string; onClick: () => void };
+}
+
+export const FAQ_CATEGORIES = ['general', 'technical', 'billing', 'compatibility'] as const;
+export const FaqItemSchema = z.object({ question: z.string(), answer: z.string(), category: z.string() });
+export type FaqItem = z.infer<typeof FaqItemSchema>;
+
+export const FeatureFlagsSchema = z.object({
+  centralizedPolling: z.boolean().default(false),
+  webSocketUpdates: z.boolean().default(false),
+  newUI: z.boolean().default(false),
+});
+export type FeatureFlags = z.infer<typeof FeatureFlagsSchema>;
+
+/** SPEC §3 local settings per user, as read back from browser storage (bad values fall back to defaults). */
+export const LocalSettingsSchema = z.object({
+  selectedLifxDeviceIds: z.array(z.string()).catch([]).default([]),
+  selectedHueDeviceIds: z.array(z.string()).catch([]).default([]),
+  delaySeconds: z.number().int().min(0).catch(DEFAULT_DELAY_SECONDS).default(DEFAULT_DELAY_SECONDS),
+  delayEnabled: z.boolean().catch(DEFAULT_DELAY_ENABLED).default(DEFAULT_DELAY_ENABLED),
+  featureFlags: FeatureFlagsSchema.catch({
+    centralizedPolling: false,
+    webSocketUpdates: false,
+    newUI: false,
+  }).default({
+    centralizedPolling: false,
+    webSocketUpdates: false,
+    newUI: false,
+  }),
+});
+export type LocalSettings = z.infer<typeof LocalSettingsSchema>;

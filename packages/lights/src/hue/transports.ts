@@ -1,0 +1,174 @@
+import type { Gamut, XyPoint } from '@flaglight/core';
+import { LIGHT_ERROR_MESSAGES as M, LightError } from '../errors.js';
+
+/** A Hue light as the driver needs it (SPEC §3 Bridge light, plus its colour gamut). */
+export interface HueLightInfo {
+  id: string;
+  name: string;
+  type: string;
+  gamut?: Gamut;
+  connected?: boolean;
+}
+
+/** A CLIP v2 light body (reference §3.3). */
+export interface HueLightCommand {
+  on: { on: boolean };
+  dimming?: { brightness: number };
+  color?: { xy: XyPoint };
+  dynamics?: { duration: number };
+}
+
+/** How the Hue driver reaches lights: a local bridge, or the app's server (Hue remote API). */
+export interface HueTransport {
+  readonly kind: 'bridge' | 'remote';
+  listLights(): Promise<HueLightInfo[]>;
+  putLight(id: string, command: HueLightCommand): Promise<void>;
+}
+
+type Fetch = typeof fetch;
+const defaultFetch: Fetch = (...args) => globalThis.fetch(...args);
+
+function statusError(status: number, fallback: string): LightError {
+  if (status === 401 || status === 403) return new LightError('auth', M.hueUnauthorized, status);
+  if (status === 404) return new LightError('not-found', fallback, status);
+  if (status === 429) return new LightError('rate-limit', fallback, status);
+  return new LightError(status >= 500 ? 'server' : 'bad-request', fallback, status);
+}
+
+async function call(doFetch: Fetch, url: string, init: RequestInit, fallback: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await doFetch(url, init);
+  } catch {
+    throw new LightError('network', M.hueNotConnected);
+  }
+  const text = await response.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    throw new LightError('server', fallback, response.status);
+  }
+  if (!response.ok) throw statusError(response.status, fallback);
+  // The bridge can answer 200 with a non-empty errors array (reference §3.3): always check it.
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (Array.isArray(errors) && errors.length > 0)
+    throw new LightError('bad-request', fallback, response.status);
+  return body;
+}
+
+interface ClipLight {
+  id: string;
+  type?: string;
+  metadata?: { name?: string; archetype?: string };
+  color?: { gamut?: Gamut; gamut_type?: string };
+}
+
+export interface HueBridgeTransportOptions {
+  /** The bridge's address: the base becomes `https://<address>/clip/v2/resource`. */
+  address?: string;
+  /** Overrides the base (tests: the simulator's `<url>/clip/v2/resource`). */
+  baseUrl?: string;
+  applicationKey: string;
+  fetch?: Fetch;
+}
+
+/** CLIP v2 on a local bridge, `hue-application-key` header (reference §3.2). */
+export function createHueBridgeTransport(options: HueBridgeTransportOptions): HueTransport {
+  const base = (options.baseUrl ?? `https://${options.address ?? ''}/clip/v2/resource`).replace(/\/+$/, '');
+  const doFetch = options.fetch ?? defaultFetch;
+  const headers = { 'hue-application-key': options.applicationKey };
+  return {
+    kind: 'bridge',
+    async listLights() {
+      const body = (await call(doFetch, `${base}/light`, { headers }, M.hueFetchLightsFailed)) as {
+        data?: ClipLight[];
+      } | null;
+      if (!body || !Array.isArray(body.data)) throw new LightError('server', M.hueFetchLightsFailed);
+      return body.data.map((light) => ({
+        id: light.id,
+        name: light.metadata?.name ?? light.id,
+        type: light.type ?? 'light',
+        ...(light.color?.gamut ? { gamut: light.color.gamut } : {}),
+      }));
+    },
+    async putLight(id, command) {
+      await call(
+        doFetch,
+        `${base}/light/${encodeURIComponent(id)}`,
+        {
+          method: 'PUT',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(command),
+        },
+        M.hueCommandFailed,
+      );
+    },
+  };
+}
+
+export interface HueRemoteTransportOptions {
+  /** The app's API origin and base path ('' = same origin). */
+  apiBaseUrl?: string;
+  /** The app's bearer token (SPEC §7: every product API call carries it). */
+  token: string | (() => string | null);
+  fetch?: Fetch;
+}
+
+export interface HueRemoteTransport extends HueTransport {
+  readonly kind: 'remote';
+  /** SPEC §7 `POST /hue/lights/flag`: the server plays the flag (duration 500). */
+  sendFlag(lightIds: readonly string[], flag: string, duration?: number): Promise<void>;
+}
+
+/** Through the app's server to the Hue remote API: `GET /hue/lights`, `PUT /hue/lights/{id}/state`. */
+export function createHueRemoteTransport(options: HueRemoteTransportOptions): HueRemoteTransport {
+  const base = (options.apiBaseUrl ?? '').replace(/\/+$/, '');
+  const doFetch = options.fetch ?? defaultFetch;
+  const auth = (): Record<string, string> => {
+    const token = typeof options.token === 'function' ? options.token() : options.token;
+    return token ? { Authorization: `Bearer ${token}` } : {};
+  };
+  const json = { 'Content-Type': 'application/json' };
+  return {
+    kind: 'remote',
+    async listLights() {
+      const body = (await call(
+        doFetch,
+        `${base}/hue/lights`,
+        { headers: auth() },
+        M.hueFetchLightsFailed,
+      )) as {
+        lights?: HueLightInfo[];
+      } | null;
+      if (!body || !Array.isArray(body.lights)) throw new LightError('server', M.hueFetchLightsFailed);
+      return body.lights.map((l) => ({ ...l, type: l.type ?? 'light' }));
+    },
+    async putLight(id, command) {
+      const body = {
+        on: command.on.on,
+        ...(command.dimming ? { brightness: command.dimming.brightness } : {}),
+        ...(command.color ? { color: { xy: command.color.xy } } : {}),
+        ...(command.dynamics ? { duration: command.dynamics.duration } : {}),
+      };
+      await call(
+        doFetch,
+        `${base}/hue/lights/${encodeURIComponent(id)}/state`,
+        { method: 'PUT', headers: { ...auth(), ...json }, body: JSON.stringify(body) },
+        M.hueCommandFailed,
+      );
+    },
+    async sendFlag(lightIds, flag, duration = 500) {
+      await call(
+        doFetch,
+        `${base}/hue/lights/flag`,
+        {
+          method: 'POST',
+          headers: { ...auth(), ...json },
+          body: JSON.stringify({ lightIds, flag, duration }),
+        },
+        M.hueCommandFailed,
+      );
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import {
+  createLightProgram,
+  getSettledLook,
+  type EffectFlag,
+  type LightProgram,
+  type LightStep,
+} from '@flaglight/core';
+import type { LightDriver } from '../driver.js';
+import { toLightErrorInfo, type LightErrorInfo } from '../errors.js';
+import { systemTimers, TargetScheduler, type Timers } from '../timers.js';
+import { expandStrobe } from './strobe.js';
+
+export interface EffectPlayerOptions {
+  driver: LightDriver;
+  /** The selected device ids, read when a flag starts (so a changed selection applies). */
+  devices: () => readonly string[];
+  timers?: Timers;
+  onWarning?: (message: string) => void;
+  onError?: (error: LightErrorInfo) => void;
+  /** Called as each step is handed to the driver (for logs and the timing benchmark). */
+  onStep?: (info: { flag: EffectFlag; step: LightStep; targetMs: number; firedAt: number }) => void;
+}
+
+export interface ScheduledFlag {
+  flag: EffectFlag;
+  atEpochMs: number;
+  cancel(): void;
+}
+
+export interface EffectPlayer {
+  /** Plays a flag now. Unknown flag: warning, ignored (returns false). */
+  play(flag: string): boolean;
+  /** Plays a flag at its target time (behind the broadcast delay). Unknown flag: warning, null. */
+  schedule(flag: string, atEpochMs: number): ScheduledFlag | null;
+  /** Cancels every scheduled flag and every pending step (disconnect, user or token switch). */
+  cancelAll(): void;
+  /** Scheduled flags not yet started. */
+  scheduled(): { flag: EffectFlag; atEpochMs: number }[];
+  /** Steps of the playing program not yet sent. */
+  pendingSteps(): number;
+  /** The flag playing or last played. */
+  current(): EffectFlag | null;
+  /** Stops listening to the driver and cancels everything. */
+  dispose(): void;
+}
+
+/**
+ * Runs core effect programs on any driver. Every step is scheduled against one target time
+ * (flag start + step offset), never by chaining waits, so steps do not drift. A new flag cancels
+ * what remains of the previous one; a driver disconnect or reset cancels everything (SPEC §4).
+ */
+export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
+  const { driver } = options;
+  const timers = options.timers ?? systemTimers;
+  const warn = options.onWarning ?? (() => undefined);
+  const report = options.onError ?? (() => undefined);
+  const flagTimers = new TargetScheduler(timers);
+  const stepTimers = new TargetScheduler(timers);
+  const scheduled = new Map<number, { flag: EffectFlag; atEpochMs: number }>();
+  let current: EffectFlag | null = null;
+  let lasting: EffectFlag | null = null;
+
+  const unsubscribe = driver.subscribe((event) => {
+    if (event.type === 'disconnect' || event.type === 'reset') player.cancelAll();
+    else if (event.type === 'warning') warn(event.message);
+  });
+
+  function program(flag: string): LightProgram | null {
+    const result = createLightProgram(flag);
+    if (!result.ok) {
+      warn(result.warning);
+      return null;
+    }
+    return result.program;
+  }
+
+  function expand(steps: LightStep[], count: number): LightStep[] {
+    if (driver.nativeStrobe) return steps;
+    return steps.flatMap((step) =>
+      step.kind === 'strobe' ? expandStrobe(step, driver.minStrobeHalfPeriodMs(count)) : [step],
+    );
+  }
+
+  function send(ids: readonly string[], step: LightStep): void {
+    let resolved: Exclude<LightStep, { kind: 'restore' }> | null;
+    if (step.kind === 'restore') {
+      const look = lasting ? getSettledLook(lasting) : null;
+      resolved = look && { kind: 'set-state', atMs: step.atMs, ...look, transitionMs: 0 };
+    } else {
+      resolved = step;
+    }
+    if (!resolved) return;
+    driver.playStep(ids, resolved).catch((error: unknown) => report(toLightErrorInfo(error)));
+  }
+
+  function start(prog: LightProgram, startMs: number): void {
+    const ids = [...options.devices()];
+    if (ids.length === 0) {
+      warn(`No devices selected for ${prog.flag}: skipped`);
+      return;
+    }
+    stepTimers.cancelAll();
+    driver.cancelPending();
+    current = prog.flag;
+    if (prog.flag !== 'fastest_lap') lasting = prog.flag;
+    const steps = expand(prog.steps, ids.length);
+    const now = timers.now();
+    steps.forEach((step, index) => {
+      const targetMs = startMs + step.atMs;
+      const next = steps[index + 1];
+      // A flag that starts late (a sleeping tab) catches up: only the latest past step is sent.
+      if (next && startMs + next.atMs <= now) return;
+      stepTimers.at(targetMs, () => {
+        options.onStep?.({ flag: prog.flag, step, targetMs, firedAt: timers.now() });
+        send(ids, step);
+      });
+    });
+  }
+
+  const player: EffectPlayer = {
+    play(flag) {
+      const prog = program(flag);
+      if (!prog) return false;
+      start(prog, timers.now());
+      return true;
+    },
+    schedule(flag, atEpochMs) {
+      const prog = program(flag);
+      if (!prog) return null;
+      const id = flagTimers.at(atEpochMs, () => {
+        scheduled.delete(id);
+        start(prog, atEpochMs);
+      });
+      scheduled.set(id, { flag: prog.flag, atEpochMs });
+      return {
+        flag: prog.flag,
+        atEpochMs,
+        cancel() {
+          flagTimers.cancel(id);
+          scheduled.delete(id);
+        },
+      };
+    },
+    cancelAll() {
+      flagTimers.cancelAll();
+      stepTimers.cancelAll();
+      scheduled.clear();
+      driver.cancelPending();
+    },
+    scheduled: () => [...scheduled.values()].sort((a, b) => a.atEpochMs - b.atEpochMs),
+    pendingSteps: () => stepTimers.size,
+    current: () => current,
+    dispose() {
+      unsubscribe();
+      player.cancelAll();
+    },
+  };
+  return player;
+}

@@ -1,0 +1,63 @@
+import type { Timers } from '../timers.js';
+
+interface Entry {
+  id: number;
+  at: number;
+  fn: () => void;
+}
+
+/** A manual clock for tests: timers fire only when `advance` passes their time. */
+export class FakeTimers implements Timers {
+  private entries: Entry[] = [];
+  private nextId = 1;
+  /** Every delay ever requested, in order (to check back-off and pacing). */
+  readonly requested: number[] = [];
+
+  constructor(private current = 1_700_000_000_000) {}
+
+  now = (): number => this.current;
+
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = this.nextId++;
+    this.requested.push(ms);
+    this.entries.push({ id, at: this.current + Math.max(0, ms), fn });
+    return id;
+  };
+
+  clearTimeout = (handle: unknown): void => {
+    this.entries = this.entries.filter((e) => e.id !== handle);
+  };
+
+  /** Delays of the timers still waiting, from now. */
+  pending(): number[] {
+    return this.entries.map((e) => e.at - this.current).sort((a, b) => a - b);
+  }
+
+  /** Moves the clock forward, firing due timers in time order (and letting promises settle between). */
+  async advance(ms: number): Promise<void> {
+    const end = this.current + ms;
+    for (;;) {
+      await flush();
+      const due = this.entries.filter((e) => e.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      if (!due) break;
+      this.entries = this.entries.filter((e) => e !== due);
+      this.current = Math.max(this.current, due.at);
+      due.fn();
+    }
+    this.current = end;
+    await flush();
+  }
+}
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i += 1) await Promise.resolve();
+}
+
+/** Polls (real time) until the condition holds; for waiting on real HTTP in fake-clock tests. */
+export async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,0 +1,268 @@
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { systemClock, type Clock } from '../shared/clock.js';
+
+export const DEMO_STRIPE_SECRET_KEY = 'sk_test_flaglight_demo';
+export const DEMO_STRIPE_WEBHOOK_SECRET = 'whsec_flaglight_demo';
+
+export interface CheckoutSession {
+  id: string;
+  object: 'checkout.session';
+  mode: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: 'unpaid' | 'paid';
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  customer_email: string | null;
+  metadata: Record<string, string>;
+  payment_method_types: string[];
+  success_url: string;
+  cancel_url: string;
+  url: string | null;
+  created: number;
+  line_items_description: string;
+}
+
+interface SessionForm {
+  mode?: string;
+  success_url?: string;
+  cancel_url?: string;
+  client_reference_id?: string;
+  customer_email?: string;
+  metadata?: Record<string, string>;
+  payment_method_types?: Record<string, string>;
+  line_items?: Record<
+    string,
+    {
+      quantity?: string;
+      price_data?: { currency?: string; unit_amount?: string; product_data?: { name?: string } };
+    }
+  >;
+}
+
+export type WebhookSink = (payload: string, headers: Record<string, string>) => Promise<void>;
+
+export interface CheckoutSimOptions {
+  secretKey?: string;
+  webhookSecret?: string;
+  /** Where the hosted page lives as the browser sees it (demo: /sims/checkout). */
+  pagePath?: string;
+  /** Delivers signed webhook events (demo: POST to the app's /api/payments/webhook). */
+  webhookSink?: WebhookSink;
+  now?: Clock;
+}
+
+/** Stripe's signature scheme: `t=<unix>,v1=<hex HMAC-SHA256 of "t.payload">`. */
+export function signStripePayload(payload: string, secret: string, timestampSeconds: number): string {
+  const v1 = crypto.createHmac('sha256', secret).update(`${timestampSeconds}.${payload}`).digest('hex');
+  return `t=${timestampSeconds},v1=${v1}`;
+}
+
+/** Parses Stripe's form encoding (`line_items[0][price_data][currency]=aud`) into nested objects. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== '');
+    let node: Record<string, unknown> = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) node[part] = value;
+      else node = (node[part] ??= {}) as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/**
+ * A stand-in for Stripe Checkout: the API the stripe SDK calls (`/v1/checkout/sessions`, bearer
+ * secret key, form-encoded bodies) and a hosted page a browser can pay or cancel on, which
+ * redirects to the session's URLs and sends a signed `checkout.session.completed` webhook.
+ */
+export function createCheckoutSim(options: CheckoutSimOptions = {}) {
+  const secretKey = options.secretKey ?? DEMO_STRIPE_SECRET_KEY;
+  const webhookSecret = options.webhookSecret ?? DEMO_STRIPE_WEBHOOK_SECRET;
+  const pagePath = (options.pagePath ?? '').replace(/\/+$/, '');
+  const now = options.now ?? systemClock;
+  const sessions = new Map<string, CheckoutSession>();
+  let sink = options.webhookSink;
+  let down = false;
+
+  function webhookFor(session: CheckoutSession) {
+    const payload = JSON.stringify({
+      id: `evt_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(now() / 1000),
+      data: { object: session },
+    });
+    return { payload, signature: signStripePayload(payload, webhookSecret, Math.floor(now() / 1000)) };
+  }
+
+  const control = {
+    sessions: () => [...sessions.values()],
+    session: (id: string) => sessions.get(id),
+    /** While down, the API answers 503 as Stripe does in an outage. */
+    setDown(value: boolean) {
+      down = value;
+    },
+    setWebhookSink(next: WebhookSink | undefined) {
+      sink = next;
+    },
+    /** Pays a session as the hosted page would, and delivers the webhook. */
+    async complete(id: string): Promise<CheckoutSession | undefined> {
+      const session = sessions.get(id);
+      if (!session || session.status !== 'open') return session;
+      session.status = 'complete';
+      session.payment_status = 'paid';
+      session.url = null;
+      await control.deliverWebhook(id);
+      return session;
+    },
+    /** The signed event for a paid session (to replay a webhook in tests). */
+    webhookFor(id: string) {
+      const session = sessions.get(id);
+      return session ? webhookFor(session) : undefined;
+    },
+    async deliverWebhook(id: string): Promise<void> {
+      const event = control.webhookFor(id);
+      if (!event || !sink) return;
+      try {
+        await sink(event.payload, {
+          'content-type': 'application/json',
+          'stripe-signature': event.signature,
+        });
+      } catch {
+        // Stripe retries later; the app also reconciles on return (upgrade-after-payment).
+      }
+    },
+  };
+
+  const stripeError = (
+    reply: FastifyReply,
+    status: number,
+    message: string,
+    type = 'invalid_request_error',
+  ) => reply.status(status).send({ error: { type, message } });
+
+  async function plugin(app: FastifyInstance): Promise<void> {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => {
+        done(null, parseStripeForm(body as string));
+      },
+    );
+
+    // The API, as the stripe SDK sees it.
+    app.register(async (api) => {
+      api.addHook('onRequest', async (request, reply) => {
+        if (down) return stripeError(reply, 503, 'The Stripe API is temporarily unavailable.', 'api_error');
+        if (request.headers.authorization !== `Bearer ${secretKey}`) {
+          return stripeError(reply, 401, 'Invalid API Key provided.');
+        }
+      });
+      api.post('/v1/checkout/sessions', async (request, reply) => {
+        const body = (request.body ?? {}) as SessionForm;
+        const item = body.line_items?.['0'];
+        const unitAmount = Number(item?.price_data?.unit_amount);
+        const quantity = Number(item?.quantity ?? 1);
+        const currency = String(item?.price_data?.currency ?? '');
+        if (body.mode !== 'payment') return stripeError(reply, 400, 'Only mode=payment is simulated.');
+        if (!body.success_url || !body.cancel_url)
+          return stripeError(reply, 400, 'Missing success_url or cancel_url.');
+        if (!Number.isInteger(unitAmount) || unitAmount <= 0 || !currency) {
+          return stripeError(reply, 400, 'Invalid line_items[0][price_data].');
+        }
+        const id = `cs_test_${crypto.randomBytes(16).toString('hex')}`;
+        const session: CheckoutSession = {
+          id,
+          object: 'checkout.session',
+          mode: 'payment',
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_total: unitAmount * quantity,
+          currency: currency.toLowerCase(),
+          client_reference_id: body.client_reference_id ?? null,
+          customer_email: body.customer_email ?? null,
+          metadata: body.metadata ?? {},
+          // Stripe picks the methods enabled in the dashboard when none are named: ours are these.
+          payment_method_types: body.payment_method_types
+            ? Object.values(body.payment_method_types)
+            : ['card', 'paypal', 'apple_pay'],
+          success_url: String(body.success_url),
+          cancel_url: String(body.cancel_url),
+          url: `${pagePath}/pay/${id}`,
+          created: Math.floor(now() / 1000),
+          line_items_description: String(item?.price_data?.product_data?.name ?? 'Purchase'),
+        };
+        sessions.set(id, session);
+        return session;
+      });
+      api.get('/v1/checkout/sessions/:id', async (request, reply) => {
+        const session = sessions.get((request.params as { id: string }).id);
+        if (!session) return stripeError(reply, 404, 'No such checkout.session');
+        return session;
+      });
+    });
+
+    // The hosted page a person pays on.
+    app.get('/pay/:id', async (request, reply) => {
+      const session = sessions.get((request.params as { id: string }).id);
+      if (!session)
+        return reply
+          .status(404)
+          .type('text/html')
+          .send('<!doctype html><title>Not found</title><h1>Checkout not found</h1>');
+      const amount = (session.amount_total / 100).toFixed(2);
+      const symbol = session.currency === 'aud' ? 'A$' : `${session.currency.toUpperCase()} `;
+      const methods = session.payment_method_types.length ? session.payment_method_types.join(', ') : 'card';
+      const open = session.status === 'open';
+      return reply.type('text/html; charset=utf-8').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Checkout simulator</title>
+<style>body{font-family:system-ui,sans-serif;background:#0b0d12;color:#f2f4f8;display:grid;place-items:center;min-height:100vh;margin:0}
+main{background:#151922;border:1px solid #2a3140;border-radius:12px;padding:2rem;max-width:26rem;width:calc(100% - 2rem)}
+h1{font-size:1.25rem;margin:0 0 .25rem}p{color:#b8c0cc}.amount{font-size:2rem;font-weight:700;color:#fff;margin:.5rem 0 1rem}
+button{font:inherit;border-radius:8px;padding:.75rem 1rem;border:0;cursor:pointer;width:100%;margin-top:.5rem}
+.pay{background:#22c55e;color:#04130a;font-weight:700}.cancel{background:transparent;color:#f2f4f8;border:1px solid #3a4354}
+button:focus-visible{outline:3px solid #facc15;outline-offset:2px}</style></head>
+<body><main><p>Checkout simulator · no real money moves</p><h1>${escapeHtml(session.line_items_description)}</h1>
+<div class="amount">${symbol}${amount}</div><p>One-time payment. Methods: ${escapeHtml(methods)}.</p>
+${
+  open
+    ? `<form method="post" action="${pagePath}/pay/${session.id}/complete"><button class="pay" type="submit">Pay ${symbol}${amount}</button></form>
+<form method="post" action="${pagePath}/pay/${session.id}/cancel"><button class="cancel" type="submit">Cancel</button></form>`
+    : `<p>This checkout is ${session.status}.</p>`
+}
+</main></body></html>`);
+    });
+    app.post('/pay/:id/complete', async (request, reply) => {
+      const session = await control.complete((request.params as { id: string }).id);
+      if (!session) return reply.status(404).send({ error: 'Checkout not found' });
+      return reply.redirect(session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
+    });
+    app.post('/pay/:id/cancel', async (request, reply) => {
+      const session = sessions.get((request.params as { id: string }).id);
+      if (!session) return reply.status(404).send({ error: 'Checkout not found' });
+      if (session.status === 'open') session.status = 'expired';
+      return reply.redirect(session.cancel_url, 303);
+    });
+  }
+
+  return { plugin, control, secretKey, webhookSecret };
+}
+
+/** The simulator on its own port (tests): the API at /v1, the page at /pay. */
+export async function startCheckoutSim(options: CheckoutSimOptions = {}) {
+  const sim = createCheckoutSim(options);
+  const app = Fastify();
+  await app.register(sim.plugin);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { ...sim, url, close: () => app.close() };
+}

@@ -1,0 +1,236 @@
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
+import { DEMO_HUE_APPLICATION_KEY, startHueSim, type RunningHueSim } from './sim.js';
+
+const sim: RunningHueSim = await startHueSim({ redirectUri: 'http://app.test/auth/hue/callback' });
+afterAll(() => sim.close());
+beforeEach(() => sim.control.reset());
+
+const key = { 'hue-application-key': DEMO_HUE_APPLICATION_KEY };
+const basic = (id = sim.clientId, secret = sim.clientSecret) => ({
+  Authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+  'Content-Type': 'application/x-www-form-urlencoded',
+});
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${sim.url}${path}`, {
+    method,
+    redirect: 'manual',
+    headers:
+      body === undefined || typeof body === 'string'
+        ? headers
+        : { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // HTML
+  }
+  return { status: res.status, headers: res.headers, body: parsed as never };
+}
+
+async function authorize(): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+  const redirect = await call(
+    'GET',
+    '/v2/oauth2/decision?decision=allow&client_id=demo-hue-client&state=s1&redirect_uri=http://app.test/cb',
+  );
+  const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!;
+  return (await call('POST', '/v2/oauth2/token', `grant_type=authorization_code&code=${code}`, basic())).body;
+}
+
+describe('Hue bridge (CLIP v2)', () => {
+  test('4 lights with gamut C in {errors, data}', async () => {
+    const res = await call('GET', '/clip/v2/resource/light', undefined, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ errors: [], data: expect.any(Array) });
+    const data = (res.body as { data: Record<string, unknown>[] }).data;
+    expect(data).toHaveLength(4);
+    expect(data[0]).toMatchObject({
+      type: 'light',
+      metadata: { name: 'Hue Go' },
+      on: { on: true },
+      dimming: { brightness: 80 },
+      color: { gamut_type: 'C', gamut: { red: { x: 0.6915, y: 0.3083 } } },
+    });
+  });
+
+  test('403 without an application key, 401 with a wrong one', async () => {
+    expect((await call('GET', '/clip/v2/resource/light')).status).toBe(403);
+    const bad = await call('GET', '/clip/v2/resource/light', undefined, { 'hue-application-key': 'nope' });
+    expect(bad).toMatchObject({ status: 401, body: { errors: [{ description: 'unauthorized user' }] } });
+  });
+
+  test('PUT a light: on, dimming, xy (clamped into gamut C), dynamics; state reads back', async () => {
+    const [light] = sim.control.lights();
+    const res = await call(
+      'PUT',
+      `/clip/v2/resource/light/${light!.id}`,
+      {
+        on: { on: true },
+        dimming: { brightness: 100 },
+        color: { xy: { x: 0.7006, y: 0.2993 } },
+        dynamics: { duration: 200 },
+      },
+      key,
+    );
+    expect(res.body).toEqual({ errors: [], data: [{ rid: light!.id, rtype: 'light' }] });
+    const after = sim.control.light(light!.id)!;
+    expect(after).toMatchObject({ on: true, brightness: 1, durationMs: 200 });
+    expect(after.xy.x).toBeCloseTo(0.6915, 3);
+    expect(after.hex).toMatch(/^#ff/);
+    const one = await call('GET', `/clip/v2/resource/light/${light!.id}`, undefined, key);
+    expect((one.body as { data: { dimming: { brightness: number } }[] }).data[0]!.dimming.brightness).toBe(
+      100,
+    );
+  });
+
+  test('bad values are 400 with errors; an unknown light is 404', async () => {
+    const [light] = sim.control.lights();
+    const bad = await call(
+      'PUT',
+      `/clip/v2/resource/light/${light!.id}`,
+      { dimming: { brightness: 150 } },
+      key,
+    );
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { errors: [{ description: expect.stringContaining('dimming') }] },
+    });
+    expect((await call('PUT', '/clip/v2/resource/light/nope', { on: { on: false } }, key)).status).toBe(404);
+  });
+
+  test('pairing: error 101 until the link button is pressed, then username and clientkey', async () => {
+    const body = { devicetype: 'flaglight#test', generateclientkey: true };
+    expect((await call('POST', '/api', body)).body).toEqual([
+      { error: { type: 101, address: '', description: 'link button not pressed' } },
+    ]);
+    await call('POST', '/_control/link-button');
+    const paired = (await call('POST', '/api', body)).body as [
+      { success: { username: string; clientkey: string } },
+    ];
+    expect(paired[0].success).toEqual({
+      username: expect.any(String),
+      clientkey: expect.stringMatching(/^[0-9A-F]{32}$/),
+    });
+    const lights = await call('GET', '/clip/v2/resource/light', undefined, {
+      'hue-application-key': paired[0].success.username,
+    });
+    expect(lights.status).toBe(200);
+  });
+
+  test('an offline bridge drops the connection', async () => {
+    sim.control.setOffline(true);
+    await expect(fetch(`${sim.url}/clip/v2/resource/light`, { headers: key })).rejects.toThrow();
+  });
+});
+
+describe('Hue remote API', () => {
+  test('the authorize page offers Allow and Deny; Deny redirects with access_denied and the state', async () => {
+    const page = await call(
+      'GET',
+      '/v2/oauth2/authorize?client_id=demo-hue-client&response_type=code&state=xyz',
+    );
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('>Allow</button>');
+    expect(page.body).toContain('>Deny</button>');
+    expect(page.body).toContain('value="http://app.test/auth/hue/callback"');
+    const denied = await call(
+      'GET',
+      '/v2/oauth2/decision?decision=deny&client_id=demo-hue-client&state=xyz&redirect_uri=http://app.test/cb',
+    );
+    expect(denied.status).toBe(302);
+    expect(denied.headers.get('location')).toBe('http://app.test/cb?error=access_denied&state=xyz');
+    expect((await call('GET', '/v2/oauth2/authorize?client_id=other&response_type=code')).status).toBe(400);
+  });
+
+  test('code → tokens (Basic auth), the code is single use; refresh tokens are single use', async () => {
+    const redirect = await call(
+      'GET',
+      '/v2/oauth2/decision?decision=allow&client_id=demo-hue-client&state=s1&redirect_uri=http://app.test/cb',
+    );
+    const location = new URL(redirect.headers.get('location')!);
+    expect(location.searchParams.get('state')).toBe('s1');
+    const code = location.searchParams.get('code')!;
+    expect(
+      (await call('POST', '/v2/oauth2/token', `grant_type=authorization_code&code=${code}`, basic('x', 'y')))
+        .status,
+    ).toBe(401);
+    const tokens = await call(
+      'POST',
+      '/v2/oauth2/token',
+      `grant_type=authorization_code&code=${code}`,
+      basic(),
+    );
+    expect(tokens.body).toEqual({
+      access_token: expect.any(String),
+      expires_in: 604800,
+      refresh_token: expect.any(String),
+      token_type: 'bearer',
+    });
+    expect(
+      (await call('POST', '/v2/oauth2/token', `grant_type=authorization_code&code=${code}`, basic())).body,
+    ).toMatchObject({
+      error: 'invalid_grant',
+    });
+    const rt = (tokens.body as { refresh_token: string }).refresh_token;
+    expect(
+      (await call('POST', '/v2/oauth2/token', `grant_type=refresh_token&refresh_token=${rt}`, basic()))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call('POST', '/v2/oauth2/token', `grant_type=refresh_token&refresh_token=${rt}`, basic()))
+        .status,
+    ).toBe(400);
+    expect((await call('POST', '/v2/oauth2/token', 'grant_type=password', basic())).body).toEqual({
+      error: 'unsupported_grant_type',
+    });
+  });
+
+  test('remote app key: link button by PUT config, then POST /route/api; /route/clip/v2 needs both headers', async () => {
+    const { access_token } = await authorize();
+    const bearer = { Authorization: `Bearer ${access_token}` };
+    expect((await call('POST', '/route/api', { devicetype: 'flaglight#cloud' }, bearer)).body).toMatchObject([
+      { error: { type: 101 } },
+    ]);
+    await call('PUT', '/route/api/0/config', { linkbutton: true }, bearer);
+    const paired = (await call('POST', '/route/api', { devicetype: 'flaglight#cloud' }, bearer)).body as [
+      { success: { username: string } },
+    ];
+    const appKey = paired[0].success.username;
+    expect((await call('GET', '/route/clip/v2/resource/light', undefined, bearer)).status).toBe(403);
+    expect(
+      (await call('GET', '/route/clip/v2/resource/light', undefined, { 'hue-application-key': appKey }))
+        .status,
+    ).toBe(401);
+    const both = await call('GET', '/route/clip/v2/resource/light', undefined, {
+      ...bearer,
+      'hue-application-key': appKey,
+    });
+    expect((both.body as { data: unknown[] }).data).toHaveLength(4);
+    sim.control.expireAccessTokens();
+    expect(
+      (
+        await call('GET', '/route/clip/v2/resource/light', undefined, {
+          ...bearer,
+          'hue-application-key': appKey,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await call('PUT', '/route/api/0/config', { linkbutton: true }, { Authorization: 'Bearer nope' }))
+        .status,
+    ).toBe(401);
+  });
+
+  test('the live page and the JSON it polls', async () => {
+    const page = await fetch(`${sim.url}/`);
+    expect(await page.text()).toContain('_control/bulbs');
+    const bulbs = await call('GET', '/_control/bulbs');
+    expect((bulbs.body as { bulbs: { hex: string }[] }).bulbs[0]).toMatchObject({
+      label: 'Hue Go',
+      hex: expect.stringMatching(/^#[0-9a-f]{6}$/),
+    });
+  });
+});

@@ -1,0 +1,97 @@
+export { type Clock, formatOpenF1Date, systemClock } from './shared/clock.js';
+export { type ActiveFault, FAULT_KINDS, type FaultKind, type FaultSpec } from './shared/faults.js';
+export { type LoggedRequest } from './shared/request-log.js';
+export {
+  type BundledSession,
+  loadBundledSessions,
+  type MeetingRow,
+  type RaceControlRow,
+  type SessionRow,
+} from './openf1/catalog.js';
+export { parseFilterQuery, parseOpenF1Date } from './openf1/filters.js';
+export { RACE_CONTROL_TOPIC } from './openf1/push.js';
+export { type ReplayInfo, type ReplayOptions } from './openf1/replay.js';
+export {
+  createOpenF1Sim,
+  DEMO_REPLAY_FIXTURE,
+  FIRST_REPLAY_KEY,
+  NO_RESULTS_DETAIL,
+  type OpenF1Sim,
+  type OpenF1SimControl,
+  type OpenF1SimOptions,
+  RATE_LIMIT_ERROR,
+  SESSION_LOCKED_DETAIL,
+} from './openf1/sim.js';
+export { type RunningOpenF1Sim, startOpenF1Sim, type StartOpenF1SimOptions } from './openf1/server.js';
+export { DEFAULT_OPENF1_USERS, TOKEN_LIFETIME_SECONDS } from './openf1/tokens.js';
+export {
+  type BundledCalendar,
+  CALENDAR_2026_PATH,
+  type ErgastRace,
+  type ErgastSessionTime,
+  loadCalendar2026,
+  raceStart,
+} from './jolpica/calendar.js';
+export {
+  createJolpicaSim,
+  JOLPICA_THROTTLED_DETAIL,
+  type JolpicaSim,
+  type JolpicaSimControl,
+  type JolpicaSimOptions,
+  RACE_RESULTS_AFTER_MS,
+  type RunningJolpicaSim,
+  startJolpicaSim,
+  type StartJolpicaSimOptions,
+} from './jolpica/sim.js';
+export {
+  createTurnstileSim,
+  DEMO_TURNSTILE_SECRET_KEY,
+  DEMO_TURNSTILE_SITE_KEY,
+  startTurnstileSim,
+  TURNSTILE_TOKEN_TTL_MS,
+  type TurnstileErrorCode,
+  type TurnstileSimControl,
+} from './turnstile/index.js';
+export { type CaughtMail, startMailCatcher, startMailCatcherServer } from './mail/index.js';
+export {
+  type CheckoutSession,
+  createCheckoutSim,
+  DEMO_STRIPE_SECRET_KEY,
+  DEMO_STRIPE_WEBHOOK_SECRET,
+  parseStripeForm,
+  signStripePayload,
+  startCheckoutSim,
+  type WebhookSink,
+} from './checkout/index.js';
+export { hsbkToHex, LIFX_COLOR_NAMES, parseLifxColor, type HsbkPatch } from './lifx/colors.js';
+export {
+  createLifxSim,
+  DEMO_LIFX_TOKEN,
+  LIFX_DEMO_BULB_COUNT,
+  LIFX_RATE_LIMIT,
+  type LifxBulbView,
+  type LifxFailure,
+  type LifxLoggedRequest,
+  type LifxSim,
+  type LifxSimControl,
+  type LifxSimOptions,
+  type RunningLifxSim,
+  startLifxSim,
+} from './lifx/sim.js';
+export { renderLightsPage } from './lights-page/page.js';
+export {
+  createHueSim,
+  DEMO_HUE_APPLICATION_KEY,
+  DEMO_HUE_CLIENT_ID,
+  DEMO_HUE_CLIENT_SECRET,
+  HUE_ACCESS_TOKEN_TTL_S,
+  HUE_DEMO_LIGHT_COUNT,
+  HUE_LINK_BUTTON_WINDOW_MS,
+  type HueLightView,
+  type HueLoggedRequest,
+  type HueSim,
+  type HueSimControl,
+  type HueSimOptions,
+  type RunningHueSim,
+  startHueSim,
+} from './hue/sim.js';

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// One run over every workspace; each project keeps its own environment.
+export default defineConfig({
+  test: {
+    projects: ['packages/core', 'packages/lights', 'packages/sims', 'apps/server', 'apps/web'],
+    // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
+    // a test that fails twice still fails, and the retried ones are listed (decision 008).
+    retry: process.env.CI ? 1 : 0,
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    coverage: {
+      provider: 'v8',
+      // Every branch of flag derivation and session windows is covered (issue 3).
+      include: ['packages/core/src/flags/**', 'packages/core/src/sessions/**'],
+      exclude: ['**/*.test.ts', '**/index.ts'],
+      reporter: ['text-summary'],
+      thresholds: { branches: 100 },
+    },
+  },
+});
