@@ -6,7 +6,8 @@ import { defineConfig } from '@playwright/test';
 
 const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(E2E_DIR, '..');
-const PORT = 3199;
+// E2E_PORT lets two runs share a machine (parallel work); CI uses the default.
+const PORT = Number(process.env.E2E_PORT ?? 3199);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // A fresh database per run. The config is loaded by the runner and again by every worker;

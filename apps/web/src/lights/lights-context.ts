@@ -1,0 +1,42 @@
+import type { EffectFlag } from '@flaglight/core';
+import { createContext, useContext } from 'react';
+
+/**
+ * What the rest of the web app may ask of the connected lights (issues 5 and 6 meet here).
+ * The lights work provides the value (`LightsProvider`, mounted once above the routes so a
+ * connection survives moving between Dashboard and Settings); Race Control only consumes it.
+ */
+export type DrivenProvider = 'hue' | 'lifx';
+
+export interface LightsApi {
+  /**
+   * The provider that flags drive: Hue when it is connected with at least one light selected,
+   * else LIFX on the same terms, else null (SPEC §4 Live connection: "If the bridge provider and
+   * cloud provider are both ready, the bridge provider is driven and the other is not").
+   */
+  drivenProvider: DrivenProvider | null;
+  /** True while the connections are still being restored after a page load. */
+  restoring: boolean;
+  /**
+   * Plays a flag on the driven provider's selected lights (and the on-screen light) now, or at
+   * `atEpochMs` when given (a change held back by the broadcast delay). A newer flag supersedes
+   * what is still playing. Unknown flag: warning, ignored. Returns false when no provider is ready
+   * (the caller shows SPEC §8's '... not connected or no devices selected' alert for test flags).
+   */
+  playFlag(flag: EffectFlag, options?: { atEpochMs?: number }): boolean;
+  /** Drops every scheduled flag and pending effect step (disconnect of the live session). */
+  cancelPending(): void;
+}
+
+const NO_LIGHTS: LightsApi = {
+  drivenProvider: null,
+  restoring: false,
+  playFlag: () => false,
+  cancelPending: () => undefined,
+};
+
+export const LightsContext = createContext<LightsApi>(NO_LIGHTS);
+
+export function useLights(): LightsApi {
+  return useContext(LightsContext);
+}
