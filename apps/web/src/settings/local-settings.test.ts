@@ -11,12 +11,15 @@ import {
 const FAN = 'fan@example.com';
 
 describe('local settings (SPEC §3)', () => {
-  test('defaults: delay on at 5 s, no lights selected, every feature flag off', () => {
+  test('defaults: delay on at 5 s, no lights selected or hidden, auto-connect on, every feature flag off', () => {
     expect(readLocalSettings(FAN)).toEqual({
       selectedLifxDeviceIds: [],
       selectedHueDeviceIds: [],
       delaySeconds: 5,
       delayEnabled: true,
+      autoConnect: true,
+      hiddenLifxDeviceIds: [],
+      hiddenHueDeviceIds: [],
       featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
     });
   });

@@ -52,8 +52,16 @@ describe('boundary schemas', () => {
       selectedHueDeviceIds: [],
       delaySeconds: 5,
       delayEnabled: true,
+      autoConnect: true,
+      hiddenLifxDeviceIds: [],
+      hiddenHueDeviceIds: [],
       featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
     });
     expect(LocalSettingsSchema.parse({ delaySeconds: -4, selectedHueDeviceIds: 'x' }).delaySeconds).toBe(5);
+    expect(LocalSettingsSchema.parse({ autoConnect: 'yes', hiddenLifxDeviceIds: 3 })).toMatchObject({
+      autoConnect: true,
+      hiddenLifxDeviceIds: [],
+    });
+    expect(LocalSettingsSchema.parse({ autoConnect: false }).autoConnect).toBe(false);
   });
 });

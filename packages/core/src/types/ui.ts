@@ -32,6 +32,11 @@ export const LocalSettingsSchema = z.object({
   selectedHueDeviceIds: z.array(z.string()).catch([]).default([]),
   delaySeconds: z.number().int().min(0).catch(DEFAULT_DELAY_SECONDS).default(DEFAULT_DELAY_SECONDS),
   delayEnabled: z.boolean().catch(DEFAULT_DELAY_ENABLED).default(DEFAULT_DELAY_ENABLED),
+  /** Settings → App Preferences (DESIGN §6: persisted per user, on by default). */
+  autoConnect: z.boolean().catch(true).default(true),
+  /** Devices the user hid from the Light Control list (SPEC §2 per-device hide button). */
+  hiddenLifxDeviceIds: z.array(z.string()).catch([]).default([]),
+  hiddenHueDeviceIds: z.array(z.string()).catch([]).default([]),
   featureFlags: FeatureFlagsSchema.catch({
     centralizedPolling: false,
     webSocketUpdates: false,
