@@ -1,4 +1,6 @@
+import { RaceControlBody } from '../live/RaceControlBody';
 import { usePaymentReturn } from '../payments/use-payment-return';
+import { RaceScheduleBody } from '../schedule/RaceScheduleBody';
 import { Page } from '../ui/Page';
 import { DashboardLayout } from './DashboardLayout';
 import { BroadcastDelayPanel } from './panels/BroadcastDelayPanel';
@@ -16,10 +18,18 @@ export function DashboardPage() {
       <TrialExpiredModal />
       <DashboardLayout
         welcome={<WelcomeHeader />}
-        raceControl={<RaceControlPanel />}
+        raceControl={
+          <RaceControlPanel>
+            <RaceControlBody />
+          </RaceControlPanel>
+        }
         broadcastDelay={<BroadcastDelayPanel />}
         lightControl={<LightControlPanel />}
-        raceSchedule={<RaceSchedulePanel />}
+        raceSchedule={
+          <RaceSchedulePanel>
+            <RaceScheduleBody />
+          </RaceSchedulePanel>
+        }
       />
     </Page>
   );

@@ -1,0 +1,230 @@
+import { createFallbackPracticeSession } from '@flaglight/core';
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import { useAuth } from '../auth/auth-context';
+import { useLights } from '../lights/lights-context';
+import { ReplayPicker } from '../replays/ReplayPicker';
+import { useSchedule } from '../schedule/schedule-api';
+import { useLocalSettings } from '../settings/local-settings';
+import { buttonClass } from '../ui/button-styles';
+import { useFlagTitle } from '../ui/use-flag-title';
+import { useWakeLock } from '../ui/use-wake-lock';
+import { WakeLockNote } from '../ui/WakeLockNote';
+import { FlagHistory, FlagStatus } from './FlagStatus';
+import { fetchCurrentSession, type CurrentSession } from './live-api';
+import type { LiveFeedDeps } from './live-feed';
+import { LIVE_TEXTS } from './live-texts';
+import { SessionCountdown } from './SessionCountdown';
+import { TestFlags } from './TestFlags';
+import { useLiveConnection, type LiveConnectionState } from './use-live-connection';
+
+export const CURRENT_SESSION_QUERY_KEY = ['f1', 'current'] as const;
+/** How often the dashboard asks whether a session went live (the server caches that answer 30 s). */
+export const CURRENT_SESSION_REFRESH_MS = 30_000;
+
+const localTime = (iso: string) =>
+  new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(Date.parse(iso));
+
+function SessionSummary({
+  current,
+  state,
+}: {
+  current: CurrentSession | undefined;
+  state: LiveConnectionState;
+}) {
+  const { target } = state;
+  if (target?.kind === 'replay') {
+    return (
+      <div className="flex flex-col gap-1">
+        <span className="inline-flex w-fit items-center gap-2 rounded-full bg-flag-fastest-lap px-3 py-1 text-caption font-bold text-on-accent uppercase">
+          <History aria-hidden="true" className="size-4" />
+          Replay
+        </span>
+        <p className="text-xl font-semibold">{target.title}</p>
+        <p className="text-ink-300">
+          A recorded session at {target.speed}× from minute {target.startMinutes}. Not live.
+        </p>
+      </div>
+    );
+  }
+  if (current?.kind === 'live') {
+    const { session } = current;
+    return (
+      <div className="flex flex-col gap-1">
+        <span className="inline-flex w-fit items-center gap-2 rounded-full bg-flag-red px-3 py-1 text-caption font-bold text-on-accent uppercase">
+          <Radio aria-hidden="true" className="size-4" />
+          Live now
+        </span>
+        <p className="text-xl font-semibold">
+          {session.race_name} – {session.name}
+        </p>
+        <p className="text-ink-300">{session.circuit_name}</p>
+      </div>
+    );
+  }
+  if (current?.kind === 'upcoming') {
+    const { race } = current;
+    const next = Object.values(race.sessions)
+      .filter((s): s is string => typeof s === 'string')
+      .find((s) => Date.parse(s) > Date.now());
+    return (
+      <div className="flex flex-col gap-1">
+        <span className="text-caption font-semibold tracking-wide text-ink-300 uppercase">
+          Next · Round {race.round}
+        </span>
+        <p className="text-xl font-semibold">{race.name}</p>
+        <p className="text-ink-300">
+          {race.location}
+          {next ? ` · next session ${localTime(next)}` : ''}
+        </p>
+      </div>
+    );
+  }
+  // SPEC §4: with no session found, a placeholder practice session and the fixed fallback race.
+  const placeholder = createFallbackPracticeSession({ now: Date.now() });
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-caption font-semibold tracking-wide text-ink-300 uppercase">
+        No session found
+      </span>
+      <p className="text-xl font-semibold">
+        {placeholder.race_name} – {placeholder.session_name}
+      </p>
+      <p className="text-ink-300">{placeholder.circuit_name} (placeholder until the schedule loads)</p>
+    </div>
+  );
+}
+
+const STATUS_TEXT: Record<LiveConnectionState['status'], string> = {
+  disconnected: 'Disconnected',
+  connecting: LIVE_TEXTS.connecting,
+  connected: 'Connected',
+};
+
+/**
+ * The Race Control panel's body (SPEC §2): the session, connect/disconnect, the current flag with
+ * its sectors and cause, replays, test flags and the countdown. Title, accent and wake lock follow
+ * the connected session's flag.
+ */
+export function RaceControlBody({ feedDeps }: { feedDeps?: LiveFeedDeps }) {
+  const { user } = useAuth();
+  const [settings] = useLocalSettings(user?.email);
+  const lights = useLights();
+  const current = useQuery({
+    queryKey: CURRENT_SESSION_QUERY_KEY,
+    queryFn: ({ signal }) => fetchCurrentSession(signal),
+    refetchInterval: CURRENT_SESSION_REFRESH_MS,
+  });
+  const schedule = useSchedule();
+  const { state, connect, disconnect, checkSessionEnd } = useLiveConnection({
+    delaySeconds: settings.delaySeconds,
+    delayEnabled: settings.delayEnabled,
+    ...(feedDeps ? { feedDeps } : {}),
+  });
+  const connected = state.status === 'connected';
+  const ready = lights.drivenProvider !== null;
+  const liveSession = current.data?.kind === 'live' ? current.data.session : null;
+
+  useFlagTitle(connected ? (state.momentary?.flag ?? state.shown.flag) : null);
+  const wakeLockHeld = useWakeLock(connected);
+
+  // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.
+  // The setting is added with the lights work; until it exists it reads as on (its SPEC default).
+  const autoConnect = (settings as { autoConnect?: boolean }).autoConnect ?? true;
+  const autoTriedRef = useRef<string | null>(null);
+  const liveId = liveSession ? `${liveSession.date_start}|${liveSession.name}` : null;
+  useEffect(() => {
+    if (!autoConnect || !liveSession || !liveId || !ready || lights.restoring) return;
+    if (state.status !== 'disconnected' || autoTriedRef.current === liveId) return;
+    autoTriedRef.current = liveId;
+    connect({ kind: 'live', session: liveSession });
+  }, [autoConnect, liveSession, liveId, ready, lights.restoring, state.status, connect]);
+
+  const connectLive = () => {
+    if (liveId) autoTriedRef.current = liveId;
+    connect({ kind: 'live', session: liveSession });
+  };
+
+  return (
+    <div className="flex flex-col gap-5">
+      <SessionSummary current={current.data} state={state} />
+      <SessionCountdown races={schedule.data?.races} onTick={checkSessionEnd} />
+
+      <div className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          {state.status === 'disconnected' ? (
+            <button
+              type="button"
+              className={buttonClass('primary')}
+              disabled={!ready || !liveSession}
+              onClick={connectLive}
+            >
+              <PlugZap aria-hidden="true" className="size-5" />
+              {ready ? LIVE_TEXTS.connect : LIVE_TEXTS.setupRequired}
+            </button>
+          ) : (
+            <button type="button" className={buttonClass('danger')} onClick={disconnect}>
+              <Plug aria-hidden="true" className="size-5" />
+              {LIVE_TEXTS.disconnect}
+            </button>
+          )}
+          <ReplayPicker disabled={!ready} onStarted={(replay) => connect({ kind: 'replay', ...replay })} />
+          <p role="status" aria-label="Connection" className="flex items-center gap-2 font-semibold">
+            <span
+              aria-hidden="true"
+              className={`size-2.5 rounded-full ${
+                connected ? 'bg-flag-green' : state.status === 'connecting' ? 'bg-flag-yellow' : 'bg-ink-400'
+              }`}
+            />
+            {STATUS_TEXT[state.status]}
+            {connected && (state.target?.kind === 'replay' ? ' · Replay' : ' · Live')}
+          </p>
+        </div>
+        {!ready && (
+          <p className="text-ink-300">
+            {lights.restoring ? 'Restoring your light connections… ' : ''}
+            {LIVE_TEXTS.setupHint}{' '}
+            <Link to="/settings" className="font-semibold text-accent underline">
+              Go to Settings
+            </Link>
+          </p>
+        )}
+        {ready && !liveSession && state.status === 'disconnected' && (
+          <p className="text-ink-300">
+            No session is live right now. Connect opens when one goes live; meanwhile, watch a replay.
+          </p>
+        )}
+        {state.error && state.status === 'disconnected' && (
+          <p className="text-danger">
+            {LIVE_TEXTS.connectionFailedTitle}: {state.error}
+          </p>
+        )}
+        {connected && state.transport === 'polling' && (
+          <p className="text-caption text-ink-300">
+            The live stream is unavailable here; checking for flag changes every few seconds instead.
+          </p>
+        )}
+        {state.upstreamMessage && state.status !== 'disconnected' && (
+          <p
+            role="alert"
+            className="flex gap-2 rounded-control border border-flag-yellow/60 bg-flag-yellow/10 p-3"
+          >
+            <AlertTriangle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-flag-yellow" />
+            {state.upstreamMessage}
+          </p>
+        )}
+        <WakeLockNote held={wakeLockHeld} />
+      </div>
+
+      <FlagStatus state={state} />
+      <FlagHistory state={state} />
+      <TestFlags />
+    </div>
+  );
+}

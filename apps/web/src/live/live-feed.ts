@@ -1,0 +1,254 @@
+import {
+  POLL_ERROR_BACKOFF_MS,
+  POLL_ERROR_THRESHOLD,
+  POLL_INTERVAL_MS,
+  POLL_RATE_LIMIT_BACKOFF_MS,
+} from '@flaglight/core';
+import { ApiError } from '../api/client';
+import {
+  fetchCentralizedStatus,
+  fetchLiveState,
+  parseFlagEventData,
+  parseStatusEventData,
+  requestStreamTicket,
+  type CentralizedStatus,
+  type FlagEvent,
+  type LiveStateAnswer,
+  type StatusEventData,
+} from './live-api';
+
+/** The stream's first reconnect waits this long, doubling up to STREAM_RETRY_MAX_MS. */
+export const STREAM_RETRY_BASE_MS = 1_000;
+export const STREAM_RETRY_MAX_MS = 30_000;
+/** A stream that never opens after this many tries is taken as unusable in this browser: poll instead. */
+export const STREAM_ATTEMPTS_BEFORE_POLLING = 3;
+
+export type FeedTransport = 'stream' | 'polling';
+
+/** SPEC §4 Polling: 3 s; 10 s after a rate limit; 5 s after more than 3 errors in a row. */
+export function nextPollDelay(outcome: 'ok' | 'rate-limited' | 'error', consecutiveErrors: number): number {
+  if (outcome === 'rate-limited') return POLL_RATE_LIMIT_BACKOFF_MS;
+  if (outcome === 'error' && consecutiveErrors > POLL_ERROR_THRESHOLD) return POLL_ERROR_BACKOFF_MS;
+  return POLL_INTERVAL_MS;
+}
+
+/** The stream's back-off after `failures` failed tries in a row (1, 2, 4 … 30 s). */
+export function streamRetryDelay(failures: number): number {
+  return Math.min(STREAM_RETRY_MAX_MS, STREAM_RETRY_BASE_MS * 2 ** Math.max(0, failures - 1));
+}
+
+/** What the feed needs of the outside world; the defaults are the real API and EventSource. */
+export interface LiveFeedDeps {
+  requestTicket: () => Promise<string>;
+  fetchState: (sessionKey?: number) => Promise<LiveStateAnswer>;
+  fetchCentralizedStatus: () => Promise<CentralizedStatus>;
+  /** Null where the browser has no EventSource. */
+  createEventSource: ((url: string) => EventSource) | null;
+}
+
+export const defaultLiveFeedDeps = (): LiveFeedDeps => ({
+  requestTicket: requestStreamTicket,
+  fetchState: (sessionKey) => fetchLiveState(sessionKey),
+  fetchCentralizedStatus,
+  createEventSource:
+    typeof window !== 'undefined' && typeof window.EventSource === 'function'
+      ? (url) => new window.EventSource(url)
+      : null,
+});
+
+export interface LiveFeedHandlers {
+  /** The first time the feed delivers (stream open, or first successful poll); carries the session key. */
+  onConnected(info: { sessionKey: number; transport: FeedTransport }): void;
+  onFlag(event: FlagEvent): void;
+  onStatus(status: StatusEventData): void;
+  onTransport(transport: FeedTransport): void;
+  /** Connecting failed before anything was delivered; the feed has stopped. */
+  onFailed(error: Error): void;
+}
+
+export interface LiveFeed {
+  stop(): void;
+}
+
+/**
+ * Follows a session (the live one when `sessionKey` is undefined) through the server's event stream
+ * (DESIGN §5.4). A ticket is single use, so EventSource's own reconnect cannot work: on an error the
+ * stream is closed and reopened with a new ticket and the last event id, with back-off, so nothing is
+ * missed. When central polling is off, or the stream never opens in this browser, it polls
+ * `/api/live/state` instead (SPEC §4 Polling).
+ */
+export function startLiveFeed(
+  sessionKey: number | undefined,
+  handlers: LiveFeedHandlers,
+  deps: LiveFeedDeps = defaultLiveFeedDeps(),
+): LiveFeed {
+  let stopped = false;
+  let connected = false;
+  let resolvedKey = sessionKey;
+  let lastEventId: number | undefined;
+  let source: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let streamFailures = 0;
+  let streamEverOpened = false;
+
+  const later = (fn: () => void, ms: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      if (!stopped) fn();
+    }, ms);
+  };
+
+  const markConnected = (transport: FeedTransport) => {
+    if (connected) return;
+    connected = true;
+    handlers.onConnected({ sessionKey: resolvedKey ?? 0, transport });
+  };
+
+  const deliver = (event: FlagEvent) => {
+    // Resume may repeat what was seen; ids only grow.
+    if (lastEventId !== undefined && event.id <= lastEventId) return;
+    lastEventId = event.id;
+    handlers.onFlag(event);
+  };
+
+  const fail = (error: unknown) => {
+    if (stopped) return;
+    stop();
+    handlers.onFailed(error instanceof Error ? error : new Error(String(error)));
+  };
+
+  function closeSource() {
+    if (!source) return;
+    source.close();
+    source = null;
+  }
+
+  function streamUrl(ticket: string): string {
+    const params = new URLSearchParams({ ticket });
+    if (resolvedKey !== undefined) params.set('sessionKey', String(resolvedKey));
+    if (lastEventId !== undefined) params.set('lastEventId', String(lastEventId));
+    return `/api/live/events?${params.toString()}`;
+  }
+
+  function streamFailed() {
+    closeSource();
+    streamFailures += 1;
+    if (!streamEverOpened && streamFailures >= STREAM_ATTEMPTS_BEFORE_POLLING) {
+      handlers.onTransport('polling');
+      poll(0);
+      return;
+    }
+    later(() => void openStream(), streamRetryDelay(streamFailures));
+  }
+
+  async function openStream() {
+    const create = deps.createEventSource;
+    if (!create) return;
+    let ticket: string;
+    try {
+      ticket = await deps.requestTicket();
+    } catch (error) {
+      if (stopped) return;
+      // A refused sign-in will not get better by retrying.
+      if (error instanceof ApiError && error.status === 401) return fail(error);
+      if (!connected && streamFailures + 1 >= STREAM_ATTEMPTS_BEFORE_POLLING) return fail(error);
+      streamFailures += 1;
+      later(() => void openStream(), streamRetryDelay(streamFailures));
+      return;
+    }
+    if (stopped) return;
+    const es = create(streamUrl(ticket));
+    source = es;
+    es.onopen = () => {
+      if (source !== es) return;
+      streamFailures = 0;
+      streamEverOpened = true;
+      handlers.onTransport('stream');
+      markConnected('stream');
+    };
+    es.onerror = () => {
+      if (source !== es || stopped) return;
+      streamFailed();
+    };
+    es.addEventListener('flag', (message) => {
+      if (source !== es) return;
+      const { data, lastEventId: idText } = message as MessageEvent<string>;
+      const id = Number(idText);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        return;
+      }
+      const flag = parseFlagEventData(parsed);
+      if (flag && Number.isFinite(id)) deliver({ id, data: flag });
+    });
+    es.addEventListener('status', (message) => {
+      if (source !== es) return;
+      try {
+        const status = parseStatusEventData(JSON.parse((message as MessageEvent<string>).data));
+        if (status) handlers.onStatus(status);
+      } catch {
+        // A torn status line: the next one will do.
+      }
+    });
+  }
+
+  let pollErrors = 0;
+  function poll(delay: number) {
+    later(async () => {
+      try {
+        const answer = await deps.fetchState(resolvedKey);
+        if (stopped) return;
+        pollErrors = 0;
+        resolvedKey ??= answer.sessionKey;
+        markConnected('polling');
+        if (answer.upstream) handlers.onStatus(answer.upstream);
+        if (answer.event) deliver(answer.event);
+        poll(nextPollDelay('ok', 0));
+      } catch (error) {
+        if (stopped) return;
+        pollErrors += 1;
+        const limited = error instanceof ApiError && error.status === 429;
+        poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));
+      }
+    }, delay);
+  }
+
+  function stop() {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    closeSource();
+  }
+
+  void (async () => {
+    try {
+      // Fails fast with the server's reason ('No live session found') and pins the session key,
+      // so every reconnect follows the same session.
+      const [state, central] = await Promise.all([
+        deps.fetchState(sessionKey),
+        deps
+          .fetchCentralizedStatus()
+          .catch(() => ({ centralizedPollingEnabled: true, isPollingActive: true })),
+      ]);
+      if (stopped) return;
+      resolvedKey = state.sessionKey;
+      if (!central.centralizedPollingEnabled || !deps.createEventSource) {
+        // No central path (or no EventSource here): this client polls on its own.
+        handlers.onTransport('polling');
+        markConnected('polling');
+        if (state.upstream) handlers.onStatus(state.upstream);
+        if (state.event) deliver(state.event);
+        poll(POLL_INTERVAL_MS);
+        return;
+      }
+      await openStream();
+    } catch (error) {
+      fail(error);
+    }
+  })();
+
+  return { stop };
+}
