@@ -6,9 +6,11 @@ import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
+import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
+import { hueRoutes } from './hue/routes.js';
 import { licenceRoutes } from './licences/routes.js';
 import { liveRoutes } from './live/routes.js';
 import { openf1Routes } from './openf1/routes.js';
@@ -122,6 +124,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     now: context.live.timers.now,
   });
   await app.register(replayRoutes, { auth: context.auth, replays: context.replays });
+  await app.register(hueRoutes, {
+    auth: context.auth,
+    hue: context.hue.service,
+    publicUrl: context.config.publicUrl,
+    trustRequestOrigin: context.config.mode === 'demo',
+    authorizeBase: context.hue.authorizeBase,
+  });
+  await app.register(downloadRoutes, { downloadsDir: context.config.downloadsDir });
   await app.register(webAppRoutes, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });
 
   return app;

@@ -17,6 +17,9 @@ import pino, { type Logger } from 'pino';
 import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
+import { createHueRemoteClient } from './hue/client.js';
+import { createSecretBox, resolveAppSecret } from './hue/crypto.js';
+import { createHueService, type HueService } from './hue/service.js';
 import { createLicenceService, type LicenceService } from './licences/service.js';
 import { createInProcessBus } from './live/bus.js';
 import { createSystemTimers, type Timers } from './live/clock.js';
@@ -131,6 +134,8 @@ export interface AppContext {
   live: { hub: LiveHub; tickets: TicketStore; timers: Timers };
   schedule: ScheduleService;
   replays: ReplayService;
+  /** Hue remote API per user; `authorizeBase` is where the browser opens Hue's authorize page. */
+  hue: { service: HueService; authorizeBase: (appOrigin: string) => string };
   sims: DemoSims | undefined;
   now: () => Date;
   close(): Promise<void>;
@@ -203,6 +208,25 @@ export async function createContext(config: Config, options: ContextOptions = {}
     now,
   });
 
+  // Hue remote API: the real one (HUE_API_URL, default api.meethue.com) or the demo simulator, which
+  // the browser reaches on the app's own origin and the server on the internal loopback.
+  const hueClientId = config.hue.clientId ?? (config.hue.apiUrl ? undefined : sims?.hue.clientId);
+  const hueClientSecret = config.hue.clientSecret ?? (config.hue.apiUrl ? undefined : sims?.hue.clientSecret);
+  const hueApiUrl = config.hue.apiUrl ?? simUrl('hue');
+  const hueAuthorizeBase = (appOrigin: string) => config.hue.apiUrl ?? `${appOrigin}/sims/hue`;
+  const hue = createHueService({
+    db,
+    box: createSecretBox(resolveAppSecret(config.appSecret, config.dataDir)),
+    client:
+      hueClientId && hueClientSecret
+        ? createHueRemoteClient({ apiUrl: hueApiUrl, clientId: hueClientId, clientSecret: hueClientSecret })
+        : undefined,
+    clientId: hueClientId,
+    authorizeBase: hueAuthorizeBase,
+    logger,
+    now,
+  });
+
   return {
     config,
     logger,
@@ -217,10 +241,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     live: { hub, tickets: createTicketStore(timers.now), timers },
     schedule,
     replays: createReplayService({ hub, client: openf1Client }),
+    hue: { service: hue, authorizeBase: hueAuthorizeBase },
     sims,
     now,
     async close() {
       hub.close();
+      hue.close();
       mailer.close();
       await sims?.close();
       await db.destroy();

@@ -62,6 +62,28 @@ export interface TrackedSessionsTable {
   email_sent_at: string | null;
 }
 
+/** A user's Hue remote-API connection. Tokens and key are sealed with APP_SECRET (hue/crypto.ts). */
+export interface HueConnectionsTable {
+  user_id: string;
+  /** 'expired': the refresh failed; the tokens are gone, the application key is kept. */
+  status: 'connected' | 'expired';
+  access_token: string | null;
+  refresh_token: string | null;
+  access_expires_at: string | null;
+  application_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One pending Hue OAuth flow: the state (stored hashed) binds the callback to its user. */
+export interface HueOauthStatesTable {
+  state_hash: string;
+  user_id: string;
+  redirect_uri: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
@@ -69,4 +91,6 @@ export interface Database {
   payments: PaymentsTable;
   licences: LicencesTable;
   tracked_sessions: TrackedSessionsTable;
+  hue_connections: HueConnectionsTable;
+  hue_oauth_states: HueOauthStatesTable;
 }

@@ -120,6 +120,26 @@ describe('Hue bridge (CLIP v2)', () => {
     expect(lights.status).toBe(200);
   });
 
+  test('one bridge; each light has a zigbee_connectivity that reports it unreachable on demand', async () => {
+    const bridge = await call('GET', '/clip/v2/resource/bridge', undefined, key);
+    expect(bridge.status).toBe(200);
+    expect((bridge.body as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ type: 'bridge', bridge_id: expect.stringMatching(/^[0-9a-f]{16}$/) }),
+    ]);
+    const light = sim.control.lights()[1]!;
+    expect((await call('POST', '/_control/reachable', { id: light.id, reachable: false })).status).toBe(200);
+    expect((await call('POST', '/_control/reachable', { id: 'nope' })).status).toBe(404);
+    const lights = (await call('GET', '/clip/v2/resource/light', undefined, key)).body as {
+      data: { id: string; owner: { rid: string } }[];
+    };
+    const owner = lights.data.find((l) => l.id === light.id)!.owner.rid;
+    const res = await call('GET', '/clip/v2/resource/zigbee_connectivity', undefined, key);
+    const data = (res.body as { data: { owner: { rid: string }; status: string }[] }).data;
+    expect(data).toHaveLength(4);
+    expect(data.filter((c) => c.status === 'connectivity_issue').map((c) => c.owner.rid)).toEqual([owner]);
+    expect((await call('GET', '/clip/v2/resource/bridge')).status).toBe(403);
+  });
+
   test('an offline bridge drops the connection', async () => {
     sim.control.setOffline(true);
     await expect(fetch(`${sim.url}/clip/v2/resource/light`, { headers: key })).rejects.toThrow();

@@ -12,6 +12,8 @@ export interface HueSimLight {
   xy: { x: number; y: number };
   /** The last `dynamics.duration` asked for (ms). */
   lastDurationMs: number;
+  /** Its zigbee_connectivity status is 'connected' (false: 'connectivity_issue'). */
+  reachable: boolean;
   updatedAt: number;
 }
 
@@ -40,6 +42,7 @@ export function createHueLights(count: number, now: number): HueSimLight[] {
       brightness: 80,
       xy: { x: 0.3227, y: 0.329 },
       lastDurationMs: 0,
+      reachable: true,
       updatedAt: now,
     };
   });
@@ -66,6 +69,17 @@ export function toClipLight(light: HueSimLight) {
     effects: { status: 'no_effect', effect_values: ['no_effect', 'candle', 'fire', 'prism'] },
     mode: 'normal',
     service_id: 0,
+  };
+}
+
+/** The device's zigbee_connectivity resource (CLIP v2): where a bridge reports a light unreachable. */
+export function toClipConnectivity(light: HueSimLight) {
+  return {
+    type: 'zigbee_connectivity',
+    id: light.ownerId.replace(/^1e3d9a73/, '2f4eab84'),
+    owner: { rid: light.ownerId, rtype: 'device' },
+    status: light.reachable ? 'connected' : 'connectivity_issue',
+    mac_address: `00:17:88:01:0${light.idV1.slice(-1)}:00:00:0b`,
   };
 }
 

@@ -2,7 +2,14 @@ import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { renderLightsPage } from '../lights-page/page.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { applyLightPut, createHueLights, type HueSimLight, toClipLight, xyToHex } from './lights.js';
+import {
+  applyLightPut,
+  createHueLights,
+  type HueSimLight,
+  toClipConnectivity,
+  toClipLight,
+  xyToHex,
+} from './lights.js';
 
 export const DEMO_HUE_CLIENT_ID = 'demo-hue-client';
 export const DEMO_HUE_CLIENT_SECRET = 'demo-hue-secret';
@@ -12,6 +19,8 @@ export const HUE_DEMO_LIGHT_COUNT = 4;
 export const HUE_LINK_BUTTON_WINDOW_MS = 30_000;
 export const HUE_ACCESS_TOKEN_TTL_S = 7 * 24 * 3600;
 export const HUE_CODE_TTL_MS = 10 * 60_000;
+/** The simulated bridge's id (lower-case hex, as its certificate CN). */
+export const HUE_SIM_BRIDGE_ID = '001788fffe6a2b3c';
 
 export interface HueSimOptions {
   now?: Clock;
@@ -49,6 +58,8 @@ export interface HueSimControl {
   light(id: string): HueLightView | undefined;
   /** Presses the bridge's link button: `POST /api` pairs for the next 30 s. */
   pressLinkButton(): void;
+  /** A light that dropped off the Zigbee network: its zigbee_connectivity says connectivity_issue. */
+  setReachable(id: string, reachable: boolean): boolean;
   /** A vanished bridge: local and remote light calls fail at the connection. */
   setOffline(offline: boolean): void;
   applicationKeys(): string[];
@@ -117,6 +128,11 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
     },
     pressLinkButton() {
       linkPressedAt = now();
+    },
+    setReachable(id, reachable) {
+      const light = lights.find((l) => l.id === id);
+      if (light) light.reachable = reachable;
+      return light !== undefined;
     },
     setOffline(next) {
       offline = next;
@@ -193,6 +209,22 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
       if (!appKeys.has(key)) return clipError(reply, 401, 'unauthorized user');
     });
     scope.get('/clip/v2/resource/light', async () => ({ errors: [], data: lights.map(toClipLight) }));
+    scope.get('/clip/v2/resource/zigbee_connectivity', async () => ({
+      errors: [],
+      data: lights.map(toClipConnectivity),
+    }));
+    scope.get('/clip/v2/resource/bridge', async () => ({
+      errors: [],
+      data: [
+        {
+          type: 'bridge',
+          id: '7a1c5e2f-3b4d-4e6f-8a9b-0c1d2e3f4a5b',
+          bridge_id: HUE_SIM_BRIDGE_ID,
+          owner: { rid: '7a1c5e2f-3b4d-4e6f-8a9b-0c1d2e3f4a5c', rtype: 'device' },
+          time_zone: { time_zone: 'Europe/Amsterdam' },
+        },
+      ],
+    }));
     scope.get('/clip/v2/resource/light/:id', async (request, reply) => {
       const light = lights.find((l) => l.id === (request.params as { id: string }).id);
       if (!light) return clipError(reply, 404, 'Not Found');
@@ -238,6 +270,12 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
     app.get('/_control/requests', async () => ({ requests: control.requests() }));
     app.post('/_control/link-button', async () => {
       control.pressLinkButton();
+      return { ok: true };
+    });
+    app.post('/_control/reachable', async (request, reply) => {
+      const b = asBody(request.body);
+      if (typeof b.id !== 'string' || !control.setReachable(b.id, b.reachable !== false))
+        return reply.code(404).send({ error: 'unknown light' });
       return { ok: true };
     });
     app.post('/_control/offline', async (request) => {

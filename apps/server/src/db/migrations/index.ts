@@ -3,6 +3,7 @@ import * as m0001 from './0001-users.js';
 import * as m0002 from './0002-auth.js';
 import * as m0003 from './0003-money.js';
 import * as m0004 from './0004-tracked-sessions.js';
+import * as m0005 from './0005-hue.js';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-auth': m0002,
   '0003-money': m0003,
   '0004-tracked-sessions': m0004,
+  '0005-hue': m0005,
 };

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest } from '../http/errors.js';
+
+/**
+ * Desktop installers (SPEC §2 landing: `/api/downloads/{product}-setup`). Naming rule: the file
+ * `<product>.<extension>` in DOWNLOADS_DIR, e.g. `flaglight-setup.exe` for
+ * `/api/downloads/flaglight-setup`. With several extensions the first of INSTALLER_EXTENSIONS wins.
+ */
+export const INSTALLER_EXTENSIONS = ['exe', 'msi', 'msix', 'dmg', 'pkg', 'appimage', 'deb', 'zip'] as const;
+
+/** Lower-case words joined by single hyphens: nothing that could name a path. */
+const PRODUCT_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const MAX_PRODUCT_LENGTH = 64;
+
+export const DOWNLOAD_MESSAGES = {
+  invalidProduct: 'Invalid product name: use lower-case letters, digits and hyphens',
+  notAvailable: 'The Flaglight desktop app is not available for download yet',
+} as const;
+
+const CONTENT_TYPES: Record<string, string> = {
+  exe: 'application/vnd.microsoft.portable-executable',
+  msi: 'application/x-msi',
+  dmg: 'application/x-apple-diskimage',
+  zip: 'application/zip',
+  deb: 'application/vnd.debian.binary-package',
+};
+
+export interface DownloadRoutesOptions {
+  downloadsDir: string | undefined;
+}
+
+interface Installer {
+  file: string;
+  name: string;
+  size: number;
+  extension: string;
+}
+
+/** The installer for a product, or null. Only regular files directly inside the folder count. */
+export async function findInstaller(
+  downloadsDir: string | undefined,
+  product: string,
+): Promise<Installer | null> {
+  if (!downloadsDir) return null;
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(downloadsDir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const candidates = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const dot = entry.name.lastIndexOf('.');
+      return {
+        name: entry.name,
+        base: entry.name.slice(0, dot),
+        extension: entry.name.slice(dot + 1).toLowerCase(),
+      };
+    })
+    .filter((c) => c.base === product && (INSTALLER_EXTENSIONS as readonly string[]).includes(c.extension))
+    .sort(
+      (a, b) =>
+        INSTALLER_EXTENSIONS.indexOf(a.extension as (typeof INSTALLER_EXTENSIONS)[number]) -
+        INSTALLER_EXTENSIONS.indexOf(b.extension as (typeof INSTALLER_EXTENSIONS)[number]),
+    );
+  const best = candidates[0];
+  if (!best) return null;
+  const file = path.join(downloadsDir, best.name);
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat?.isFile()) return null;
+  return { file, name: best.name, size: stat.size, extension: best.extension };
+}
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('json') && !accept.includes('text/html');
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** A page that stands on its own (inline style only; the CSP allows inline styles, not scripts). */
+export function renderNotAvailablePage(product: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Download not available yet · Flaglight</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#0b0d12;color:#e8eaf0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif}
+main{max-width:32rem;padding:2rem;text-align:center}
+.flag{display:inline-grid;grid-template-columns:repeat(4,1rem);margin-bottom:1.5rem}
+.flag span{height:1rem}.flag span:nth-child(odd){background:#fff}.flag span:nth-child(even){background:#111}
+h1{font-size:1.5rem;margin:0 0 .75rem}
+p{color:#aab0c0;margin:0 0 1.5rem}
+a{display:inline-block;padding:.6rem 1.4rem;border-radius:.5rem;background:#f5c542;color:#111;font-weight:600;text-decoration:none}
+a:focus-visible{outline:3px solid #fff;outline-offset:3px}
+</style>
+</head>
+<body>
+<main>
+<div class="flag" aria-hidden="true"><span></span><span></span><span></span><span></span><span></span><span></span><span></span><span></span></div>
+<h1>${DOWNLOAD_MESSAGES.notAvailable}</h1>
+<p>The installer <code>${escapeHtml(product)}</code> is not published on this server yet. Flaglight works in your browser in the meantime: keep the tab open during a session.</p>
+<a href="/">Back to Flaglight</a>
+</main>
+</body>
+</html>
+`;
+}
+
+function notAvailable(request: FastifyRequest, reply: FastifyReply, product: string) {
+  if (wantsJson(request)) return reply.status(404).send({ error: DOWNLOAD_MESSAGES.notAvailable });
+  return reply.status(404).type('text/html; charset=utf-8').send(renderNotAvailablePage(product));
+}
+
+export async function downloadRoutes(app: FastifyInstance, opts: DownloadRoutesOptions): Promise<void> {
+  app.get('/api/downloads/:product', async (request, reply) => {
+    const { product } = request.params as { product: string };
+    if (product.length > MAX_PRODUCT_LENGTH || !PRODUCT_PATTERN.test(product))
+      throw badRequest(DOWNLOAD_MESSAGES.invalidProduct);
+    const installer = await findInstaller(opts.downloadsDir, product);
+    if (!installer) return notAvailable(request, reply, product);
+    return reply
+      .type(CONTENT_TYPES[installer.extension] ?? 'application/octet-stream')
+      .header('content-length', String(installer.size))
+      .header('content-disposition', `attachment; filename="${installer.name}"`)
+      .header('cache-control', 'no-cache')
+      .send(fs.createReadStream(installer.file));
+  });
+}
