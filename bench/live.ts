@@ -70,7 +70,7 @@ async function fanOut(clients: number): Promise<void> {
   const requests: http.ClientRequest[] = [];
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      const { ticket } = tickets.issue('bench');
+      const { ticket } = await tickets.issue('bench');
       await new Promise<void>((resolve) => {
         const req = http.get(`${origin}/api/live/events?ticket=${ticket}`, { agent }, (res) => {
           connected += 1;

@@ -68,6 +68,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(rateLimit, {
     global: false,
+    // Counted in Redis when REDIS_URL is set, so a client cannot multiply its limit by the instances;
+    // if Redis fails the request goes through rather than fail (availability over a blip's counts).
+    ...(context.redis
+      ? { redis: context.redis.client, nameSpace: `${context.redis.prefix}rate-limit:`, skipOnError: true }
+      : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',

@@ -57,6 +57,13 @@ const envSchema = z.object({
       .refine((v) => /^rediss?:\/\//.test(v), { message: 'must be a redis:// URL' })
       .optional(),
   ),
+  REDIS_KEY_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\w:.-]{1,64}$/, 'must be 1-64 letters, digits, or _ : . -')
+      .default('flaglight:'),
+  ),
   APP_SECRET: z.preprocess(
     emptyToUndefined,
     z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
@@ -133,6 +140,8 @@ export interface Config {
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel (several deployments or test runs can share one Redis). */
+  redisKeyPrefix: string;
   appSecret: string | undefined;
   adminEmails: string[];
   supportEmail: string;
@@ -220,6 +229,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dataDir,
     database,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     appSecret: e.APP_SECRET,
     adminEmails: e.ADMIN_EMAILS,
     supportEmail: e.SUPPORT_EMAIL,

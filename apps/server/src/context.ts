@@ -25,6 +25,7 @@ import { createInProcessBus } from './live/bus.js';
 import { createSystemTimers, type Timers } from './live/clock.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { connectMqttPush, type PushConnector } from './live/push.js';
+import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
 import { createTicketStore, type TicketStore } from './live/tickets.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createOpenF1Client, type OpenF1Client } from './openf1/client.js';
@@ -132,6 +133,8 @@ export interface AppContext {
   payments: PaymentService;
   openf1: { client: OpenF1Client; proxy: OpenF1Proxy };
   live: { hub: LiveHub; tickets: TicketStore; timers: Timers };
+  /** The Redis bus when REDIS_URL is set (its command connection also backs the rate limits). */
+  redis: RedisBus | undefined;
   schedule: ScheduleService;
   replays: ReplayService;
   /** Hue remote API per user; `authorizeBase` is where the browser opens Hue's authorize page. */
@@ -183,9 +186,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
       (demoOpenF1 && sims ? `${sims.origin.replace(/^http/, 'ws')}/sims/openf1/mqtt` : undefined),
     now: timers.now,
   });
+  // DESIGN §3 scale-out: with REDIS_URL live events, tickets and rate limits are shared by instances.
+  const redis = config.redisUrl
+    ? createRedisBus(config.redisUrl, { prefix: config.redisKeyPrefix, logger })
+    : undefined;
   const hub = createLiveHub({
     client: openf1Client,
-    bus: createInProcessBus(),
+    bus: redis ?? createInProcessBus(),
     timers,
     logger,
     connectPush: options.connectPush ?? connectMqttPush,
@@ -238,7 +245,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     licences,
     payments,
     openf1: { client: openf1Client, proxy: createOpenF1Proxy(openf1Client, timers.now) },
-    live: { hub, tickets: createTicketStore(timers.now), timers },
+    live: {
+      hub,
+      tickets: redis ? createRedisTicketStore(redis.client, redis.prefix) : createTicketStore(timers.now),
+      timers,
+    },
+    redis,
     schedule,
     replays: createReplayService({ hub, client: openf1Client }),
     hue: { service: hue, authorizeBase: hueAuthorizeBase },
@@ -247,6 +259,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     async close() {
       hub.close();
       hue.close();
+      await redis?.close();
       mailer.close();
       await sims?.close();
       await db.destroy();

@@ -1,3 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import { parseConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import type { Timers } from '../src/live/clock.js';
 import type { TestApp } from './helper.js';
 
 /** Signs a user up through the demo bot check and returns the session token. */
@@ -62,4 +70,32 @@ export function readSse(
     }
   })();
   return { done, comments: () => comments };
+}
+
+/**
+ * The real app with the live hub on a given clock (tests that share one fake clock between the
+ * simulator and several instances): SQLite in a temp folder, demo mode, silent logs.
+ */
+export async function buildLiveApp(options: {
+  env: Record<string, string>;
+  timers: Timers;
+}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-live-'));
+  const config = parseConfig({ FLAGLIGHT_MODE: 'demo', DATA_DIR: dataDir, PORT: '0', ...options.env });
+  const context = await createContext(config, {
+    logger: pino({ level: 'silent' }),
+    timers: options.timers,
+    now: () => new Date(options.timers.now()),
+  });
+  const app = await buildApp({ context, webDistDir: path.join(dataDir, 'no-web-build') });
+  await app.ready();
+  return {
+    app,
+    context,
+    config,
+    async close() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

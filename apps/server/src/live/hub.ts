@@ -1,7 +1,7 @@
 import { isWithinConnectWindow, LiveSessionSchema, type LiveSession } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { OpenF1Client } from '../openf1/client.js';
-import type { Bus } from './bus.js';
+import { createInProcessBus, type Bus, type Lease } from './bus.js';
 import type { TimerHandle, Timers } from './clock.js';
 import { startLiveFollower, type Follower } from './follower.js';
 import type { PushConnector } from './push.js';
@@ -48,9 +48,15 @@ interface Channel {
   lastId: number;
   status: StatusEventData | null;
   listeners: Set<Listener>;
+  /** Live sessions go through the shared bus; replays through this instance's own. */
+  bus: Bus;
+  /** Asked for (live sessions): this instance follows upstream only while it holds the lease. */
+  lease: Lease | null;
   follower: Follower | null;
   linger: TimerHandle | null;
   offBus: () => void;
+  /** Settles once what other instances published before is in the ring. */
+  loaded: Promise<void>;
 }
 
 export class SessionNotFoundError extends Error {
@@ -74,6 +80,8 @@ export type LiveHub = ReturnType<typeof createLiveHub>;
  */
 export function createLiveHub(options: LiveHubOptions) {
   const { bus, timers, client } = options;
+  // Replays belong to the instance that plays them: their keys are only unique here.
+  const localBus = createInProcessBus();
   const channels = new Map<number, Channel>();
   let nextReplayKey = FIRST_REPLAY_SESSION_KEY;
   let liveCache: { until: number; session: LiveSession | null } | null = null;
@@ -91,11 +99,31 @@ export function createLiveHub(options: LiveHubOptions) {
       lastId: 0,
       status: null,
       listeners: new Set(),
+      bus: kind === 'replay' ? localBus : bus,
+      lease: null,
       follower: null,
       linger: null,
       offBus: () => {},
+      loaded: Promise.resolve(),
     };
-    channel.offBus = bus.subscribe(sessionKey, (message) => receive(channel, message));
+    // Messages that arrive while the stored history loads wait, then apply after it (ids dedupe).
+    let waiting: BusMessage[] | null = [];
+    channel.offBus = channel.bus.subscribe(sessionKey, (message) => {
+      if (waiting) waiting.push(message);
+      else receive(channel, message);
+    });
+    channel.loaded = channel.bus
+      .recent(sessionKey)
+      .then((state) => {
+        if (state.status) channel.status = state.status;
+        for (const event of state.events) receive(channel, { type: 'flag', event });
+      })
+      .catch((error: unknown) => options.logger?.warn({ err: error, sessionKey }, 'loading history failed'))
+      .finally(() => {
+        const late = waiting ?? [];
+        waiting = null;
+        for (const message of late) receive(channel, message);
+      });
     channels.set(sessionKey, channel);
     return channel;
   }
@@ -120,12 +148,12 @@ export function createLiveHub(options: LiveHubOptions) {
       timers.clearTimeout(channel.linger);
       channel.linger = null;
     }
-    if (channel.follower) return;
+    if (channel.follower || channel.lease) return;
     if (channel.kind === 'replay' && channel.replay) {
       channel.follower = startReplayFollower({
         sessionKey: channel.sessionKey,
         ...channel.replay,
-        bus,
+        bus: channel.bus,
         timers,
         lastId: channel.lastId,
       });
@@ -133,15 +161,33 @@ export function createLiveHub(options: LiveHubOptions) {
       channel.replay = { ...channel.replay, messages: [] };
       return;
     }
-    channel.follower = startLiveFollower({
-      sessionKey: channel.sessionKey,
-      client,
-      bus,
-      timers,
-      lastId: channel.lastId,
-      ...(options.logger ? { logger: options.logger } : {}),
-      connectPush: options.connectPush,
+    if (channel.kind !== 'live') return;
+    // One follower per session cluster-wide: the lease holder follows, every instance relays.
+    channel.lease = channel.bus.lead(channel.sessionKey, {
+      onAcquired() {
+        if (channel.follower) return;
+        channel.follower = startLiveFollower({
+          sessionKey: channel.sessionKey,
+          client,
+          bus: channel.bus,
+          timers,
+          lastId: channel.lastId,
+          ...(options.logger ? { logger: options.logger } : {}),
+          connectPush: options.connectPush,
+        });
+      },
+      onLost() {
+        channel.follower?.stop();
+        channel.follower = null;
+      },
     });
+  }
+
+  function stopFollowing(channel: Channel): void {
+    channel.lease?.release();
+    channel.lease = null;
+    channel.follower?.stop();
+    channel.follower = null;
   }
 
   function scheduleLinger(channel: Channel): void {
@@ -149,8 +195,7 @@ export function createLiveHub(options: LiveHubOptions) {
     channel.linger = timers.setTimeout(() => {
       channel.linger = null;
       if (channel.listeners.size > 0) return;
-      channel.follower?.stop();
-      channel.follower = null;
+      stopFollowing(channel);
       if (channel.kind === 'replay') {
         // A replay nobody watches is over.
         channel.offBus();
@@ -188,14 +233,19 @@ export function createLiveHub(options: LiveHubOptions) {
   async function resolve(sessionKey: number | undefined): Promise<Channel> {
     if (sessionKey !== undefined) {
       const existing = channels.get(sessionKey);
-      if (existing?.kind === 'replay') return existing;
+      if (existing?.kind === 'replay') {
+        await existing.loaded;
+        return existing;
+      }
     }
     const live = await currentLiveSession();
     if (!live) throw new SessionNotFoundError('No live session found');
     if (sessionKey !== undefined && sessionKey !== live.session_key) {
       throw new SessionNotFoundError(`Session ${sessionKey} is neither live nor a running replay`);
     }
-    return channelFor(live.session_key, 'live');
+    const channel = channelFor(live.session_key, 'live');
+    await channel.loaded;
+    return channel;
   }
 
   return {
@@ -261,9 +311,14 @@ export function createLiveHub(options: LiveHubOptions) {
       return channel?.kind === 'replay' ? (channel.replay?.info ?? null) : null;
     },
 
-    /** A follower is running for some live session (SPEC §7 centralized-status). */
+    /**
+     * Some live session this instance serves is being followed (SPEC §7 centralized-status): by
+     * this instance, or (with Redis) by the instance holding its lease, whose events it relays.
+     */
     isPollingActive(): boolean {
-      return [...channels.values()].some((c) => c.kind === 'live' && c.follower !== null);
+      return [...channels.values()].some(
+        (c) => c.kind === 'live' && (c.follower !== null || c.lease !== null),
+      );
     },
 
     stats() {
@@ -272,14 +327,15 @@ export function createLiveHub(options: LiveHubOptions) {
         kind: c.kind,
         subscribers: c.listeners.size,
         following: c.follower !== null,
-        transport: c.follower?.transport() ?? 'none',
+        /** `relay`: another instance leads this session; this one passes its events on. */
+        transport: c.follower?.transport() ?? (c.lease ? 'relay' : 'none'),
         lastId: c.lastId,
       }));
     },
 
     close(): void {
       for (const channel of channels.values()) {
-        channel.follower?.stop();
+        stopFollowing(channel);
         if (channel.linger) timers.clearTimeout(channel.linger);
         channel.offBus();
       }

@@ -46,7 +46,7 @@ export async function liveRoutes(
 
   app.post('/api/live/ticket', async (request) => {
     const { user } = await opts.auth.authenticate(request.headers.authorization);
-    const { ticket, expiresAt } = tickets.issue(String(user.id));
+    const { ticket, expiresAt } = await tickets.issue(String(user.id));
     return { success: true, ticket, expiresAt: new Date(expiresAt).toISOString() };
   });
 
@@ -62,7 +62,7 @@ export async function liveRoutes(
       },
     },
     async (request, reply) => {
-      if (tickets.redeem(request.query.ticket) === null) {
+      if ((await tickets.redeem(request.query.ticket)) === null) {
         throw unauthorized('This stream ticket is invalid, used or expired. Ask for a new one.');
       }
       const lastEventId =

@@ -5,14 +5,14 @@ export const TICKET_TTL_MS = 30_000;
 const MAX_TICKETS = 100_000;
 
 export interface TicketStore {
-  issue(userId: string): { ticket: string; expiresAt: number };
+  issue(userId: string): Promise<{ ticket: string; expiresAt: number }>;
   /** Returns the user id once; a used, unknown or expired ticket gives null. */
-  redeem(ticket: string): string | null;
+  redeem(ticket: string): Promise<string | null>;
 }
 
 /**
  * One-time tickets for the event stream (DESIGN §5.4): the session token never goes in a URL.
- * In memory: with several instances behind a balancer they move to Redis with the bus.
+ * In memory for one instance; with REDIS_URL they live in Redis (redis.ts) so any instance redeems them.
  */
 export function createTicketStore(now: () => number): TicketStore {
   const tickets = new Map<string, { userId: string; expiresAt: number }>();
@@ -23,7 +23,7 @@ export function createTicketStore(now: () => number): TicketStore {
   }
 
   return {
-    issue(userId) {
+    async issue(userId) {
       if (tickets.size >= MAX_TICKETS / 2) prune();
       if (tickets.size >= MAX_TICKETS) {
         const oldest = tickets.keys().next().value;
@@ -34,7 +34,7 @@ export function createTicketStore(now: () => number): TicketStore {
       tickets.set(ticket, { userId, expiresAt });
       return { ticket, expiresAt };
     },
-    redeem(ticket) {
+    async redeem(ticket) {
       const entry = tickets.get(ticket);
       if (!entry) return null;
       tickets.delete(ticket);
