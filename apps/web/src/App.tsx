@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { AuthProvider } from './auth/AuthProvider';
+import { LightsProvider } from './lights/LightsProvider';
 import { createAppRouter } from './routing/routes';
 
 // Loaded after first paint: toasts come from the signed-in screens, which load later anyway.
@@ -13,7 +14,10 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <RouterProvider router={router} />
+        {/* Above the routes, so light connections survive moving between screens. */}
+        <LightsProvider>
+          <RouterProvider router={router} />
+        </LightsProvider>
         <Suspense fallback={null}>
           <Toaster />
         </Suspense>

@@ -1,11 +1,15 @@
 import { shouldShowUpgradeSection } from '@flaglight/core';
-import { Crown, LogOut } from 'lucide-react';
+import { Cloud, Crown, Lightbulb, LogOut, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../auth/auth-context';
 import { useSignOut } from '../auth/use-sign-out';
+import { useLightControl } from '../lights/light-control-context';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
+import { HueSection } from './HueSection';
+import { LifxSection } from './LifxSection';
+import { PreferencesSection } from './PreferencesSection';
 import { SettingsSection } from './SettingsSection';
 import { UpgradeSection } from './UpgradeSection';
 
@@ -17,6 +21,14 @@ export function SettingsPage() {
   const [upgradeOpen, setUpgradeOpen] = useState(wantsUpgrade || user?.plan === 'trial');
   const upgradeTrigger = useRef<HTMLButtonElement>(null);
   const showUpgrade = user ? shouldShowUpgradeSection(user) : false;
+  const { hueAuthResult } = useLightControl();
+  const [lifxOpen, setLifxOpen] = useState(true);
+  const [hueOpen, setHueOpen] = useState(hueAuthResult !== null);
+  const [preferencesOpen, setPreferencesOpen] = useState(false);
+  // A Hue OAuth result that came back by redirect opens its section.
+  useEffect(() => {
+    if (hueAuthResult) setHueOpen(true);
+  }, [hueAuthResult]);
 
   useEffect(() => {
     if (!wantsUpgrade) return;
@@ -29,7 +41,33 @@ export function SettingsPage() {
   return (
     <Page title="Settings">
       <div className="flex flex-col gap-6">
-        {/* Sections 1 to 3 (the light providers and App Preferences) belong to the lights work. */}
+        <SettingsSection
+          id="lifx"
+          title="LIFX Connection"
+          icon={<Cloud aria-hidden="true" className="size-5 text-accent" />}
+          open={lifxOpen}
+          onOpenChange={setLifxOpen}
+        >
+          <LifxSection />
+        </SettingsSection>
+        <SettingsSection
+          id="hue"
+          title="Philips Hue Remote API"
+          icon={<Lightbulb aria-hidden="true" className="size-5 text-accent" />}
+          open={hueOpen}
+          onOpenChange={setHueOpen}
+        >
+          <HueSection />
+        </SettingsSection>
+        <SettingsSection
+          id="preferences"
+          title="App Preferences"
+          icon={<SlidersHorizontal aria-hidden="true" className="size-5 text-accent" />}
+          open={preferencesOpen}
+          onOpenChange={setPreferencesOpen}
+        >
+          <PreferencesSection />
+        </SettingsSection>
         {showUpgrade && (
           <SettingsSection
             ref={upgradeTrigger}

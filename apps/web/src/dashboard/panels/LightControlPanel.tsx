@@ -1,15 +1,68 @@
+import * as Tabs from '@radix-ui/react-tabs';
 import { Lightbulb } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { useAuth } from '../../auth/auth-context';
+import { useLightControl } from '../../lights/light-control-context';
+import { useLights, type DrivenProvider } from '../../lights/lights-context';
+import { useLocalSettings } from '../../settings/local-settings';
 import { Panel } from '../../ui/Panel';
+import { PROVIDER_NAMES, ProviderTab } from '../lights/ProviderTab';
+import { ScreenLight } from '../lights/ScreenLight';
+
+const TAB_CLASS =
+  'min-h-11 flex-1 rounded-control px-4 py-2 font-semibold text-ink-300 transition-colors hover:text-ink-100 ' +
+  'data-[state=active]:bg-ink-700 data-[state=active]:text-ink-100 focus-visible:outline-2 ' +
+  'focus-visible:outline-offset-2 focus-visible:outline-accent';
 
 /**
- * The Light Control panel's frame (SPEC §2 Dashboard). Its body belongs to the lights work, which
- * passes it as children; until then the panel shows its heading only.
+ * SPEC §2 Light Control: a tab per provider (device list, selection, hide, test) and the
+ * on-screen light that follows every flag.
  */
-export function LightControlPanel({ children }: { children?: ReactNode }) {
+export function LightControlPanel() {
+  const { user } = useAuth();
+  const [settings, update] = useLocalSettings(user?.email);
+  const { engine, snapshot } = useLightControl();
+  const { drivenProvider, restoring } = useLights();
+  const [tab, setTab] = useState<DrivenProvider | null>(null);
+  const shown = tab ?? drivenProvider ?? (snapshot.hue.status === 'connected' ? 'hue' : 'lifx');
+
   return (
-    <Panel title="Light Control" icon={Lightbulb} className="flex-1">
-      {children}
+    <Panel
+      title="Light Control"
+      icon={Lightbulb}
+      className="flex-1"
+      description={
+        drivenProvider
+          ? `Flags drive your ${PROVIDER_NAMES[drivenProvider]} lights and this screen.`
+          : 'Pick the lights that show the flags. Until then, flags show on this screen only.'
+      }
+    >
+      <Tabs.Root value={shown} onValueChange={(value) => setTab(value as DrivenProvider)}>
+        <Tabs.List aria-label="Light providers" className="flex gap-1 rounded-control bg-ink-900 p-1">
+          {(['lifx', 'hue'] as const).map((provider) => (
+            <Tabs.Trigger key={provider} value={provider} className={TAB_CLASS}>
+              {PROVIDER_NAMES[provider]}
+              {snapshot[provider].status === 'connected' && (
+                <span aria-hidden="true" className="ml-2 inline-block size-2 rounded-full bg-flag-green" />
+              )}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {(['lifx', 'hue'] as const).map((provider) => (
+          <Tabs.Content key={provider} value={provider} className="pt-4 focus-visible:outline-none">
+            <ProviderTab
+              provider={provider}
+              engine={engine}
+              state={snapshot[provider]}
+              restoring={restoring}
+              driven={drivenProvider === provider}
+              settings={settings}
+              update={update}
+            />
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+      <ScreenLight screen={engine?.screen ?? null} />
     </Panel>
   );
 }

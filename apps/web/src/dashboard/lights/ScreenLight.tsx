@@ -1,0 +1,96 @@
+import type { ScreenDriver, ScreenLightState } from '@flaglight/lights';
+import { Maximize, Minimize, MonitorSmartphone } from 'lucide-react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { buttonClass } from '../../ui/button-styles';
+import { useReducedMotion } from '../../ui/use-reduced-motion';
+
+const OFF: ScreenLightState = {
+  on: false,
+  color: null,
+  brightness: 0,
+  css: 'rgb(0 0 0)',
+  transitionMs: 0,
+  changedAt: 0,
+};
+const noSubscribe = () => () => undefined;
+const offState = () => OFF;
+
+/**
+ * The on-screen light: this page shows the flag colour with the same effect timings as the real
+ * lights (screen driver + effect player), for fans without smart lights and for demos. "Full
+ * screen" fills the display (Escape leaves, as browsers do).
+ */
+export function ScreenLight({ screen }: { screen: ScreenDriver | null }) {
+  const state = useSyncExternalStore(
+    screen?.subscribeState ?? noSubscribe,
+    screen?.getState ?? offState,
+    offState,
+  );
+  const swatch = useRef<HTMLDivElement>(null);
+  const [fullscreen, setFullscreen] = useState(false);
+  const reducedMotion = useReducedMotion();
+
+  useEffect(() => {
+    const onChange = () =>
+      setFullscreen(document.fullscreenElement === swatch.current && swatch.current !== null);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const canFullscreen = typeof document !== 'undefined' && document.fullscreenEnabled === true;
+  const label =
+    state.on && state.color ? `${state.color.name}, ${Math.round(state.brightness * 100)}%` : 'off';
+
+  async function toggleFullscreen() {
+    if (document.fullscreenElement) await document.exitFullscreen();
+    else await swatch.current?.requestFullscreen();
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 className="flex items-center gap-2 text-lg font-semibold">
+          <MonitorSmartphone aria-hidden="true" className="size-5 text-accent" />
+          On-screen light
+        </h3>
+        {canFullscreen && (
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            onClick={() => void toggleFullscreen()}
+          >
+            {fullscreen ? (
+              <Minimize aria-hidden="true" className="size-4" />
+            ) : (
+              <Maximize aria-hidden="true" className="size-4" />
+            )}
+            {fullscreen ? 'Exit full screen' : 'Full screen'}
+          </button>
+        )}
+      </div>
+      <div
+        ref={swatch}
+        data-testid="screen-light"
+        data-color={state.on && state.color ? state.color.name : 'off'}
+        role="img"
+        aria-label={`On-screen light: ${label}`}
+        className="relative flex h-28 items-end justify-start rounded-control border border-ink-600 p-3"
+        style={{
+          backgroundColor: state.css,
+          transitionProperty: 'background-color',
+          transitionDuration: `${reducedMotion ? 0 : state.transitionMs}ms`,
+        }}
+      >
+        {fullscreen && (
+          <p className="rounded-control bg-black/60 px-3 py-1.5 text-ink-100">
+            Press Escape to leave full screen
+          </p>
+        )}
+      </div>
+      <p className="text-caption text-ink-300">
+        Shows every flag with your lights&apos; timings. Works without smart lights: keep this tab open on a
+        screen near the TV.
+      </p>
+    </div>
+  );
+}

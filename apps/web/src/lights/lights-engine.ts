@@ -1,0 +1,446 @@
+import {
+  createLightProgram,
+  HUE_FLAG_DURATION_MS,
+  pruneLightSelection,
+  type EffectFlag,
+} from '@flaglight/core';
+import {
+  createEffectPlayer,
+  createHueDriver,
+  createHueRemoteTransport,
+  createLifxCloudDriver,
+  createScreenDriver,
+  isHueDisconnectError,
+  SCREEN_DEVICE_ID,
+  systemTimers,
+  TargetScheduler,
+  toLightErrorInfo,
+  type HueRemoteTransport,
+  type EffectPlayer,
+  type HueDriver,
+  type LifxCloudDriver,
+  type LightDeviceInfo,
+  type LightErrorInfo,
+  type ScreenDriver,
+} from '@flaglight/lights';
+import { ApiError } from '../api/client';
+import { disconnectHue, fetchHueStatus } from './hue-api';
+import type { DrivenProvider } from './lights-context';
+import { LIGHTS_TEXTS as T } from './lights-texts';
+
+export type ProviderStatus = 'disconnected' | 'connecting' | 'connected';
+
+export interface ProviderSnapshot {
+  /** LIFX: token validated by a device list. Hue: the server holds an OAuth connection. */
+  status: ProviderStatus;
+  devices: LightDeviceInfo[];
+  /** True once a device list arrived since the last (re)connect. */
+  devicesLoaded: boolean;
+  /** A device list is loading. */
+  loadingDevices: boolean;
+  /** The last error, in SPEC §8 words; cleared by the next success. */
+  error: string | null;
+}
+
+export interface LightsSnapshot {
+  lifx: ProviderSnapshot & { hasToken: boolean };
+  hue: ProviderSnapshot & { hasApplicationKey: boolean };
+  restoring: boolean;
+}
+
+export interface Notifier {
+  success(title: string): void;
+  warning(title: string): void;
+  error(title: string, message?: string): void;
+}
+
+export interface LightsEngineOptions {
+  lifxApiUrl: string;
+  /** The app's session token, for the Hue routes of the app's server. */
+  sessionToken: () => string | null;
+  notify: Notifier;
+  /** Called with the ids of a fresh device list, so the stored selection can be pruned. */
+  onDevicesLoaded?: (provider: DrivenProvider, ids: string[]) => void;
+  /** The user's stored selection per provider (read when a flag starts). */
+  selection: () => Record<DrivenProvider, readonly string[]>;
+  /** Keeps the LIFX token in the browser (SPEC §3). */
+  tokenStore: { read(): string | null; write(token: string): void; clear(): void };
+}
+
+const EMPTY: ProviderSnapshot = {
+  status: 'disconnected',
+  devices: [],
+  devicesLoaded: false,
+  loadingDevices: false,
+  error: null,
+};
+
+/** A flash (on and off) every 350 ms: under three a second. */
+export const SCREEN_MIN_STROBE_HALF_PERIOD_MS = 175;
+
+/** The same error toast twice within this window is shown once (a failing strobe repeats). */
+const ERROR_REPEAT_WINDOW_MS = 5000;
+
+/**
+ * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
+ * driver through the app server's remote routes, the on-screen light, and an effect player for
+ * each. React reads it through `subscribe`/`getSnapshot` (LightsProvider).
+ */
+export class LightsEngine {
+  readonly lifx: LifxCloudDriver;
+  readonly hue: HueDriver;
+  readonly screen: ScreenDriver;
+  private readonly hueTransport: HueRemoteTransport;
+  /** Hue flags go to the server (SPEC §7 POST /hue/lights/flag), which plays the effect on the bridge. */
+  private readonly hueFlags = new TargetScheduler(systemTimers);
+  private readonly players: Record<'lifx' | 'screen', EffectPlayer>;
+  private snapshot: LightsSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly lastErrors = new Map<string, number>();
+  private readonly unsubscribe: (() => void)[] = [];
+  /** Bumped on a user switch: answers for the previous user are ignored. */
+  private epoch = 0;
+  /** True while this engine itself disconnects Hue (its event then carries no error to show). */
+  private droppingHue = false;
+
+  constructor(private readonly options: LightsEngineOptions) {
+    this.lifx = createLifxCloudDriver({ baseUrl: options.lifxApiUrl });
+    this.hueTransport = createHueRemoteTransport({ token: options.sessionToken });
+    this.hue = createHueDriver({ transport: this.hueTransport });
+    this.screen = createScreenDriver({ label: 'On-screen light' });
+    const player = (driver: LifxCloudDriver | ScreenDriver, provider: 'lifx' | 'screen') =>
+      createEffectPlayer({
+        driver,
+        devices: () => (provider === 'screen' ? [SCREEN_DEVICE_ID] : this.selectedIds(provider)),
+        onWarning: (message) => options.notify.warning(message),
+        onError: (error) => this.reportError(provider, error),
+      });
+    this.players = {
+      lifx: player(this.lifx, 'lifx'),
+      // WCAG 2.3.1: a page may flash at most 3 times a second, so the screen's strobes are slower
+      // (same length, fewer flashes); the real lights keep SPEC §4's pace.
+      screen: player(
+        { ...this.screen, minStrobeHalfPeriodMs: () => SCREEN_MIN_STROBE_HALF_PERIOD_MS },
+        'screen',
+      ),
+    };
+    this.snapshot = {
+      lifx: { ...EMPTY, hasToken: false },
+      hue: { ...EMPTY, hasApplicationKey: false },
+      restoring: false,
+    };
+    this.unsubscribe.push(
+      this.lifx.subscribe((event) => {
+        if (event.type !== 'disconnect' || event.error.kind !== 'auth') return;
+        // SPEC §8: a 401 means the token is no good: it is forgotten and the provider disconnected.
+        options.tokenStore.clear();
+        this.setLifx({ ...EMPTY, hasToken: false, error: T.lifxInvalidToken });
+        this.toastError(T.lifxInvalidToken);
+      }),
+      this.hue.subscribe((event) => {
+        if (event.type !== 'disconnect' || this.droppingHue) return;
+        if (!isHueDisconnectError(event.error.message)) return;
+        this.hueFlags.cancelAll();
+        this.setHue({ ...EMPTY, hasApplicationKey: false, error: event.error.message });
+      }),
+    );
+  }
+
+  // --- store ------------------------------------------------------------------------------
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): LightsSnapshot => this.snapshot;
+
+  private publish(next: Partial<LightsSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...next };
+    this.listeners.forEach((listener) => listener());
+  }
+
+  private setLifx(patch: Partial<LightsSnapshot['lifx']>): void {
+    this.publish({ lifx: { ...this.snapshot.lifx, ...patch } });
+  }
+
+  private setHue(patch: Partial<LightsSnapshot['hue']>): void {
+    this.publish({ hue: { ...this.snapshot.hue, ...patch } });
+  }
+
+  // --- selection and driving --------------------------------------------------------------
+
+  selectedIds(provider: DrivenProvider): string[] {
+    const { devices, devicesLoaded } = this.snapshot[provider];
+    if (!devicesLoaded) return [];
+    return pruneLightSelection(
+      this.options.selection()[provider],
+      devices.map((d) => d.id),
+    );
+  }
+
+  /** SPEC §4: Hue when it is ready with a selected light, else LIFX on the same terms. */
+  drivenProvider(): DrivenProvider | null {
+    if (this.hue.connected && this.selectedIds('hue').length > 0) return 'hue';
+    if (this.lifx.connected && this.selectedIds('lifx').length > 0) return 'lifx';
+    return null;
+  }
+
+  /**
+   * Plays a flag on the driven provider and on the on-screen light, now or at `atEpochMs`.
+   * Returns false when no provider is ready (the screen still follows).
+   */
+  playFlag(flag: EffectFlag | string, options: { atEpochMs?: number; only?: DrivenProvider } = {}): boolean {
+    const program = createLightProgram(flag);
+    if (!program.ok) {
+      this.options.notify.warning(program.warning);
+      return false;
+    }
+    const at = options.atEpochMs;
+    const run = (player: EffectPlayer) =>
+      at === undefined ? player.play(flag) : player.schedule(flag, at) !== null;
+    run(this.players.screen);
+    const driven = options.only ?? this.drivenProvider();
+    if (!driven) return false;
+    if (options.only && !(this[driven].connected && this.selectedIds(driven).length > 0)) return false;
+    // The provider not driven keeps nothing queued (it may have been driven a moment ago).
+    if (driven === 'hue') {
+      if (!options.only) this.players.lifx.cancelAll();
+      if (at === undefined) this.sendHueFlag(program.program.flag);
+      else this.hueFlags.at(at, () => this.sendHueFlag(program.program.flag));
+      return true;
+    }
+    if (!options.only) this.hueFlags.cancelAll();
+    return run(this.players.lifx);
+  }
+
+  private sendHueFlag(flag: EffectFlag): void {
+    const ids = this.selectedIds('hue');
+    if (ids.length === 0) {
+      this.options.notify.warning(`No devices selected for ${flag}: skipped`);
+      return;
+    }
+    this.hueTransport.sendFlag(ids, flag, HUE_FLAG_DURATION_MS).catch((error: unknown) => {
+      const info = toLightErrorInfo(error, T.hueCommandFailed);
+      this.toastError(info.message);
+      // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.
+      if (isHueDisconnectError(info.message)) {
+        this.hueFlags.cancelAll();
+        this.dropHue();
+        this.setHue({ ...EMPTY, hasApplicationKey: false, error: info.message });
+      }
+    });
+  }
+
+  cancelPending(): void {
+    Object.values(this.players).forEach((player) => player.cancelAll());
+    this.hueFlags.cancelAll();
+  }
+
+  private reportError(provider: 'lifx' | 'screen', error: LightErrorInfo): void {
+    // A 401 is reported once, by the driver's disconnect event.
+    if (error.kind === 'auth' && provider === 'lifx') return;
+    this.toastError(error.message);
+  }
+
+  private toastError(message: string): void {
+    const now = Date.now();
+    const last = this.lastErrors.get(message);
+    if (last !== undefined && now - last < ERROR_REPEAT_WINDOW_MS) return;
+    this.lastErrors.set(message, now);
+    this.options.notify.error(message);
+  }
+
+  // --- session ----------------------------------------------------------------------------
+
+  /**
+   * A new user (or none): every cache, throttle, queued request and pending effect of the previous
+   * one is dropped (SPEC §4 Session), then the saved providers reconnect when `autoConnect` is on.
+   */
+  async start(autoConnect: boolean): Promise<void> {
+    this.epoch += 1;
+    const epoch = this.epoch;
+    this.cancelPending();
+    const token = this.options.tokenStore.read();
+    this.lifx.setToken(null);
+    this.dropHue();
+    this.publish({
+      lifx: { ...EMPTY, hasToken: token !== null },
+      hue: { ...EMPTY, hasApplicationKey: false, status: 'connecting' },
+      restoring: true,
+    });
+    await Promise.allSettled([
+      token && autoConnect ? this.connectLifx(token, { quiet: true }) : Promise.resolve(),
+      this.checkHue({ loadLights: autoConnect }),
+    ]);
+    if (epoch === this.epoch) this.publish({ restoring: false });
+  }
+
+  // --- LIFX -------------------------------------------------------------------------------
+
+  /** Validates the token by listing the devices; stores it on success. */
+  async connectLifx(rawToken: string, { quiet = false } = {}): Promise<boolean> {
+    const token = rawToken.trim();
+    if (token === '') return false;
+    const epoch = this.epoch;
+    this.setLifx({ status: 'connecting', loadingDevices: true, error: null });
+    this.lifx.setToken(token);
+    try {
+      const devices = await this.lifx.connect();
+      if (epoch !== this.epoch) return false;
+      this.options.tokenStore.write(token);
+      this.setLifx({
+        status: 'connected',
+        devices,
+        devicesLoaded: true,
+        loadingDevices: false,
+        error: null,
+        hasToken: true,
+      });
+      this.options.onDevicesLoaded?.(
+        'lifx',
+        devices.map((d) => d.id),
+      );
+      if (!quiet) this.options.notify.success(T.lifxConnected);
+      return true;
+    } catch (error) {
+      if (epoch !== this.epoch) return false;
+      const info = toLightErrorInfo(error, T.lifxConnectFailed);
+      if (info.kind !== 'auth') {
+        // The 401 path already reset everything (driver disconnect event).
+        this.lifx.setToken(null);
+        this.setLifx({ ...EMPTY, hasToken: this.options.tokenStore.read() !== null, error: info.message });
+        if (!quiet) this.toastError(info.message);
+      }
+      return false;
+    }
+  }
+
+  /** Lists the devices again with the current token. */
+  async refreshLifx(): Promise<void> {
+    if (!this.lifx.connected) return;
+    const epoch = this.epoch;
+    this.setLifx({ loadingDevices: true });
+    try {
+      const devices = await this.lifx.listDevices();
+      if (epoch !== this.epoch) return;
+      this.setLifx({ devices, devicesLoaded: true, loadingDevices: false, error: null });
+      this.options.onDevicesLoaded?.(
+        'lifx',
+        devices.map((d) => d.id),
+      );
+    } catch (error) {
+      if (epoch !== this.epoch) return;
+      const info = toLightErrorInfo(error, T.lifxConnectFailed);
+      if (info.kind !== 'auth') this.setLifx({ loadingDevices: false, error: info.message });
+    }
+  }
+
+  /** SPEC §4 Session: forgets the token, the device cache, throttles, queue and pending effects. */
+  disconnectLifx(): void {
+    this.players.lifx.cancelAll();
+    this.lifx.disconnect();
+    this.options.tokenStore.clear();
+    this.setLifx({ ...EMPTY, hasToken: false });
+  }
+
+  // --- Hue --------------------------------------------------------------------------------
+
+  /** Asks the server whether the Hue account is connected; lists the lights when asked to. */
+  async checkHue({ loadLights = true } = {}): Promise<boolean> {
+    const epoch = this.epoch;
+    this.setHue({ status: this.snapshot.hue.status === 'connected' ? 'connected' : 'connecting' });
+    let connected: boolean;
+    let hasApplicationKey: boolean;
+    try {
+      ({ connected, hasApplicationKey } = await fetchHueStatus());
+    } catch (error) {
+      if (epoch !== this.epoch) return false;
+      // A server without the Hue routes (404) simply has no Hue connection to offer.
+      const missing = error instanceof ApiError && error.status === 404;
+      this.setHue({
+        ...EMPTY,
+        hasApplicationKey: false,
+        error: missing ? null : errorText(error, T.hueNotConnected),
+      });
+      return false;
+    }
+    if (epoch !== this.epoch) return false;
+    if (!connected) {
+      this.dropHue();
+      this.setHue({ ...EMPTY, hasApplicationKey: false });
+      return false;
+    }
+    this.setHue({ status: 'connected', error: null, hasApplicationKey });
+    if (loadLights && hasApplicationKey) await this.loadHueLights();
+    return true;
+  }
+
+  async loadHueLights(): Promise<void> {
+    const epoch = this.epoch;
+    this.setHue({ loadingDevices: true });
+    try {
+      const devices = await this.hue.connect();
+      if (epoch !== this.epoch) return;
+      this.setHue({
+        status: 'connected',
+        hasApplicationKey: true,
+        devices,
+        devicesLoaded: true,
+        loadingDevices: false,
+        error: null,
+      });
+      this.options.onDevicesLoaded?.(
+        'hue',
+        devices.map((d) => d.id),
+      );
+    } catch (error) {
+      if (epoch !== this.epoch) return;
+      const message = errorText(error, T.hueFetchLightsFailed);
+      // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.
+      if (isHueDisconnectError(message)) this.setHue({ ...EMPTY, hasApplicationKey: false, error: message });
+      else this.setHue({ loadingDevices: false, error: T.hueFetchLightsFailed });
+    }
+  }
+
+  async disconnectHue(): Promise<void> {
+    this.hueFlags.cancelAll();
+    try {
+      await disconnectHue();
+    } finally {
+      this.dropHue();
+      this.setHue({ ...EMPTY, hasApplicationKey: false });
+    }
+  }
+
+  private dropHue(): void {
+    if (!this.hue.connected) return;
+    this.droppingHue = true;
+    try {
+      this.hue.disconnect();
+    } finally {
+      this.droppingHue = false;
+    }
+  }
+
+  /** Marks Hue as failed with a message (OAuth errors), without touching the server. */
+  failHue(message: string): void {
+    this.setHue({
+      error: message,
+      status: this.snapshot.hue.status === 'connected' ? 'connected' : 'disconnected',
+    });
+  }
+
+  dispose(): void {
+    this.epoch += 1;
+    this.unsubscribe.forEach((fn) => fn());
+    this.hueFlags.cancelAll();
+    Object.values(this.players).forEach((player) => player.dispose());
+    this.listeners.clear();
+  }
+}
+
+function errorText(error: unknown, fallback: string): string {
+  if (error instanceof Error && error.message !== '') return error.message;
+  return fallback;
+}

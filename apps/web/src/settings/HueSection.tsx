@@ -1,0 +1,342 @@
+import { isHueDisconnectError } from '@flaglight/lights';
+import {
+  Activity,
+  CircleCheck,
+  KeyRound,
+  Lightbulb,
+  LogOut,
+  Plug,
+  RefreshCw,
+  Stethoscope,
+} from 'lucide-react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { ConnectionError } from '../lights/ConnectionError';
+import {
+  createHueAppKey,
+  describeDiagnostics,
+  fetchHueDiagnostics,
+  pulseHueLight,
+  storeHueAppKey,
+} from '../lights/hue-api';
+import type { HueAuthResult } from '../lights/hue-oauth';
+import { useLightControl } from '../lights/light-control-context';
+import { LIGHTS_TEXTS as T } from '../lights/lights-texts';
+import { useHueOAuth } from '../lights/use-hue-oauth';
+import { INPUT_CLASS } from '../login/FormField';
+import { toast } from '../toasts/toast';
+import { buttonClass } from '../ui/button-styles';
+
+type KeyStep =
+  | { step: 'idle' }
+  | { step: 'creating' }
+  | { step: 'created'; key: string }
+  | { step: 'storing'; key: string }
+  | { step: 'stored' };
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message !== '' ? error.message : fallback;
+}
+
+/** SPEC §2 Settings 2: Philips Hue through its remote API (OAuth in a popup, tokens on the server). */
+export function HueSection() {
+  const { engine, snapshot, hueAuthResult, setHueAuthResult } = useLightControl();
+  const hue = snapshot.hue;
+  const [error, setError] = useState<string | null>(null);
+  const [keyStep, setKeyStep] = useState<KeyStep>({ step: 'idle' });
+  const [pastedKey, setPastedKey] = useState('');
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const [diagnosing, setDiagnosing] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+  const ids = { key: useId(), created: useId() };
+
+  const fail = useCallback(
+    (message: string) => {
+      setError(message);
+      // SPEC §8: these errors mark the bridge provider disconnected.
+      if (isHueDisconnectError(message)) void engine?.checkHue({ loadLights: false });
+    },
+    [engine],
+  );
+
+  const createKey = useCallback(async () => {
+    setKeyStep({ step: 'creating' });
+    setKeyError(null);
+    try {
+      const key = await createHueAppKey();
+      setKeyStep({ step: 'created', key });
+      // The server keeps the new key at once; the lights can load while the user copies it.
+      await engine?.loadHueLights();
+    } catch {
+      setKeyStep({ step: 'idle' });
+      setKeyError(T.hueCreateKeyFailed);
+    }
+  }, [engine]);
+
+  const onResult = useCallback(
+    async (result: HueAuthResult) => {
+      if (!result.ok) {
+        setError(T.hueAuthFailed(result.reason));
+        return;
+      }
+      setError(null);
+      const connected = (await engine?.checkHue({ loadLights: false })) ?? false;
+      if (connected) {
+        toast.success(T.hueConnected);
+        await createKey();
+      }
+    },
+    [engine, createKey],
+  );
+
+  const oauth = useHueOAuth({
+    onResult: (result) => void onResult(result),
+    onClosed: () => void engine?.checkHue(),
+    onError: setError,
+  });
+
+  // A result that came back by redirect (URL parameters), read by the LightsProvider.
+  useEffect(() => {
+    if (!hueAuthResult || !engine) return;
+    setHueAuthResult(null);
+    void onResult(hueAuthResult);
+  }, [hueAuthResult, engine, setHueAuthResult, onResult]);
+
+  async function onStoreKey(event: FormEvent) {
+    event.preventDefault();
+    const key = pastedKey.trim();
+    if (key === '') {
+      setKeyError(T.hueKeyRequired);
+      return;
+    }
+    setKeyError(null);
+    setKeyStep({ step: 'storing', key });
+    try {
+      await storeHueAppKey(key);
+      setKeyStep({ step: 'stored' });
+      setPastedKey('');
+      toast.success('Application key stored');
+      await engine?.loadHueLights();
+    } catch {
+      setKeyStep(keyStep.step === 'created' ? keyStep : { step: 'idle' });
+      setKeyError(T.hueStoreKeyFailed);
+    }
+  }
+
+  async function onDiagnostics() {
+    setDiagnosing(true);
+    try {
+      window.alert(describeDiagnostics(await fetchHueDiagnostics()));
+    } catch (cause) {
+      window.alert(
+        describeDiagnostics({ connected: false, error: messageOf(cause, 'The diagnostics request failed') }),
+      );
+    } finally {
+      setDiagnosing(false);
+    }
+  }
+
+  async function onPulse(id: string) {
+    try {
+      await pulseHueLight(id);
+    } catch (cause) {
+      const message = messageOf(cause, T.hueCommandFailed);
+      toast.error(message);
+      fail(message);
+    }
+  }
+
+  async function onDisconnect() {
+    setDisconnecting(true);
+    try {
+      await engine?.disconnectHue();
+      setKeyStep({ step: 'idle' });
+      setError(null);
+    } catch (cause) {
+      setError(messageOf(cause, 'Failed to disconnect Hue'));
+    } finally {
+      setDisconnecting(false);
+    }
+  }
+
+  const shownError = error ?? hue.error;
+
+  if (hue.status !== 'connected') {
+    const checking = hue.status === 'connecting' || engine === null;
+    return (
+      <div className="flex flex-col gap-4">
+        <p className="text-ink-300">
+          Connect your Philips Hue account: a window opens at Philips Hue where you allow Flaglight to reach
+          your bridge. Your Hue sign-in stays with Philips; Flaglight&apos;s server keeps only the access it
+          is given.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <button
+            type="button"
+            className={buttonClass('primary', 'md', 'self-start')}
+            disabled={oauth.connecting || checking}
+            onClick={() => {
+              setError(null);
+              oauth.start();
+            }}
+          >
+            <Plug aria-hidden="true" className="size-5" />
+            {oauth.connecting ? 'Waiting for Hue…' : checking ? 'Checking…' : 'Connect Philips Hue'}
+          </button>
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            disabled={diagnosing}
+            onClick={() => void onDiagnostics()}
+          >
+            <Stethoscope aria-hidden="true" className="size-5" />
+            {diagnosing ? 'Running diagnostics…' : 'Diagnostics'}
+          </button>
+        </div>
+        {oauth.connecting && (
+          <p role="status" className="text-ink-300">
+            Finish in the Philips Hue window. It closes by itself when you are done.
+          </p>
+        )}
+        {shownError && <ConnectionError message={shownError} />}
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <p role="status" className="flex items-center gap-2 text-ink-100">
+        <CircleCheck aria-hidden="true" className="size-5 shrink-0 text-flag-green" />
+        Philips Hue connected
+        {hue.devicesLoaded &&
+          `: ${hue.devices.length} ${hue.devices.length === 1 ? 'light' : 'lights'} found`}
+        .
+      </p>
+      {shownError && <ConnectionError message={shownError} />}
+
+      <div className="flex flex-col gap-3">
+        <h3 className="text-lg font-semibold">Application key</h3>
+        <p className="text-ink-300">
+          The bridge needs an application key for Flaglight. Create one, copy it, then paste it below to store
+          it.
+        </p>
+        {hue.hasApplicationKey && keyStep.step === 'idle' && (
+          <p className="text-ink-100">An application key is stored for your bridge.</p>
+        )}
+        <button
+          type="button"
+          className={buttonClass('secondary', 'md', 'self-start')}
+          disabled={keyStep.step === 'creating'}
+          onClick={() => void createKey()}
+        >
+          <KeyRound aria-hidden="true" className="size-5" />
+          {keyStep.step === 'creating' ? 'Creating…' : 'Create application key'}
+        </button>
+        {(keyStep.step === 'created' || keyStep.step === 'storing') && (
+          <div className="flex flex-col gap-1">
+            <label htmlFor={ids.created} className="text-ink-300">
+              Your new application key
+            </label>
+            <input
+              id={ids.created}
+              readOnly
+              value={keyStep.key}
+              className={`${INPUT_CLASS} font-mono`}
+              onFocus={(event) => event.currentTarget.select()}
+            />
+          </div>
+        )}
+        <form onSubmit={(event) => void onStoreKey(event)} className="flex flex-col gap-2" noValidate>
+          <label htmlFor={ids.key} className="font-semibold text-ink-100">
+            Application key
+          </label>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <input
+              id={ids.key}
+              autoComplete="off"
+              spellCheck={false}
+              className={`${INPUT_CLASS} font-mono`}
+              value={pastedKey}
+              onChange={(event) => setPastedKey(event.target.value)}
+            />
+            <button
+              type="submit"
+              className={buttonClass('primary', 'md', 'sm:shrink-0')}
+              disabled={keyStep.step === 'storing'}
+            >
+              {keyStep.step === 'storing' ? 'Storing…' : 'Store key'}
+            </button>
+          </div>
+          {keyStep.step === 'stored' && (
+            <p role="status" className="text-flag-green">
+              Application key stored.
+            </p>
+          )}
+          {keyError && (
+            <p role="alert" className="text-danger">
+              {keyError}
+            </p>
+          )}
+        </form>
+      </div>
+
+      <div className="flex flex-col gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h3 className="text-lg font-semibold">Lights</h3>
+          <button
+            type="button"
+            className={buttonClass('secondary', 'sm')}
+            disabled={hue.loadingDevices}
+            onClick={() => void engine?.loadHueLights()}
+          >
+            <RefreshCw aria-hidden="true" className="size-4" />
+            {hue.loadingDevices ? 'Loading…' : hue.devicesLoaded ? 'Refresh lights' : 'Load lights'}
+          </button>
+        </div>
+        {hue.devicesLoaded && hue.devices.length === 0 && <p className="text-ink-300">No lights found.</p>}
+        {hue.devices.length > 0 && (
+          <ul className="flex flex-col divide-y divide-ink-600 rounded-control border border-ink-600">
+            {hue.devices.map((light) => (
+              <li key={light.id} className="flex flex-wrap items-center gap-3 px-4 py-2">
+                <Lightbulb aria-hidden="true" className="size-5 shrink-0 text-ink-300" />
+                <span className="min-w-0 flex-1 break-words">
+                  {light.label}
+                  {light.type && <span className="ml-2 text-caption text-ink-300">{light.type}</span>}
+                </span>
+                <button
+                  type="button"
+                  className={buttonClass('ghost', 'sm')}
+                  aria-label={`Test pulse on ${light.label}`}
+                  onClick={() => void onPulse(light.id)}
+                >
+                  <Activity aria-hidden="true" className="size-4" />
+                  Test pulse
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <div className="flex flex-wrap gap-3">
+        <button
+          type="button"
+          className={buttonClass('secondary')}
+          disabled={diagnosing}
+          onClick={() => void onDiagnostics()}
+        >
+          <Stethoscope aria-hidden="true" className="size-5" />
+          {diagnosing ? 'Running diagnostics…' : 'Diagnostics'}
+        </button>
+        <button
+          type="button"
+          className={buttonClass('danger')}
+          disabled={disconnecting}
+          onClick={() => void onDisconnect()}
+        >
+          <LogOut aria-hidden="true" className="size-5" />
+          Disconnect
+        </button>
+      </div>
+    </div>
+  );
+}
