@@ -74,7 +74,9 @@ export function ReplayPicker({
   const [speedText, setSpeedText] = useState(String(DEFAULT_REPLAY_SPEED));
   const [startText, setStartText] = useState<string | null>(null);
 
-  const choices = [...(bundled.data?.sessions ?? []), ...(online?.sessions ?? [])];
+  // In the order the list shows them: OpenF1's season first, then the bundled ones, newest first.
+  const bundledGroups = groupByYear(bundled.data?.sessions ?? []);
+  const choices = [...(online?.sessions ?? []), ...bundledGroups.flatMap(([, list]) => list)];
   const current = choices.find((c) => choiceKey(c) === selected) ?? choices[0] ?? null;
   const suggested = current?.suggestedStartMinutes ?? 0;
   const startMinutes =
@@ -157,7 +159,7 @@ export function ReplayPicker({
                       ))}
                     </optgroup>
                   )}
-                  {groupByYear(bundled.data.sessions).map(([y, list]) => (
+                  {bundledGroups.map(([y, list]) => (
                     <optgroup key={y} label={`Bundled ${y}`}>
                       {list.map((c) => (
                         <option key={choiceKey(c)} value={choiceKey(c)}>

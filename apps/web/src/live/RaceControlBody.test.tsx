@@ -1,0 +1,377 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { AuthContext, type AuthContextValue } from '../auth/auth-context';
+import type { DrivenProvider, LightsApi } from '../lights/lights-context';
+import { LightsContext } from '../lights/lights-context';
+import { updateLocalSettings } from '../settings/local-settings';
+import { stubApi } from '../testing/fetch-stub';
+import { createTestQueryClient } from '../testing/render-app';
+import { buildUser } from '../testing/users';
+import { toastStore } from '../toasts/toast';
+import { setFlagAccent } from '../ui/flag-accent';
+import { FakeEventSource } from './fake-event-source';
+import { RaceControlBody } from './RaceControlBody';
+
+const USER = buildUser({ email: 'race.fan@example.com' });
+const NOW = new Date('2026-03-08T04:10:00Z');
+const LIVE = {
+  success: true,
+  live: true,
+  data: {
+    name: 'Race',
+    date_start: '2026-03-08T04:00:00Z',
+    date_end: '2026-03-08T06:00:00Z',
+    type: 'Race',
+    race_name: 'Australian Grand Prix',
+    circuit_name: 'Albert Park Grand Prix Circuit',
+  },
+};
+const UPCOMING = {
+  success: true,
+  live: false,
+  data: {
+    name: 'Chinese Grand Prix',
+    slug: 'chinese-grand-prix',
+    round: 2,
+    location: 'Shanghai, China',
+    latitude: 31.3,
+    longitude: 121.2,
+    sessions: { fp1: '2026-03-13T03:30:00.000Z', gp: '2026-03-15T07:00:00.000Z' },
+  },
+};
+
+function recordingLights(drivenProvider: DrivenProvider | null = 'lifx') {
+  const played: { flag: string; atEpochMs: number | undefined }[] = [];
+  let cancelled = 0;
+  const api: LightsApi = {
+    drivenProvider,
+    restoring: false,
+    playFlag(flag, options) {
+      played.push({ flag, atEpochMs: options?.atEpochMs });
+      return drivenProvider !== null;
+    },
+    cancelPending() {
+      cancelled += 1;
+    },
+  };
+  return { api, played, cancelled: () => cancelled };
+}
+
+function stubServer(current: unknown = LIVE, overrides: Parameters<typeof stubApi>[0] = {}) {
+  let tickets = 0;
+  return stubApi({
+    'GET /api/f1/current': { body: current },
+    'GET /api/f1/schedule': { body: { success: true, season: '2026', races: [], fallback: false } },
+    'GET /api/live/state': {
+      body: { success: true, sessionKey: 9693, id: null, flag: null, upstream: null },
+    },
+    'GET /api/sessions/centralized-status': {
+      body: { success: true, centralizedPollingEnabled: true, isPollingActive: true },
+    },
+    'POST /api/live/ticket': () => ({ body: { success: true, ticket: `ticket-${++tickets}` } }),
+    'POST /api/sessions/track': { body: { success: true, sessionId: 'tracked-1' } },
+    'POST /api/sessions/end': { body: { success: true, emailSent: true } },
+    ...overrides,
+  });
+}
+
+function renderBody(lights: LightsApi) {
+  const auth = { status: 'authenticated', isAuthenticated: true, user: USER, token: 't' } as AuthContextValue;
+  return render(
+    <QueryClientProvider client={createTestQueryClient()}>
+      <AuthContext.Provider value={auth}>
+        <LightsContext.Provider value={lights}>
+          <MemoryRouter>
+            <RaceControlBody />
+          </MemoryRouter>
+        </LightsContext.Provider>
+      </AuthContext.Provider>
+    </QueryClientProvider>,
+  );
+}
+
+const tick = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
+const flagStatus = () => screen.getByRole('status', { name: 'Current flag' });
+const connection = () => screen.getByRole('status', { name: 'Connection' });
+
+function flagEvent(id: number, state: string, message: string, activeSectors: number[] = []) {
+  FakeEventSource.latest().emit(
+    'flag',
+    {
+      sessionKey: 9693,
+      state,
+      activeSectors,
+      cause: { date: NOW.toISOString(), message },
+      emittedAt: NOW.toISOString(),
+    },
+    id,
+  );
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({
+    now: NOW,
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+  FakeEventSource.reset();
+  vi.stubGlobal('EventSource', FakeEventSource);
+  toastStore.clear();
+  document.title = 'Dashboard · Flaglight';
+});
+afterEach(() => {
+  act(() => setFlagAccent('green'));
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+/** Renders with the live session; auto-connect (on by default) connects once the lights are ready. */
+async function connectedToLive(delaySeconds = 5) {
+  updateLocalSettings(USER.email, { delaySeconds, delayEnabled: true });
+  const server = stubServer();
+  const lights = recordingLights();
+  renderBody(lights.api);
+  await tick();
+  await tick();
+  FakeEventSource.latest().open();
+  await tick();
+  return { server, lights };
+}
+
+describe('Race Control: setup', () => {
+  test("without a ready provider Connect reads 'Setup Required', is disabled, and points to Settings", async () => {
+    stubServer();
+    renderBody(recordingLights(null).api);
+    await tick();
+    const button = screen.getByRole('button', { name: 'Setup Required' });
+    expect(button).toBeDisabled();
+    expect(screen.getByRole('link', { name: 'Go to Settings' })).toHaveAttribute('href', '/settings');
+    expect(screen.getByText(/select at least one light in Light Control/)).toBeInTheDocument();
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  test('with lights ready but no live session, Connect waits and a replay is offered', async () => {
+    stubServer(UPCOMING);
+    renderBody(recordingLights().api);
+    await tick();
+    expect(screen.getByRole('button', { name: 'Connect' })).toBeDisabled();
+    expect(screen.getByText('Chinese Grand Prix')).toBeInTheDocument();
+    expect(screen.getByText(/No session is live right now/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Watch a replay' })).toBeEnabled();
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+});
+
+describe('Race Control: test flags', () => {
+  test('each of the eight flags plays at once on the lights', async () => {
+    stubServer(UPCOMING);
+    const lights = recordingLights();
+    renderBody(lights.api);
+    await tick();
+    for (const name of [
+      'Green flag',
+      'Red flag',
+      'Yellow flag',
+      'Chequered flag',
+      'Safety car',
+      'Virtual safety car',
+      'VSC ending',
+      'Fastest lap',
+    ]) {
+      fireEvent.click(screen.getByRole('button', { name }));
+    }
+    expect(lights.played).toEqual(
+      ['green', 'red', 'yellow', 'checkered', 'safety', 'vsc', 'vsc_ending', 'fastest_lap'].map((flag) => ({
+        flag,
+        atEpochMs: undefined,
+      })),
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  test("without lights a test flag raises SPEC §8's alert pointing to Settings and Light Control", async () => {
+    stubServer(UPCOMING);
+    renderBody(recordingLights(null).api);
+    await tick();
+    fireEvent.click(screen.getByRole('button', { name: 'Red flag' }));
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('not connected or no devices selected');
+    expect(alert).toHaveTextContent(/Go to Settings .* Light Control/);
+    expect(within(alert).getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings');
+  });
+});
+
+describe('Race Control: live connection', () => {
+  test('connects: green at once, tracking starts, and the title, accent and status follow', async () => {
+    const { server, lights } = await connectedToLive();
+    expect(lights.played[0]).toEqual({ flag: 'green', atEpochMs: undefined });
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeEnabled();
+    expect(flagStatus()).toHaveTextContent('Green flag');
+    const track = server.calls.find((c) => c.route === 'POST /api/sessions/track');
+    expect(track?.body).toEqual({
+      sessionData: expect.objectContaining({
+        session_key: 9693,
+        session_name: 'Race',
+        race_name: 'Australian Grand Prix',
+        circuit_name: 'Albert Park Grand Prix Circuit',
+      }),
+    });
+    expect(document.title).toBe('Green flag · Flaglight');
+  });
+
+  test('a change waits for the broadcast delay on the lights and the panel alike, saying "in N s"', async () => {
+    const { lights } = await connectedToLive(5);
+    flagEvent(11, 'yellow', 'DOUBLE YELLOW IN TRACK SECTOR 7', [7]);
+    expect(lights.played.at(-1)).toEqual({ flag: 'yellow', atEpochMs: NOW.getTime() + 5000 });
+    await tick();
+    expect(flagStatus()).toHaveTextContent('Green flag');
+    expect(screen.getByTestId('pending-flag')).toHaveTextContent('Next: Yellow flag in 5 s');
+    await tick(2000);
+    expect(screen.getByTestId('pending-flag')).toHaveTextContent('in 3 s');
+    await tick(2999);
+    expect(flagStatus()).toHaveTextContent('Green flag');
+    await tick(1);
+    expect(flagStatus()).toHaveTextContent('Yellow flag');
+    expect(flagStatus()).toHaveTextContent('Sector 7');
+    expect(flagStatus()).toHaveTextContent('DOUBLE YELLOW IN TRACK SECTOR 7');
+    expect(screen.queryByTestId('pending-flag')).not.toBeInTheDocument();
+    expect(document.title).toBe('Yellow flag · Flaglight');
+    expect(document.documentElement.dataset.flag).toBe('yellow');
+  });
+
+  test('with the delay switched off a change shows at once', async () => {
+    updateLocalSettings(USER.email, { delayEnabled: false });
+    stubServer();
+    const lights = recordingLights();
+    renderBody(lights.api);
+    await tick();
+    await tick();
+    FakeEventSource.latest().open();
+    flagEvent(12, 'red', 'RED FLAG');
+    await tick();
+    expect(lights.played.at(-1)).toEqual({ flag: 'red', atEpochMs: NOW.getTime() });
+    expect(flagStatus()).toHaveTextContent('Red flag');
+  });
+
+  test('a safety car (sent as yellow) shows and plays as the safety car', async () => {
+    const { lights } = await connectedToLive(0);
+    flagEvent(13, 'yellow', 'SAFETY CAR DEPLOYED');
+    await tick();
+    expect(lights.played.at(-1)?.flag).toBe('safety');
+    expect(flagStatus()).toHaveTextContent('Safety car');
+    expect(screen.getByRole('list', { name: 'Recent flags' })).toHaveTextContent('SAFETY CAR DEPLOYED');
+  });
+
+  test('disconnect closes the stream, ends tracking, resets to green and drops pending changes', async () => {
+    const { server, lights } = await connectedToLive(10);
+    flagEvent(14, 'red', 'RED FLAG');
+    await tick();
+    const stream = FakeEventSource.latest();
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
+    await tick();
+    expect(stream.closed).toBe(true);
+    expect(lights.cancelled()).toBeGreaterThanOrEqual(1);
+    expect(server.calls.filter((c) => c.route === 'POST /api/sessions/end').map((c) => c.body)).toEqual([
+      { sessionId: 'tracked-1' },
+    ]);
+    expect(connection()).toHaveTextContent('Disconnected');
+    await tick(10_000);
+    expect(flagStatus()).toHaveTextContent('Green flag');
+    expect(screen.queryByTestId('pending-flag')).not.toBeInTheDocument();
+    expect(document.title).toBe('Dashboard · Flaglight');
+    // Connect again by hand: auto-connect does not fight a disconnect.
+    expect(FakeEventSource.instances).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await tick();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(2);
+  });
+
+  test("a race's chequered flag ends the tracked session once", async () => {
+    const { server } = await connectedToLive(0);
+    flagEvent(20, 'checkered', 'CHEQUERED FLAG');
+    await tick();
+    expect(flagStatus()).toHaveTextContent('Chequered flag');
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
+    await tick();
+    expect(server.calls.filter((c) => c.route === 'POST /api/sessions/end')).toHaveLength(1);
+  });
+
+  test('a dropped stream reconnects with a fresh ticket and the last event id, missing nothing', async () => {
+    const { lights } = await connectedToLive(0);
+    flagEvent(30, 'yellow', 'YELLOW IN TRACK SECTOR 3', [3]);
+    await tick();
+    FakeEventSource.latest().fail();
+    await tick(1000);
+    await tick();
+    const again = FakeEventSource.latest();
+    expect(FakeEventSource.instances).toHaveLength(2);
+    expect(again.params.get('ticket')).toBe('ticket-2');
+    expect(again.params.get('lastEventId')).toBe('30');
+    again.open();
+    flagEvent(31, 'red', 'RED FLAG');
+    await tick();
+    expect(flagStatus()).toHaveTextContent('Red flag');
+    expect(lights.played.map((p) => p.flag)).toEqual(['green', 'yellow', 'red']);
+  });
+
+  test("upstream trouble shows SPEC §8's message from the status event until it recovers", async () => {
+    await connectedToLive();
+    FakeEventSource.latest().emit('status', {
+      sessionKey: 9693,
+      upstream: 'rate-limited',
+      transport: 'polling',
+      message: 'Rate limited by OpenF1 API. Please wait before retrying.',
+    });
+    await tick();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Rate limited by OpenF1 API. Please wait before retrying.',
+    );
+    FakeEventSource.latest().emit('status', {
+      sessionKey: 9693,
+      upstream: 'ok',
+      transport: 'polling',
+      message: null,
+    });
+    await tick();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(connection()).toHaveTextContent('Connected');
+  });
+
+  test("a failed connect toasts 'Connection Failed: Could not connect to live session. Please try again.'", async () => {
+    stubServer(LIVE, {
+      'GET /api/live/state': { status: 404, body: { error: 'No live session found' } },
+    });
+    const lights = recordingLights();
+    renderBody(lights.api);
+    await tick();
+    await tick();
+    const toasts = toastStore.getToasts();
+    expect(toasts).toHaveLength(1);
+    expect(toasts[0]).toMatchObject({
+      type: 'error',
+      title: 'Connection Failed',
+      message: 'Could not connect to live session. Please try again.',
+    });
+    expect(connection()).toHaveTextContent('Disconnected');
+    expect(screen.getByText('Connection Failed: No live session found')).toBeInTheDocument();
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
+});
+
+describe('Race Control: countdown', () => {
+  test('counts down to the next session start and refreshes every 5 s', async () => {
+    stubServer(UPCOMING);
+    renderBody(recordingLights().api);
+    await tick();
+    // No schedule: the next start on the hour or half hour, 04:30 UTC.
+    expect(screen.getByTestId('session-countdown')).toHaveTextContent('00:20:00');
+    await tick(4_999);
+    expect(screen.getByTestId('session-countdown')).toHaveTextContent('00:20:00');
+    await tick(1);
+    expect(screen.getByTestId('session-countdown')).toHaveTextContent('00:19:55');
+  });
+});
