@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { TOKEN_CACHE_MARGIN_MS, VALIDATION_MESSAGES } from '@flaglight/core';
 import { HUE_ACCESS_TOKEN_TTL_S, startHueSim, type HueSimControl, type RunningHueSim } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -629,5 +632,26 @@ describe('Hue outside demo defaults', () => {
     });
     expect(callback.statusCode).toBe(200);
     expect(callbackData(callback.body).type).toBe('HUE_OAUTH_ERROR');
+  });
+});
+
+describe('the demo app secret', () => {
+  test('generated once into DATA_DIR/app-secret and reused, so sealed tokens survive a restart', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-secret-'));
+    try {
+      const first = resolveAppSecret(undefined, dir);
+      expect(first).toMatch(/^[0-9a-f]{64}$/);
+      expect(fs.statSync(path.join(dir, 'app-secret')).mode & 0o777).toBe(0o600);
+      const sealed = createSecretBox(first).seal('token', 'u:access');
+      const again = resolveAppSecret(undefined, dir);
+      expect(again).toBe(first);
+      expect(createSecretBox(again).open(sealed, 'u:access')).toBe('token');
+      // APP_SECRET, when set, wins over the file.
+      expect(resolveAppSecret('z'.repeat(32), dir)).toBe('z'.repeat(32));
+      fs.writeFileSync(path.join(dir, 'app-secret'), 'short');
+      expect(() => resolveAppSecret(undefined, dir)).toThrow(/32\+ characters/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
