@@ -362,6 +362,54 @@ describe('Race Control: live connection', () => {
   });
 });
 
+describe('Race Control: auto-connect', () => {
+  test('with auto-connect off a live session waits for Connect', async () => {
+    updateLocalSettings(USER.email, { autoConnect: false, delayEnabled: false });
+    const server = stubServer();
+    renderBody(recordingLights().api);
+    await tick();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(connection()).toHaveTextContent('Disconnected');
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await tick();
+    await tick();
+    FakeEventSource.latest().open();
+    await tick();
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(server.calls.filter((c) => c.route === 'POST /api/sessions/track')).toHaveLength(1);
+  });
+
+  test('does not connect while the lights are not ready, and does once they are', async () => {
+    stubServer();
+    const view = renderBody(recordingLights(null).api);
+    await tick();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(0);
+    const ready = recordingLights('hue');
+    view.rerender(
+      <QueryClientProvider client={createTestQueryClient()}>
+        <AuthContext.Provider
+          value={
+            { status: 'authenticated', isAuthenticated: true, user: USER, token: 't' } as AuthContextValue
+          }
+        >
+          <LightsContext.Provider value={ready.api}>
+            <MemoryRouter>
+              <RaceControlBody />
+            </MemoryRouter>
+          </LightsContext.Provider>
+        </AuthContext.Provider>
+      </QueryClientProvider>,
+    );
+    await tick();
+    await tick();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(ready.played[0]).toEqual({ flag: 'green', atEpochMs: undefined });
+  });
+});
+
 describe('Race Control: countdown', () => {
   test('counts down to the next session start and refreshes every 5 s', async () => {
     stubServer(UPCOMING);

@@ -135,8 +135,7 @@ export function RaceControlBody({ feedDeps }: { feedDeps?: LiveFeedDeps }) {
   const wakeLockHeld = useWakeLock(connected);
 
   // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.
-  // The setting is added with the lights work; until it exists it reads as on (its SPEC default).
-  const autoConnect = (settings as { autoConnect?: boolean }).autoConnect ?? true;
+  const { autoConnect } = settings;
   const autoTriedRef = useRef<string | null>(null);
   const liveId = liveSession ? `${liveSession.date_start}|${liveSession.name}` : null;
   useEffect(() => {
