@@ -35,6 +35,21 @@ describe('demo simulators on the app origin', () => {
     expect(res.json().data).toHaveLength(4);
   });
 
+  test('the live bulb pages allow their own script by nonce despite the app policy', async () => {
+    for (const url of ['/sims/lifx/', '/sims/hue/']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      const policies = [res.headers['content-security-policy']].flat();
+      expect(policies).toHaveLength(1);
+      const nonce = /script-src 'nonce-([^']+)'/.exec(String(policies[0]))?.[1];
+      expect(nonce).toBeTruthy();
+      expect(res.body).toContain(`<script nonce="${nonce}">`);
+      // A fresh nonce per page.
+      const again = await t.app.inject({ method: 'GET', url });
+      expect(again.headers['content-security-policy']).not.toEqual(policies[0]);
+    }
+  });
+
   test('caught mail, OpenF1 and the calendar answer too', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/sims/mail/' })).json()).toEqual([]);
     expect(

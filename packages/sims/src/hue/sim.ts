@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { renderLightsPage } from '../lights-page/page.js';
+import { sendLightsPage } from '../lights-page/page.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import {
   applyLightPut,
@@ -262,9 +262,7 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
       (request as FastifyRequest & { receivedAt?: number }).receivedAt = now();
     });
 
-    app.get('/', async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').send(renderLightsPage('Hue simulator')),
-    );
+    app.get('/', async (_request, reply) => sendLightsPage(reply, 'Hue simulator'));
     app.get('/_control/bulbs', async () => ({ bulbs: control.lights() }));
     app.get('/_control/lights', async () => ({ lights: control.lights() }));
     app.get('/_control/requests', async () => ({ requests: control.requests() }));

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { renderLightsPage } from '../lights-page/page.js';
+import { sendLightsPage } from '../lights-page/page.js';
 import { type Clock, delay, systemClock } from '../shared/clock.js';
 import { type Bulb, createBulbs, type Hsbk, matchSelector, settleEffect, visibleColor } from './bulbs.js';
 import { hsbkToHex, type HsbkPatch, parseLifxColor } from './colors.js';
@@ -262,9 +262,7 @@ export function createLifxSim(options: LifxSimOptions = {}): LifxSim {
       },
     );
 
-    app.get('/', async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').send(renderLightsPage('LIFX simulator')),
-    );
+    app.get('/', async (_request, reply) => sendLightsPage(reply, 'LIFX simulator'));
     app.get('/_control/bulbs', async () => ({ bulbs: control.bulbs() }));
     app.get('/_control/requests', async () => ({ requests: control.requests() }));
     app.post('/_control/reset', async () => {

@@ -1,9 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * Sends the live page with a policy of its own: mounted on the app (demo mode), the app's
+ * Content-Security-Policy would block the page's inline script, so the page allows exactly that
+ * script by nonce and nothing else from anywhere but its own origin.
+ */
+export function sendLightsPage(reply: FastifyReply, title: string): FastifyReply {
+  const nonce = randomBytes(16).toString('base64');
+  return reply
+    .type('text/html; charset=utf-8')
+    .header(
+      'content-security-policy',
+      `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; ` +
+        "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
+    )
+    .send(renderLightsPage(title, nonce));
+}
+
 /**
  * The demo page that shows every virtual bulb live: plain HTML polling `<base>/_control/bulbs`
  * every 250 ms, where `<base>` is the page's own path (so it works under /sims/lifx/ or any prefix).
  * The JSON holds `{ bulbs: [{ id, label, on, hex, brightness, effect }] }`.
  */
-export function renderLightsPage(title: string): string {
+export function renderLightsPage(title: string, nonce?: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -23,7 +43,7 @@ export function renderLightsPage(title: string): string {
 <h1>${title}</h1>
 <p class="meta">Live view of the simulator's virtual lights (refreshes every 250 ms).</p>
 <ul id="bulbs" aria-label="Virtual lights"></ul>
-<script>
+<script${nonce ? ` nonce="${nonce}"` : ''}>
   const base = location.pathname.replace(/\\/?$/, '/');
   const list = document.getElementById('bulbs');
   async function refresh() {
