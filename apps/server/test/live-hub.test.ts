@@ -6,7 +6,7 @@ import { createSystemTimers } from '../src/live/clock.js';
 import { createFakeTimers, type FakeTimers } from '../src/live/fake-timers.js';
 import { createLiveHub, type LiveHub } from '../src/live/hub.js';
 import { connectMqttPush } from '../src/live/push.js';
-import type { FlagEvent } from '../src/live/types.js';
+import type { FlagEvent, StatusEventData } from '../src/live/types.js';
 import { createOpenF1Client } from '../src/openf1/client.js';
 
 const T0 = Date.parse('2026-09-06T13:00:00Z');
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 /** The Saudi race at 10×, half a minute before the pit exit opens, on a fake clock. */
-async function setup(options: { speed?: number; positionMinutes?: number } = {}) {
+async function setup(options: { speed?: number; positionMinutes?: number; timeoutMs?: number } = {}) {
   const fake = createFakeTimers(T0);
   sim = await startOpenF1Sim({
     now: fake.now,
@@ -33,14 +33,34 @@ async function setup(options: { speed?: number; positionMinutes?: number } = {})
       },
     ],
   });
-  const client = createOpenF1Client({ baseUrl: sim.url, now: fake.now });
+  const client = createOpenF1Client({
+    baseUrl: sim.url,
+    now: fake.now,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   hub = createLiveHub({ client, bus: createInProcessBus(), timers: fake });
   return { fake, sim, hub };
 }
 
 function collector() {
   const events: FlagEvent[] = [];
-  return { events, listener: { onFlag: (e: FlagEvent) => events.push(e), onStatus: () => {} } };
+  const statuses: StatusEventData[] = [];
+  return {
+    events,
+    statuses,
+    listener: {
+      onFlag: (e: FlagEvent) => events.push(e),
+      onStatus: (s: StatusEventData) => statuses.push(s),
+    },
+  };
+}
+
+/** Every change the whole visible recording gives, as `state@date`. */
+async function derivedSoFar(sim: RunningOpenF1Sim): Promise<string[]> {
+  const all = (await fetch(`${sim.url}/v1/race_control?session_key=latest`).then((r) =>
+    r.json(),
+  )) as unknown[];
+  return deriveLightChanges(all).map((c) => `${c.state}@${c.date}`);
 }
 
 async function run(fake: FakeTimers, ms: number, step = 3_000) {
@@ -118,6 +138,67 @@ describe('live hub', () => {
     }
     expect(delays).toEqual([3_000, 3_000, 3_000, 5_000, 5_000, 3_000]);
   });
+
+  test('401, time-outs and invalid JSON show as status with SPEC §8 text, never as a flag; it recovers', async () => {
+    const { fake, sim, hub } = await setup({ timeoutMs: 100 });
+    const a = collector();
+    await hub.subscribe(undefined, a.listener);
+    await vi.waitFor(() => expect(a.events.length).toBe(1));
+    await fake.advance(3_000);
+    const cases = [
+      ['unauthorized', 'unauthorized', 'Authentication expired. Please log in again.'],
+      ['invalid-json', 'error', 'Invalid JSON response from OpenF1 API'],
+      ['slow', 'error', 'OpenF1 API request failed: request timed out'],
+      ['server-error', 'error', 'OpenF1 API request failed: 500 Internal Server Error'],
+    ] as const;
+    for (const [kind, upstream, message] of cases) {
+      const flags = a.events.length;
+      sim.control.fault({ kind, times: 1, delayMs: 1_000, path: '/v1/race_control' });
+      await fake.advance(3_000);
+      expect(a.statuses.at(-1)).toMatchObject({ upstream, message, transport: 'polling' });
+      expect(a.events.length).toBe(flags);
+      await fake.advance(3_000);
+      expect(a.statuses.at(-1)).toMatchObject({ upstream: 'ok', message: null });
+    }
+    await run(fake, 60_000);
+    const got = a.events.slice(1).map((e) => `${e.data.state}@${e.data.cause.date}`);
+    const expected = await derivedSoFar(sim);
+    expect(got.length).toBeGreaterThan(0);
+    expect(expected.slice(expected.length - got.length)).toEqual(got);
+  });
+
+  test('through a storm of faults no subscriber sees a wrong flag, and nothing is missed', async () => {
+    const { fake, sim, hub } = await setup({ speed: 20, positionMinutes: 0, timeoutMs: 100 });
+    const a = collector();
+    await hub.subscribe(undefined, a.listener);
+    await vi.waitFor(() => expect(a.events.length).toBe(1));
+    const kinds = ['rate-limit', 'server-error', 'invalid-json', 'unauthorized', 'slow'] as const;
+    let faults = 0;
+    for (let step = 0; step < 240; step += 1) {
+      // Roughly every other poll fails, in runs long enough to trigger both back-offs.
+      if (step % 7 < 4) {
+        sim.control.fault({
+          kind: kinds[step % kinds.length]!,
+          times: 1,
+          delayMs: 300,
+          path: '/v1/race_control',
+        });
+        faults += 1;
+      }
+      await fake.advance(3_000);
+    }
+    sim.control.clearFaults();
+    await run(fake, 30_000);
+    expect(faults).toBeGreaterThan(100);
+    const expected = await derivedSoFar(sim);
+    // After the first snapshot (the green start), exactly the recording's changes, in order.
+    const got = a.events.slice(1).map((e) => `${e.data.state}@${e.data.cause.date}`);
+    expect(got).toEqual(expected);
+    expect(got.length).toBeGreaterThan(10);
+    expect(a.statuses.map((s) => s.upstream)).toEqual(
+      expect.arrayContaining(['rate-limited', 'error', 'unauthorized', 'ok']),
+    );
+  }, 30_000);
 
   test('a follower stops a minute after its last subscriber leaves', async () => {
     const { fake, sim, hub } = await setup();
