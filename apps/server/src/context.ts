@@ -23,6 +23,7 @@ import { createHueService, type HueService } from './hue/service.js';
 import { createLicenceService, type LicenceService } from './licences/service.js';
 import { createInProcessBus } from './live/bus.js';
 import { createSystemTimers, type Timers } from './live/clock.js';
+import { startDemoLoop } from './live/demo-loop.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { connectMqttPush, type PushConnector } from './live/push.js';
 import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
@@ -197,6 +198,17 @@ export async function createContext(config: Config, options: ContextOptions = {}
     logger,
     connectPush: options.connectPush ?? connectMqttPush,
   });
+  // Demo mode: when the replayed race ends, it starts again, so there is always a live session.
+  const demoLoop =
+    sims && demoOpenF1
+      ? startDemoLoop({
+          control: sims.openf1.control,
+          timers,
+          fixture: DEMO_REPLAY_FIXTURE,
+          positionMinutes: DEMO_REPLAY_POSITION_MINUTES,
+          logger,
+        })
+      : undefined;
   const schedule = createScheduleService({
     client: createJolpicaClient({ baseUrl: config.jolpica.baseUrl ?? simUrl('jolpica') }),
     now: timers.now,
@@ -257,6 +269,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     sims,
     now,
     async close() {
+      demoLoop?.stop();
       hub.close();
       hue.close();
       await redis?.close();
