@@ -1,0 +1,79 @@
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+
+/** The dashboard's Light Control panel (SPEC §2) with its on-screen light. */
+export class LightControlPanel {
+  readonly panel: Locator;
+  readonly screenLight: Locator;
+
+  constructor(readonly page: Page) {
+    this.panel = page.getByRole('region', { name: 'Light Control' });
+    this.screenLight = this.panel.getByTestId('screen-light');
+  }
+
+  tab(name: 'LIFX' | 'Philips Hue'): Locator {
+    return this.panel.getByRole('tab', { name });
+  }
+
+  list(provider: 'LIFX' | 'Philips Hue'): Locator {
+    return this.panel.getByRole('list', { name: `${provider} lights` });
+  }
+
+  device(label: string): Locator {
+    return this.panel.getByRole('checkbox', { name: new RegExp(`^${label}\\b`) });
+  }
+
+  async expectScreenColor(name: string): Promise<void> {
+    await expect(this.screenLight).toHaveAttribute('data-color', name);
+  }
+}
+
+/** The Settings page's light sections (SPEC §2 Settings 1-3). */
+export class LightSettings {
+  readonly tokenInput: Locator;
+  readonly connect: Locator;
+
+  constructor(readonly page: Page) {
+    this.tokenInput = page.getByLabel('LIFX API token');
+    this.connect = page.getByRole('button', { name: 'Connect', exact: true });
+  }
+
+  /** Settings 3: auto-connect (on by default). Off keeps Race Control from joining the demo's live replay. */
+  async setAutoConnect(on: boolean): Promise<void> {
+    const toggle = this.page.getByRole('switch', { name: 'Auto-connect on startup' });
+    if (!(await toggle.isVisible())) await this.page.getByRole('button', { name: 'App Preferences' }).click();
+    if ((await toggle.getAttribute('aria-checked')) !== String(on)) await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', String(on));
+  }
+
+  async connectLifx(token: string): Promise<void> {
+    await this.tokenInput.fill(token);
+    await this.connect.click();
+  }
+}
+
+export interface SimBulb {
+  id: string;
+  label: string;
+  power: 'on' | 'off';
+  /** Degrees, 0-360. */
+  hue: number;
+  /** 0-1. */
+  saturation: number;
+  brightness: number;
+}
+
+/** The LIFX simulator's bulbs as its control route reports them (demo mode, same origin), colour flattened. */
+export async function lifxBulbs(request: APIRequestContext): Promise<SimBulb[]> {
+  const response = await request.get('/sims/lifx/_control/bulbs');
+  const { bulbs } = (await response.json()) as {
+    bulbs: (Omit<SimBulb, 'hue' | 'saturation'> & { color: { hue: number; saturation: number } })[];
+  };
+  return bulbs.map(({ id, label, power, brightness, color }) => ({
+    id,
+    label,
+    power,
+    brightness,
+    hue: color.hue,
+    saturation: color.saturation,
+  }));
+}

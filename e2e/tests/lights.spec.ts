@@ -1,0 +1,139 @@
+import { expect, signInAs, test, USERS } from '../fixtures';
+import { LightControlPanel, LightSettings, lifxBulbs, type SimBulb } from '../page-models/light-control';
+
+/** Issue 6: real lights obey from the browser (demo mode: the LIFX simulator on the app's origin). */
+
+const FAN = USERS.lifetime;
+const PICKED = ['Lamp', 'Ceiling'];
+
+/** The look each test flag settles on: hue in degrees and saturation (SPEC §4 Light effects). */
+const FLAGS = [
+  { button: 'Green flag', screen: 'green', hue: 120, saturation: 1 },
+  { button: 'Red flag', screen: 'red', hue: 0, saturation: 1 },
+  { button: 'Yellow flag', screen: 'yellow', hue: 60, saturation: 1 },
+  { button: 'Chequered flag', screen: 'white', hue: 0, saturation: 0 },
+  { button: 'Safety car', screen: 'yellow', hue: 60, saturation: 1 },
+  { button: 'Virtual safety car', screen: 'orange', hue: 30, saturation: 1 },
+  { button: 'VSC ending', screen: 'orange', hue: 30, saturation: 1 },
+] as const;
+
+const close = (a: number, b: number) => Math.abs(a - b) < 2;
+const looksLike = (bulb: SimBulb | undefined, hue: number, saturation: number) =>
+  bulb !== undefined &&
+  bulb.power === 'on' &&
+  close(bulb.hue, hue) &&
+  Math.abs(bulb.saturation - saturation) < 0.02;
+
+test.beforeEach(async ({ request }) => {
+  await request.post('/sims/lifx/_control/reset');
+});
+
+test('connect LIFX in Settings, pick two bulbs, and every test flag drives them and the screen', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInAs(page, FAN);
+  await page.goto('/#/settings');
+  const settings = new LightSettings(page);
+  // Demo mode replays a live race: without auto-connect, only the test flags drive the lights here.
+  await settings.setAutoConnect(false);
+  await expect(settings.connect).toBeDisabled();
+  await settings.connectLifx('demo-token');
+  await expect(page.getByText(/LIFX connected: 12 lights found, 12 online/)).toBeVisible();
+
+  // A route change keeps the connection (the provider sits above the routes).
+  await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+  const lights = new LightControlPanel(page);
+  await expect(lights.list('LIFX')).toBeVisible();
+  await expect(lights.panel.getByRole('searchbox', { name: 'Search LIFX lights' })).toBeVisible();
+  for (const label of PICKED) await lights.device(label).check();
+  await expect(lights.panel.getByText('2 of 12 selected')).toBeVisible();
+
+  const ids = (await lifxBulbs(page.request)).filter((b) => PICKED.includes(b.label)).map((b) => b.id);
+  expect(ids).toHaveLength(2);
+  const picked = async () => (await lifxBulbs(page.request)).filter((b) => ids.includes(b.id));
+  const others = async () => (await lifxBulbs(page.request)).filter((b) => !ids.includes(b.id));
+
+  const raceControl = page.getByRole('region', { name: 'Race Control' });
+  for (const flag of FLAGS) {
+    await raceControl.getByRole('button', { name: flag.button, exact: true }).click();
+    await lights.expectScreenColor(flag.screen);
+    await expect
+      .poll(async () => (await picked()).every((b) => looksLike(b, flag.hue, flag.saturation)), {
+        message: `${flag.button}: both bulbs show hue ${flag.hue}, saturation ${flag.saturation}`,
+        timeout: 10_000,
+      })
+      .toBe(true);
+  }
+
+  // Fastest lap: purple for a moment, then back to the lasting look (orange after VSC ending).
+  await raceControl.getByRole('button', { name: 'Fastest lap', exact: true }).click();
+  await expect
+    .poll(async () => (await picked()).every((b) => looksLike(b, 280, 1)), { timeout: 5_000 })
+    .toBe(true);
+  await lights.expectScreenColor('purple');
+  await expect
+    .poll(async () => (await picked()).every((b) => looksLike(b, 30, 1)), { timeout: 8_000 })
+    .toBe(true);
+  await lights.expectScreenColor('orange');
+
+  // The bulbs not picked never changed (the simulator's start look: white at 80%).
+  for (const bulb of await others()) expect(looksLike(bulb, 0, 0)).toBe(true);
+});
+
+test('the Light Control test button, and auto-connect after a reload', async ({ page }) => {
+  await signInAs(page, FAN);
+  await page.goto('/#/settings');
+  await new LightSettings(page).connectLifx('demo-token');
+  await expect(page.getByText(/LIFX connected: 12 lights found/)).toBeVisible();
+
+  // Auto-connect is on by default: after a reload the saved token reconnects without a click.
+  await page.reload();
+  await expect(page.getByText(/LIFX connected: 12 lights found/)).toBeVisible();
+  await new LightSettings(page).setAutoConnect(false);
+
+  await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+  const lights = new LightControlPanel(page);
+  await expect(lights.list('LIFX')).toBeVisible();
+  await lights.device('Desk').check();
+  await lights.panel.getByRole('button', { name: 'Test lights' }).click();
+  await lights.expectScreenColor('green');
+  await expect
+    .poll(
+      async () =>
+        looksLike(
+          (await lifxBulbs(page.request)).find((b) => b.label === 'Desk'),
+          120,
+          1,
+        ),
+      {
+        timeout: 10_000,
+      },
+    )
+    .toBe(true);
+
+  // The Hue tab without a connection sends the user to Settings.
+  await lights.tab('Philips Hue').click();
+  await lights.panel.getByRole('link', { name: 'Connect Philips Hue in Settings' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+
+  // Disconnect forgets the token: after a reload LIFX stays disconnected.
+  await page.getByRole('button', { name: 'Disconnect' }).click();
+  await expect(page.getByLabel('LIFX API token')).toHaveValue('');
+  await page.reload();
+  await expect(page.getByLabel('LIFX API token')).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeDisabled();
+});
+
+test.describe('a wrong token', () => {
+  // The simulator answers 401, which the browser logs as a failed resource.
+  test.use({ expectedConsoleErrors: /401/ });
+
+  test('shows the Connection Error with SPEC §8 text', async ({ page }) => {
+    await signInAs(page, FAN);
+    await page.goto('/#/settings');
+    await new LightSettings(page).connectLifx('not-the-demo-token');
+    const box = page.getByRole('alert').filter({ hasText: 'Connection Error' });
+    await expect(box).toContainText('Invalid LIFX API token');
+  });
+});
