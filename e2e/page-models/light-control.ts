@@ -77,3 +77,19 @@ export async function lifxBulbs(request: APIRequestContext): Promise<SimBulb[]> 
     saturation: color.saturation,
   }));
 }
+
+export interface SimHueLight {
+  id: string;
+  label: string;
+  on: boolean;
+  /** 0-1. */
+  brightness: number;
+  xy: { x: number; y: number };
+  durationMs: number;
+}
+
+/** The Hue simulator's lights (demo mode, same origin). */
+export async function hueSimLights(request: APIRequestContext): Promise<SimHueLight[]> {
+  const response = await request.get('/sims/hue/_control/lights');
+  return ((await response.json()) as { lights: SimHueLight[] }).lights;
+}

@@ -47,9 +47,12 @@ export function useHueOAuth(callbacks: HueOAuthCallbacks) {
 
   useEffect(() => {
     function onMessage(event: MessageEvent) {
-      if (!flow.current) return;
+      // The popup may close before its message is handled: a result during the recheck wait counts.
+      if (!flow.current && recheck.current === null) return;
       const result = readHueAuthMessage(event, window.location.origin);
       if (!result) return;
+      if (recheck.current !== null) window.clearTimeout(recheck.current);
+      recheck.current = null;
       finish(true);
       latest.current.onResult(result);
     }

@@ -123,6 +123,29 @@ test('a popup closed by hand resets and rechecks the status after 1 s', async ()
   expect(statusCalls()).toBe(before + 1);
 });
 
+test('a result that arrives just after the popup closed still counts', async () => {
+  let connected = false;
+  const api = await openHue({
+    'GET /auth/hue/status': () => ({ body: { connected, hasApplicationKey: connected } }),
+    'POST /hue/create-app-key': { body: { success: true, applicationKey: 'key-9' } },
+    'GET /hue/lights': { body: { lights: hueLights(1) } },
+  });
+  const popup = fakePopup();
+  vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+  const button = await connectButton();
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  fireEvent.click(button);
+  await waitFor(() => expect(popup.location.href).toBe(AUTH_URL));
+  connected = true;
+  popup.closed = true;
+  await act(() => vi.advanceTimersByTimeAsync(600));
+  await post({ type: 'HUE_OAUTH_SUCCESS' });
+  // Before the 1 s recheck could have done it.
+  expect(await screen.findByLabelText('Your new application key', {}, { timeout: 300 })).toHaveValue('key-9');
+  await act(() => vi.advanceTimersByTimeAsync(2_000));
+  expect(api.calls.filter((c) => c.route === 'POST /hue/create-app-key')).toHaveLength(1);
+});
+
 test('a redirect result in the URL is read, shown, and stripped from the address', async () => {
   window.history.replaceState(null, '', '/?hue_error=access_denied#/settings');
   await openHue();

@@ -88,9 +88,15 @@ export function HueSection() {
     [engine, createKey],
   );
 
+  // A popup closed by hand may still have finished the authorisation: then the key is created.
+  const onClosed = async () => {
+    if (!engine || !(await engine.checkHue())) return;
+    if (!engine.getSnapshot().hue.hasApplicationKey) await createKey();
+  };
+
   const oauth = useHueOAuth({
     onResult: (result) => void onResult(result),
-    onClosed: () => void engine?.checkHue(),
+    onClosed: () => void onClosed(),
     onError: setError,
   });
 
