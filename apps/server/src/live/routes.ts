@@ -17,12 +17,27 @@ export const RETRY_MS = 3_000;
 
 const sessionKeySchema = z.coerce.number().int().positive().max(2_000_000_000).optional();
 
+/** Every stream of a session gets the same event object: it is formatted once, not once per client. */
+const formatted = new WeakMap<FlagEvent, string>();
+
 function formatFlag(event: FlagEvent): string {
-  return `id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`;
+  let text = formatted.get(event);
+  if (text === undefined) {
+    text = `id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`;
+    formatted.set(event, text);
+  }
+  return text;
 }
 
+const formattedStatus = new WeakMap<StatusEventData, string>();
+
 function formatStatus(status: StatusEventData): string {
-  return `event: status\ndata: ${JSON.stringify(status)}\n\n`;
+  let text = formattedStatus.get(status);
+  if (text === undefined) {
+    text = `event: status\ndata: ${JSON.stringify(status)}\n\n`;
+    formattedStatus.set(status, text);
+  }
+  return text;
 }
 
 function parseEventId(value: unknown): number | undefined {
