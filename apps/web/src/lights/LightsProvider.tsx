@@ -94,11 +94,12 @@ export function LightsProvider({ children }: { children: ReactNode }) {
     () => ({
       // Depends on the snapshot and the stored selection, both of which re-render this provider.
       drivenProvider: engine && snapshot && settings ? engine.drivenProvider() : null,
-      restoring: email !== null && (engine === null || snapshot.restoring),
+      // Without the configuration (server unreachable) there is nothing to wait for.
+      restoring: email !== null && !config.isError && (engine === null || snapshot.restoring),
       playFlag: (flag, options) => engine?.playFlag(flag, options) ?? false,
       cancelPending: () => engine?.cancelPending(),
     }),
-    [engine, snapshot, settings, email],
+    [engine, snapshot, settings, email, config.isError],
   );
 
   const control = useMemo<LightControlApi>(
