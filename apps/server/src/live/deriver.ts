@@ -1,6 +1,6 @@
 import { createFlagTracker, readMessageDate, type LightChange } from '@flaglight/core';
 import type { Bus } from './bus.js';
-import type { FlagEvent, StatusEventData, UpstreamStatus } from './types.js';
+import type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from './types.js';
 
 /** Identity of a race-control record, to drop the copy a push and a poll both deliver. */
 function identity(message: Record<string, unknown>): string {
@@ -37,6 +37,8 @@ export class SessionDeriver {
     private readonly bus: Bus,
     private readonly now: () => number,
     lastId: number,
+    /** What subscribers already hold: a snapshot that says the same is not sent again. */
+    private readonly known: Pick<FlagEventData, 'state' | 'activeSectors'> | null = null,
   ) {
     // Ids grow with the clock, so a restarted follower (or another instance) never reuses one.
     this.nextId = Math.max(now() * 1000, lastId + 1);
@@ -79,11 +81,15 @@ export class SessionDeriver {
 
   publishSnapshot(): void {
     this.snapshotPublished = true;
+    const state = this.tracker.state();
+    const sectors = this.tracker.activeSectors();
+    // A follower taking over (after a linger, or from another instance) repeats no state.
+    if (this.known?.state === state && this.known.activeSectors.join() === sectors.join()) return;
     const emittedAt = new Date(this.now()).toISOString();
     this.publishChange({
       date: this.lastCause?.date ?? emittedAt,
-      state: this.tracker.state(),
-      activeSectors: this.tracker.activeSectors(),
+      state,
+      activeSectors: sectors,
       cause: this.lastCause ?? { date: emittedAt, message: '' },
     });
   }

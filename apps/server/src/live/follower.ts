@@ -10,7 +10,7 @@ import type { Bus } from './bus.js';
 import type { TimerHandle, Timers } from './clock.js';
 import { SessionDeriver } from './deriver.js';
 import type { PushConnection, PushConnector } from './push.js';
-import type { StatusEventData } from './types.js';
+import type { FlagEventData, StatusEventData } from './types.js';
 
 /** Wait before trying the push connection again after it dropped or was refused. */
 export const PUSH_RETRY_MS = 15_000;
@@ -39,6 +39,8 @@ export interface LiveFollowerOptions {
   connectPush?: PushConnector | undefined;
   /** Highest event id this session has used, so ids keep increasing across restarts. */
   lastId?: number;
+  /** The state subscribers already have (from a follower before this one, maybe on another instance). */
+  known?: FlagEventData | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface LiveFollowerOptions {
  */
 export function startLiveFollower(options: LiveFollowerOptions): Follower {
   const { sessionKey, client, bus, timers } = options;
-  const deriver = new SessionDeriver(sessionKey, bus, timers.now, options.lastId ?? 0);
+  const deriver = new SessionDeriver(sessionKey, bus, timers.now, options.lastId ?? 0, options.known ?? null);
   let stopped = false;
   let pollTimer: TimerHandle | null = null;
   let pushTimer: TimerHandle | null = null;

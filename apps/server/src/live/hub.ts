@@ -172,6 +172,7 @@ export function createLiveHub(options: LiveHubOptions) {
           bus: channel.bus,
           timers,
           lastId: channel.lastId,
+          known: channel.current?.data ?? null,
           ...(options.logger ? { logger: options.logger } : {}),
           connectPush: options.connectPush,
         });
