@@ -1,12 +1,7 @@
-import { pruneLightSelection } from '@flaglight/core';
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useAppConfig } from '../api/app-config';
 import { useAuth } from '../auth/auth-context';
-import { readStoredToken } from '../auth/auth-storage';
-import { readLocalSettings, updateLocalSettings, useLocalSettings } from '../settings/local-settings';
-import { toast } from '../toasts/toast';
 import { takeHueAuthParams, type HueAuthResult } from './hue-oauth';
-import { clearLifxToken, readLifxTokenFor, storeLifxToken } from './lifx-token';
 import { EMPTY_SNAPSHOT, LightControlContext, type LightControlApi } from './light-control-context';
 import { LightsContext, type LightsApi } from './lights-context';
 import type { LightsEngine } from './lights-engine';
@@ -33,7 +28,8 @@ export function LightsProvider({ children }: { children: ReactNode }) {
   const email = user?.email ?? null;
   const config = useAppConfig();
   const lifxApiUrl = config.data?.lifxApiUrl;
-  const [settings] = useLocalSettings(email);
+  // Bumped when the stored selection changes: it decides which provider is driven.
+  const [settingsVersion, setSettingsVersion] = useState(0);
   const [engine, setEngine] = useState<LightsEngine | null>(null);
   const [hueAuthResult, setHueAuthResult] = useState<HueAuthResult | null>(takeRedirectResult);
 
@@ -41,44 +37,18 @@ export function LightsProvider({ children }: { children: ReactNode }) {
     if (!email || !lifxApiUrl) return;
     let cancelled = false;
     let created: LightsEngine | null = null;
-    void import('./lights-engine').then(({ LightsEngine }) => {
+    let unsubscribe: (() => void) | null = null;
+    void import('./user-lights').then(({ createUserLights }) => {
       if (cancelled) return;
-      created = new LightsEngine({
-        lifxApiUrl,
-        sessionToken: readStoredToken,
-        notify: {
-          success: (title) => toast.success(title),
-          warning: (title) => toast.warning(title),
-          error: (title, message) => toast.error(title, { message }),
-        },
-        tokenStore: {
-          read: () => readLifxTokenFor(email),
-          write: (token) => storeLifxToken(email, token),
-          clear: () => clearLifxToken(email),
-        },
-        selection: () => {
-          const stored = readLocalSettings(email);
-          return { lifx: stored.selectedLifxDeviceIds, hue: stored.selectedHueDeviceIds };
-        },
-        // SPEC §5: the selection is pruned to ids that still exist.
-        onDevicesLoaded: (provider, ids) =>
-          updateLocalSettings(email, (current) =>
-            provider === 'lifx'
-              ? {
-                  selectedLifxDeviceIds: pruneLightSelection(current.selectedLifxDeviceIds, ids),
-                  hiddenLifxDeviceIds: pruneLightSelection(current.hiddenLifxDeviceIds, ids),
-                }
-              : {
-                  selectedHueDeviceIds: pruneLightSelection(current.selectedHueDeviceIds, ids),
-                  hiddenHueDeviceIds: pruneLightSelection(current.hiddenHueDeviceIds, ids),
-                },
-          ),
-      });
+      const lights = createUserLights(email, lifxApiUrl);
+      created = lights.engine;
+      unsubscribe = lights.subscribeSettings(() => setSettingsVersion((version) => version + 1));
       setEngine(created);
-      void created.start(readLocalSettings(email).autoConnect);
+      void lights.start();
     });
     return () => {
       cancelled = true;
+      unsubscribe?.();
       created?.dispose();
       setEngine(null);
     };
@@ -92,14 +62,14 @@ export function LightsProvider({ children }: { children: ReactNode }) {
 
   const lights = useMemo<LightsApi>(
     () => ({
-      // Depends on the snapshot and the stored selection, both of which re-render this provider.
-      drivenProvider: engine && snapshot && settings ? engine.drivenProvider() : null,
+      // Depends on the snapshot and the stored selection (settingsVersion), both re-render this provider.
+      drivenProvider: engine && snapshot && settingsVersion >= 0 ? engine.drivenProvider() : null,
       // Without the configuration (server unreachable) there is nothing to wait for.
       restoring: email !== null && !config.isError && (engine === null || snapshot.restoring),
       playFlag: (flag, options) => engine?.playFlag(flag, options) ?? false,
       cancelPending: () => engine?.cancelPending(),
     }),
-    [engine, snapshot, settings, email, config.isError],
+    [engine, snapshot, settingsVersion, email, config.isError],
   );
 
   const control = useMemo<LightControlApi>(

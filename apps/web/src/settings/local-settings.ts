@@ -66,6 +66,11 @@ export function updateLocalSettings(email: string, patch: LocalSettingsPatch): L
   return next;
 }
 
+/** Tells `listener` whenever any user's settings change (this tab or another). */
+export function subscribeLocalSettings(listener: () => void): () => void {
+  return subscribe(listener);
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   // Another tab of the same user changed them.

@@ -1,0 +1,51 @@
+import { pruneLightSelection } from '@flaglight/core';
+import { readStoredToken } from '../auth/auth-storage';
+import { readLocalSettings, subscribeLocalSettings, updateLocalSettings } from '../settings/local-settings';
+import { toast } from '../toasts/toast';
+import { clearLifxToken, readLifxTokenFor, storeLifxToken } from './lifx-token';
+import { LightsEngine } from './lights-engine';
+
+/**
+ * Builds one signed-in user's lights engine, wired to that user's stored token, selection and
+ * preferences. Loaded lazily with the engine: the local settings pull in their schema (zod),
+ * which the landing page must not carry (DESIGN §7, 150 KB).
+ */
+export function createUserLights(email: string, lifxApiUrl: string) {
+  const engine = new LightsEngine({
+    lifxApiUrl,
+    sessionToken: readStoredToken,
+    notify: {
+      success: (title) => toast.success(title),
+      warning: (title) => toast.warning(title),
+      error: (title, message) => toast.error(title, { message }),
+    },
+    tokenStore: {
+      read: () => readLifxTokenFor(email),
+      write: (token) => storeLifxToken(email, token),
+      clear: () => clearLifxToken(email),
+    },
+    selection: () => {
+      const stored = readLocalSettings(email);
+      return { lifx: stored.selectedLifxDeviceIds, hue: stored.selectedHueDeviceIds };
+    },
+    // SPEC §5: the selection is pruned to ids that still exist.
+    onDevicesLoaded: (provider, ids) =>
+      updateLocalSettings(email, (current) =>
+        provider === 'lifx'
+          ? {
+              selectedLifxDeviceIds: pruneLightSelection(current.selectedLifxDeviceIds, ids),
+              hiddenLifxDeviceIds: pruneLightSelection(current.hiddenLifxDeviceIds, ids),
+            }
+          : {
+              selectedHueDeviceIds: pruneLightSelection(current.selectedHueDeviceIds, ids),
+              hiddenHueDeviceIds: pruneLightSelection(current.hiddenHueDeviceIds, ids),
+            },
+      ),
+  });
+  return {
+    engine,
+    start: () => engine.start(readLocalSettings(email).autoConnect),
+    /** The selection decides the driven provider, so a change must re-render the provider. */
+    subscribeSettings: subscribeLocalSettings,
+  };
+}
