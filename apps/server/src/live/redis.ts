@@ -110,7 +110,7 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
   async function recent(sessionKey: number): Promise<RecentState> {
     const name = channel(sessionKey);
     // Read only once subscribed, so nothing falls between the stored list and the live channel.
-    await subscribed.get(name)?.catch(() => {});
+    await subscribed.get(name);
     const [events, status] = await Promise.all([
       client.lrange(`${name}:events`, 0, -1),
       client.get(`${name}:status`),
@@ -208,7 +208,13 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
       if (!set) {
         set = new Set();
         handlers.set(name, set);
-        subscribed.set(name, sub.subscribe(name));
+        // Never an unhandled rejection: a failed SUBSCRIBE is retried by ioredis after a reconnect.
+        subscribed.set(
+          name,
+          sub
+            .subscribe(name)
+            .catch((error: unknown) => logger?.warn({ err: error, sessionKey }, 'Redis subscribe failed')),
+        );
       }
       set.add(handler);
       return () => {
