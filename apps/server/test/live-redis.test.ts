@@ -305,3 +305,36 @@ describe.skipIf(!TEST_REDIS_URL)('two app instances sharing Redis (set TEST_REDI
     expect((await admin.keys(`${prefix}rl:rate-limit:*`)).length).toBeGreaterThan(0);
   });
 });
+
+describe('with REDIS_URL set but Redis unreachable', () => {
+  test('the app starts and serves; tickets say 503 with a clear error; rate-limited routes still answer', async () => {
+    const fake = createFakeTimers(T0);
+    // Nothing listens on port 1: every connection is refused at once.
+    const t = await buildLiveApp({
+      env: { REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: prefix },
+      timers: fake,
+    });
+    try {
+      expect((await t.app.inject({ url: '/api/health' })).json()).toEqual({ ok: true });
+      const token = await signUp(t);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/live/ticket',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toBe('Live updates are unavailable right now. Please try again in a moment.');
+      const stream = await t.app.inject({ url: '/api/live/events?ticket=whatever' });
+      expect(stream.statusCode).toBe(503);
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'nobody@example.com', password: 'wrong' },
+      });
+      expect(login.statusCode).toBeGreaterThanOrEqual(400);
+      expect(login.statusCode).toBeLessThan(500);
+    } finally {
+      await t.close();
+    }
+  }, 20_000);
+});

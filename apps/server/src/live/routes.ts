@@ -53,6 +53,11 @@ export async function liveRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { hub, tickets, timers } = opts;
+  /** The ticket store (Redis, with several instances) failed: the client may retry, or poll the state. */
+  const unavailable = (error: unknown): never => {
+    fastify.log.warn({ err: error }, 'stream ticket store failed');
+    throw new HttpError(503, 'Live updates are unavailable right now. Please try again in a moment.');
+  };
   const streams = new Set<() => void>();
   // Open streams would keep the server from closing.
   fastify.addHook('preClose', async () => {
@@ -61,7 +66,7 @@ export async function liveRoutes(
 
   app.post('/api/live/ticket', async (request) => {
     const { user } = await opts.auth.authenticate(request.headers.authorization);
-    const { ticket, expiresAt } = await tickets.issue(String(user.id));
+    const { ticket, expiresAt } = await tickets.issue(String(user.id)).catch(unavailable);
     return { success: true, ticket, expiresAt: new Date(expiresAt).toISOString() };
   });
 
@@ -77,7 +82,7 @@ export async function liveRoutes(
       },
     },
     async (request, reply) => {
-      if ((await tickets.redeem(request.query.ticket)) === null) {
+      if ((await tickets.redeem(request.query.ticket).catch(unavailable)) === null) {
         throw unauthorized('This stream ticket is invalid, used or expired. Ask for a new one.');
       }
       const lastEventId =
