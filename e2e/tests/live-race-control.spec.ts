@@ -147,6 +147,27 @@ test('a broadcast delay holds the change back and says when it will show', async
   await expect(race.flag).toContainText('Red flag', { timeout: 10_000 });
 });
 
+test('the connection keeps following while the fan is on Settings or Help', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInAs(page, FAN);
+  await makeLightsReady(page, 0);
+  const race = new RaceControl(page);
+  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: 15_000 });
+  // 2020 Italy from minute 57 at 20×: the red flag (58.02) arrives about 3 s in.
+  await race.startReplay('2020 Italian Grand Prix – Race', 57);
+  await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  // Away from the dashboard, the flag still reaches the bulb and the page title.
+  await expect(page).toHaveTitle('Red flag · Flaglight', { timeout: 20_000 });
+  await expect
+    .poll(async () => (await lifxBulbs(page.request)).find((b) => b.label === 'Lamp'), { timeout: 10_000 })
+    .toMatchObject({ hue: 0, saturation: 1 });
+  await page.goto('/#/help');
+  await page.goto('/#/dashboard');
+  await expect(race.connection).toHaveText(/Connected · Replay/);
+  await expect(race.flag).toContainText('Red flag');
+});
+
 test.describe('accessibility while connected', () => {
   test.use({ bypassCSP: true });
   for (const viewport of [

@@ -1,4 +1,4 @@
-import { Suspense, useRef } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../auth/auth-context';
 import { ErrorBoundary } from '../errors/ErrorBoundary';
@@ -7,11 +7,25 @@ import { RouteLoading } from './RouteLoading';
 import { SiteFooter } from './SiteFooter';
 import { TopBar } from './TopBar';
 
+// The live connection outlives screen changes (a fan may open Settings mid-race), so it sits
+// here, above the per-path key; signed-in only, and lazily loaded.
+const LiveProvider = lazy(() => import('../live/LiveProvider').then((m) => ({ default: m.LiveProvider })));
+
 export function AppLayout() {
   const { isAuthenticated } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
   const mainRef = useRef<HTMLElement>(null);
+  const view = (
+    // Re-keyed per path so each screen plays the 200 ms fade (SPEC §2).
+    <div
+      key={location.pathname}
+      data-testid="route-view"
+      className="flex flex-1 flex-col motion-safe:animate-route-fade"
+    >
+      <Outlet />
+    </div>
+  );
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -27,14 +41,7 @@ export function AppLayout() {
       <main ref={mainRef} tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         <ErrorBoundary resetKey={location.key} onGoHome={() => void navigate('/')}>
           <Suspense fallback={<RouteLoading />}>
-            {/* Re-keyed per path so each screen plays the 200 ms fade (SPEC §2). */}
-            <div
-              key={location.pathname}
-              data-testid="route-view"
-              className="flex flex-1 flex-col motion-safe:animate-route-fade"
-            >
-              <Outlet />
-            </div>
+            {isAuthenticated ? <LiveProvider>{view}</LiveProvider> : view}
           </Suspense>
         </ErrorBoundary>
       </main>

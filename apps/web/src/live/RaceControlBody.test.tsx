@@ -11,7 +11,9 @@ import { createTestQueryClient } from '../testing/render-app';
 import { buildUser } from '../testing/users';
 import { toastStore } from '../toasts/toast';
 import { setFlagAccent } from '../ui/flag-accent';
+import { setFlagTitleText } from '../ui/use-document-title';
 import { FakeEventSource } from './fake-event-source';
+import { LiveProvider } from './LiveProvider';
 import { RaceControlBody } from './RaceControlBody';
 
 const USER = buildUser({ email: 'race.fan@example.com' });
@@ -84,7 +86,9 @@ function renderBody(lights: LightsApi) {
       <AuthContext.Provider value={auth}>
         <LightsContext.Provider value={lights}>
           <MemoryRouter>
-            <RaceControlBody />
+            <LiveProvider>
+              <RaceControlBody />
+            </LiveProvider>
           </MemoryRouter>
         </LightsContext.Provider>
       </AuthContext.Provider>
@@ -118,7 +122,7 @@ beforeEach(() => {
   FakeEventSource.reset();
   vi.stubGlobal('EventSource', FakeEventSource);
   toastStore.clear();
-  document.title = 'Dashboard · Flaglight';
+  setFlagTitleText(null);
 });
 afterEach(() => {
   act(() => setFlagAccent('green'));
@@ -281,7 +285,8 @@ describe('Race Control: live connection', () => {
     await tick(10_000);
     expect(flagStatus()).toHaveTextContent('Green flag');
     expect(screen.queryByTestId('pending-flag')).not.toBeInTheDocument();
-    expect(document.title).toBe('Dashboard · Flaglight');
+    // The flag leaves the tab title: the screen's own title (none in this test) is back.
+    expect(document.title).toBe('Flaglight');
     // Connect again by hand: auto-connect does not fight a disconnect.
     expect(FakeEventSource.instances).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
@@ -396,7 +401,9 @@ describe('Race Control: auto-connect', () => {
         >
           <LightsContext.Provider value={ready.api}>
             <MemoryRouter>
-              <RaceControlBody />
+              <LiveProvider>
+                <RaceControlBody />
+              </LiveProvider>
             </MemoryRouter>
           </LightsContext.Provider>
         </AuthContext.Provider>

@@ -1,7 +1,7 @@
 import { createFallbackPracticeSession } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../auth/auth-context';
 import { useLights } from '../lights/lights-context';
@@ -9,16 +9,14 @@ import { ReplayPicker } from '../replays/ReplayPicker';
 import { useSchedule } from '../schedule/schedule-api';
 import { useLocalSettings } from '../settings/local-settings';
 import { buttonClass } from '../ui/button-styles';
-import { useFlagTitle } from '../ui/use-flag-title';
-import { useWakeLock } from '../ui/use-wake-lock';
 import { WakeLockNote } from '../ui/WakeLockNote';
 import { FlagHistory, FlagStatus } from './FlagStatus';
 import { fetchCurrentSession, type CurrentSession } from './live-api';
-import type { LiveFeedDeps } from './live-feed';
+import { useLiveConnectionContext } from './live-connection-context';
 import { LIVE_TEXTS } from './live-texts';
 import { SessionCountdown } from './SessionCountdown';
 import { TestFlags } from './TestFlags';
-import { useLiveConnection, type LiveConnectionState } from './use-live-connection';
+import type { LiveConnectionState } from './use-live-connection';
 
 export const CURRENT_SESSION_QUERY_KEY = ['f1', 'current'] as const;
 /** How often the dashboard asks whether a session went live (the server caches that answer 30 s). */
@@ -109,10 +107,10 @@ const STATUS_TEXT: Record<LiveConnectionState['status'], string> = {
 
 /**
  * The Race Control panel's body (SPEC §2): the session, connect/disconnect, the current flag with
- * its sectors and cause, replays, test flags and the countdown. Title, accent and wake lock follow
- * the connected session's flag.
+ * its sectors and cause, replays, test flags and the countdown. The connection itself (with the
+ * title, accent and wake lock that follow its flag) lives in `LiveProvider`, above the screens.
  */
-export function RaceControlBody({ feedDeps }: { feedDeps?: LiveFeedDeps }) {
+export function RaceControlBody() {
   const { user } = useAuth();
   const [settings] = useLocalSettings(user?.email);
   const lights = useLights();
@@ -122,31 +120,24 @@ export function RaceControlBody({ feedDeps }: { feedDeps?: LiveFeedDeps }) {
     refetchInterval: CURRENT_SESSION_REFRESH_MS,
   });
   const schedule = useSchedule();
-  const { state, connect, disconnect, checkSessionEnd } = useLiveConnection({
-    delaySeconds: settings.delaySeconds,
-    delayEnabled: settings.delayEnabled,
-    ...(feedDeps ? { feedDeps } : {}),
-  });
+  const { state, connect, disconnect, checkSessionEnd, wakeLockHeld, autoConnectTried } =
+    useLiveConnectionContext();
   const connected = state.status === 'connected';
   const ready = lights.drivenProvider !== null;
   const liveSession = current.data?.kind === 'live' ? current.data.session : null;
 
-  useFlagTitle(connected ? (state.momentary?.flag ?? state.shown.flag) : null);
-  const wakeLockHeld = useWakeLock(connected);
-
   // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.
   const { autoConnect } = settings;
-  const autoTriedRef = useRef<string | null>(null);
   const liveId = liveSession ? `${liveSession.date_start}|${liveSession.name}` : null;
   useEffect(() => {
     if (!autoConnect || !liveSession || !liveId || !ready || lights.restoring) return;
-    if (state.status !== 'disconnected' || autoTriedRef.current === liveId) return;
-    autoTriedRef.current = liveId;
+    if (state.status !== 'disconnected' || autoConnectTried.current === liveId) return;
+    autoConnectTried.current = liveId;
     connect({ kind: 'live', session: liveSession });
-  }, [autoConnect, liveSession, liveId, ready, lights.restoring, state.status, connect]);
+  }, [autoConnect, liveSession, liveId, ready, lights.restoring, state.status, connect, autoConnectTried]);
 
   const connectLive = () => {
-    if (liveId) autoTriedRef.current = liveId;
+    if (liveId) autoConnectTried.current = liveId;
     connect({ kind: 'live', session: liveSession });
   };
 

@@ -1,6 +1,7 @@
 import { act, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { setFlagAccent, useFlagAccent } from './flag-accent';
+import { useDocumentTitle } from './use-document-title';
 import { useFlagTitle } from './use-flag-title';
 import { useWakeLock } from './use-wake-lock';
 import { WakeLockNote } from './WakeLockNote';
@@ -23,16 +24,25 @@ describe('useFlagAccent', () => {
 });
 
 describe('useFlagTitle', () => {
-  test('shows the flag in the tab title and restores the page title afterwards', () => {
-    document.title = 'Dashboard · Flaglight';
+  test('shows the flag in the tab title over every screen title, and gives it back afterwards', () => {
+    const screenTitle = renderHook(({ title }) => useDocumentTitle(title), {
+      initialProps: { title: 'Dashboard' },
+    });
+    expect(document.title).toBe('Dashboard · Flaglight');
     const { rerender, unmount } = renderHook(({ flag }) => useFlagTitle(flag), {
       initialProps: { flag: 'yellow' as const } as { flag: 'yellow' | 'red' | null },
     });
     expect(document.title).toBe('Yellow flag · Flaglight');
     rerender({ flag: 'red' });
     expect(document.title).toBe('Red flag · Flaglight');
+    // Moving to another screen keeps the flag in the tab.
+    screenTitle.rerender({ title: 'Settings' });
+    expect(document.title).toBe('Red flag · Flaglight');
+    rerender({ flag: null });
+    expect(document.title).toBe('Settings · Flaglight');
+    rerender({ flag: 'yellow' });
     unmount();
-    expect(document.title).toBe('Dashboard · Flaglight');
+    expect(document.title).toBe('Settings · Flaglight');
   });
 });
 

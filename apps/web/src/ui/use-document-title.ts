@@ -2,8 +2,24 @@ import { useEffect } from 'react';
 
 export const APP_NAME = 'Flaglight';
 
+// The tab shows the current flag while a session is connected, whichever screen is open; otherwise
+// the screen's own title. Both are kept here so neither overwrites the other.
+let pageTitle = APP_NAME;
+let flagTitleText: string | null = null;
+
+function render() {
+  document.title = flagTitleText ?? pageTitle;
+}
+
+/** Sets (or, with null, clears) the flag title that takes precedence over the screen's title. */
+export function setFlagTitleText(text: string | null): void {
+  flagTitleText = text;
+  render();
+}
+
 export function useDocumentTitle(title?: string): void {
   useEffect(() => {
-    document.title = title ? `${title} · ${APP_NAME}` : APP_NAME;
+    pageTitle = title ? `${title} · ${APP_NAME}` : APP_NAME;
+    render();
   }, [title]);
 }

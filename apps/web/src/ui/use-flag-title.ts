@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { FLAG_STYLES, type FlagState } from '../flags/flag-styles';
-import { APP_NAME } from './use-document-title';
+import { APP_NAME, setFlagTitleText } from './use-document-title';
 
 /** The tab title while a flag shows, e.g. 'Yellow flag · Flaglight', so a glance at the tab tells the state. */
 export function flagTitle(flag: FlagState): string {
@@ -8,14 +8,14 @@ export function flagTitle(flag: FlagState): string {
   return `${label} · ${APP_NAME}`;
 }
 
-/** Shows the current flag in the page title; null leaves the page's own title. Restores it afterwards. */
+/**
+ * Shows the current flag in the page title, over every screen's own title; null gives the screen
+ * its title back (as does unmounting).
+ */
 export function useFlagTitle(flag: FlagState | null): void {
   useEffect(() => {
     if (!flag) return;
-    const previous = document.title;
-    document.title = flagTitle(flag);
-    return () => {
-      document.title = previous;
-    };
+    setFlagTitleText(flagTitle(flag));
+    return () => setFlagTitleText(null);
   }, [flag]);
 }

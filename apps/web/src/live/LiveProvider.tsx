@@ -1,0 +1,31 @@
+import { useRef, type ReactNode } from 'react';
+import { useAuth } from '../auth/auth-context';
+import { useLocalSettings } from '../settings/local-settings';
+import { useFlagTitle } from '../ui/use-flag-title';
+import { useWakeLock } from '../ui/use-wake-lock';
+import { LiveConnectionContext, type LiveConnectionApi } from './live-connection-context';
+import type { LiveFeedDeps } from './live-feed';
+import { useLiveConnection } from './use-live-connection';
+
+/**
+ * Holds the live connection for every signed-in screen, so a fan who opens Settings or Help in the
+ * middle of a race keeps following it: the lights, the tracked session, the page title (it shows
+ * the flag) and the wake lock all stay. Signing out (or leaving the signed-in screens) ends it like
+ * a disconnect. Mounted by AppLayout around the screen (outside its per-path fade key), and
+ * loaded lazily so the landing page does not carry the live code.
+ */
+export function LiveProvider({ children, feedDeps }: { children: ReactNode; feedDeps?: LiveFeedDeps }) {
+  const { user } = useAuth();
+  const [settings] = useLocalSettings(user?.email);
+  const live = useLiveConnection({
+    delaySeconds: settings.delaySeconds,
+    delayEnabled: settings.delayEnabled,
+    ...(feedDeps ? { feedDeps } : {}),
+  });
+  const connected = live.state.status === 'connected';
+  useFlagTitle(connected ? (live.state.momentary?.flag ?? live.state.shown.flag) : null);
+  const wakeLockHeld = useWakeLock(connected);
+  const autoConnectTried = useRef<string | null>(null);
+  const api: LiveConnectionApi = { ...live, wakeLockHeld, autoConnectTried };
+  return <LiveConnectionContext.Provider value={api}>{children}</LiveConnectionContext.Provider>;
+}
