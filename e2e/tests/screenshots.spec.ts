@@ -45,9 +45,15 @@ for (const viewport of WIDTHS) {
         await page.goto(`/#${shot.route}`);
         await expect(page.getByRole('heading', { level: 1, name: shot.heading })).toBeVisible();
         // Nothing may push the page sideways on a phone.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-          viewport.width,
-        );
+        const overflow = await page.evaluate((width) => {
+          if (document.documentElement.scrollWidth <= width) return [];
+          // Name the culprits, so a failure says what to fix.
+          return [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+            .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`)
+            .slice(0, 10);
+        }, viewport.width);
+        expect(overflow, 'elements wider than the viewport').toEqual([]);
         await page.screenshot({
           path: path.join(SCREENSHOT_DIR, `${shot.name}-${viewport.width}.png`),
           fullPage: true,
