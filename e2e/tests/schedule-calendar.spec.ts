@@ -15,5 +15,16 @@ test('the calendar lists the season with session times and highlights the next r
   const next = calendar.locator('[data-next-race]');
   await expect(next).toHaveCount(1);
   await expect(next).toContainText('Next race');
+  // The list opens on the next race: its top edge shows within the scrolled list (at the top,
+  // unless the season's last races leave too little to scroll).
+  await expect
+    .poll(() =>
+      calendar.evaluate((list) => {
+        const card = list.querySelector('[data-next-race]')?.getBoundingClientRect();
+        const box = list.getBoundingClientRect();
+        return card ? card.top >= box.top - 1 && card.top <= box.bottom - 48 : false;
+      }),
+    )
+    .toBe(true);
   await expect(panel.getByText('Failed to load race schedule')).toHaveCount(0);
 });

@@ -19,7 +19,8 @@ export function TestFlags() {
   return (
     <div className="flex flex-col gap-3">
       <h3 className="font-semibold">Test your lights</h3>
-      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {/* Natural widths that wrap: no label is cut, nothing pushes the panel wider on a phone. */}
+      <div className="flex flex-wrap gap-2">
         {EFFECT_FLAGS.map((flag) => (
           <button
             key={flag}

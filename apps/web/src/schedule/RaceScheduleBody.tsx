@@ -45,7 +45,7 @@ function RaceItem({ race, isNext, timeZone }: { race: ScheduledRace; isNext: boo
           </span>
         )}
       </div>
-      <ul className="grid gap-1.5 sm:grid-cols-2">
+      <ul className="grid gap-1.5">
         {race.sessions.map((session) => (
           <li
             key={session.key}
@@ -54,7 +54,10 @@ function RaceItem({ race, isNext, timeZone }: { race: ScheduledRace; isNext: boo
             style={{ borderColor: SESSION_COLOR_VALUES[session.color] }}
           >
             <span className="font-semibold">{session.label}</span>
-            <time className="text-ink-300 tabular-nums" dateTime={new Date(session.startMs).toISOString()}>
+            <time
+              className="text-right text-ink-300 tabular-nums"
+              dateTime={new Date(session.startMs).toISOString()}
+            >
               {formatSessionTime(session.startMs, { timeZone })}
             </time>
           </li>
@@ -79,7 +82,8 @@ export function RaceScheduleBody({ now = Date.now }: { now?: () => number }) {
   useEffect(() => {
     const list = listRef.current;
     const next = list?.querySelector<HTMLElement>('[data-next-race]');
-    if (list && next) list.scrollTop = next.offsetTop - list.offsetTop;
+    // The list is `relative`, so it is the item's offset parent: offsetTop is already within it.
+    if (list && next) list.scrollTop = next.offsetTop;
   }, [nextRound, races.length]);
 
   if (schedule.isPending) {
