@@ -48,7 +48,7 @@ for (const viewport of WIDTHS) {
         const overflow = await page.evaluate((width) => {
           if (document.documentElement.scrollWidth <= width) return [];
           // Name the culprits, so a failure says what to fix.
-          return [...document.querySelectorAll('body *')]
+          return Array.from(document.querySelectorAll('body *'))
             .filter((el) => el.getBoundingClientRect().right > width + 0.5)
             .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}"`)
             .slice(0, 10);

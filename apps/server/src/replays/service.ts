@@ -1,4 +1,4 @@
-import { LiveSessionSchema } from '@flaglight/core';
+import { LiveSessionSchema, type ReplayChoice } from '@flaglight/core';
 import { loadBundledSessions, type BundledSession } from '@flaglight/sims';
 import type { LiveHub } from '../live/hub.js';
 import type { OpenF1Client } from '../openf1/client.js';
@@ -6,19 +6,7 @@ import type { OpenF1Client } from '../openf1/client.js';
 export const MIN_REPLAY_SPEED = 1;
 export const MAX_REPLAY_SPEED = 20;
 
-export interface ReplayChoice {
-  source: 'bundled' | 'openf1';
-  id: string;
-  year: number;
-  meetingName: string;
-  sessionName: string;
-  sessionType: string;
-  dateStart: string;
-  /** Minutes into the recording where the session gets going (its first green light). */
-  suggestedStartMinutes: number;
-  messages?: number;
-  lengthMinutes?: number;
-}
+export type { ReplayChoice } from '@flaglight/core';
 
 function suggestedStart(b: BundledSession): number {
   const i = b.messages.findIndex((m) => m.category === 'Flag' && m.flag === 'GREEN');

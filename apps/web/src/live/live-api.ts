@@ -4,34 +4,15 @@ import {
   LIGHT_STATES,
   type CurrentLiveSessionData,
   type CurrentRaceData,
+  type FlagEvent,
+  type FlagEventData,
   type LightState,
+  type StatusEventData,
+  type UpstreamStatus,
 } from '@flaglight/core';
 import { apiRequest } from '../api/client';
 
-/** The data of an SSE `flag` event (DESIGN §5.4). */
-export interface FlagEventData {
-  sessionKey: number;
-  state: LightState;
-  activeSectors: number[];
-  cause: { date: string; message: string };
-  emittedAt: string;
-}
-
-export interface FlagEvent {
-  id: number;
-  data: FlagEventData;
-}
-
-export type UpstreamStatus = 'starting' | 'ok' | 'rate-limited' | 'unauthorized' | 'error';
-
-/** The data of an SSE `status` event: how the server's follower is doing upstream. */
-export interface StatusEventData {
-  sessionKey: number;
-  upstream: UpstreamStatus;
-  transport: string;
-  /** SPEC §8 text while upstream is failing, else null. */
-  message: string | null;
-}
+export type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from '@flaglight/core';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,13 +42,14 @@ export function parseFlagEventData(value: unknown): FlagEventData | null {
 }
 
 const UPSTREAM: readonly UpstreamStatus[] = ['starting', 'ok', 'rate-limited', 'unauthorized', 'error'];
+const TRANSPORTS: readonly StatusEventData['transport'][] = ['push', 'polling', 'replay', 'none'];
 
 export function parseStatusEventData(value: unknown): StatusEventData | null {
   if (!isRecord(value) || !UPSTREAM.includes(value.upstream as UpstreamStatus)) return null;
   return {
     sessionKey: typeof value.sessionKey === 'number' ? value.sessionKey : 0,
     upstream: value.upstream as UpstreamStatus,
-    transport: typeof value.transport === 'string' ? value.transport : 'none',
+    transport: TRANSPORTS.find((transport) => transport === value.transport) ?? 'none',
     message: typeof value.message === 'string' && value.message !== '' ? value.message : null,
   };
 }

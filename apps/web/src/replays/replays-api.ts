@@ -1,18 +1,7 @@
+import type { ReplayChoice } from '@flaglight/core';
 import { apiRequest } from '../api/client';
 
-/** One session that can be replayed: bundled with the app, or an OpenF1 historical session. */
-export interface ReplayChoice {
-  source: 'bundled' | 'openf1';
-  id: string;
-  year: number;
-  meetingName: string;
-  sessionName: string;
-  sessionType: string;
-  dateStart: string;
-  /** Minutes into the recording where the session gets going. */
-  suggestedStartMinutes: number;
-  lengthMinutes: number | null;
-}
+export type { ReplayChoice } from '@flaglight/core';
 
 export const MIN_REPLAY_SPEED = 1;
 export const MAX_REPLAY_SPEED = 20;

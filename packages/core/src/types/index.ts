@@ -1,4 +1,5 @@
 export * from './devices.js';
+export * from './live.js';
 export * from './race-control.js';
 export * from './race.js';
 export * from './ui.js';
