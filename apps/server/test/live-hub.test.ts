@@ -198,7 +198,8 @@ describe('live hub', () => {
     expect(a.statuses.map((s) => s.upstream)).toEqual(
       expect.arrayContaining(['rate-limited', 'error', 'unauthorized', 'ok']),
     );
-  }, 30_000);
+    // Slow answers take real time; a loaded CI machine needs room (no timing is asserted).
+  }, 120_000);
 
   test('a follower stops a minute after its last subscriber leaves', async () => {
     const { fake, sim, hub } = await setup();
