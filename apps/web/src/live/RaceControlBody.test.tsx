@@ -79,9 +79,9 @@ function stubServer(current: unknown = LIVE, overrides: Parameters<typeof stubAp
   });
 }
 
-function renderBody(lights: LightsApi) {
+function tree(lights: LightsApi) {
   const auth = { status: 'authenticated', isAuthenticated: true, user: USER, token: 't' } as AuthContextValue;
-  return render(
+  return (
     <QueryClientProvider client={createTestQueryClient()}>
       <AuthContext.Provider value={auth}>
         <LightsContext.Provider value={lights}>
@@ -92,8 +92,12 @@ function renderBody(lights: LightsApi) {
           </MemoryRouter>
         </LightsContext.Provider>
       </AuthContext.Provider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
+}
+
+function renderBody(lights: LightsApi) {
+  return render(tree(lights));
 }
 
 const tick = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
@@ -392,23 +396,7 @@ describe('Race Control: auto-connect', () => {
     await tick();
     expect(FakeEventSource.instances).toHaveLength(0);
     const ready = recordingLights('hue');
-    view.rerender(
-      <QueryClientProvider client={createTestQueryClient()}>
-        <AuthContext.Provider
-          value={
-            { status: 'authenticated', isAuthenticated: true, user: USER, token: 't' } as AuthContextValue
-          }
-        >
-          <LightsContext.Provider value={ready.api}>
-            <MemoryRouter>
-              <LiveProvider>
-                <RaceControlBody />
-              </LiveProvider>
-            </MemoryRouter>
-          </LightsContext.Provider>
-        </AuthContext.Provider>
-      </QueryClientProvider>,
-    );
+    view.rerender(tree(ready.api));
     await tick();
     await tick();
     await tick();

@@ -33,6 +33,21 @@ type KeyStep =
   | { step: 'storing'; key: string }
   | { step: 'stored' };
 
+/** Shown both before and after connecting: diagnostics explain either state (SPEC §8). */
+function DiagnosticsButton({ running, onRun }: { running: boolean; onRun: () => Promise<void> }) {
+  return (
+    <button
+      type="button"
+      className={buttonClass('secondary')}
+      disabled={running}
+      onClick={() => void onRun()}
+    >
+      <Stethoscope aria-hidden="true" className="size-5" />
+      {running ? 'Running diagnostics…' : 'Diagnostics'}
+    </button>
+  );
+}
+
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message !== '' ? error.message : fallback;
 }
@@ -188,15 +203,7 @@ export function HueSection() {
             <Plug aria-hidden="true" className="size-5" />
             {oauth.connecting ? 'Waiting for Hue…' : checking ? 'Checking…' : 'Connect Philips Hue'}
           </button>
-          <button
-            type="button"
-            className={buttonClass('secondary')}
-            disabled={diagnosing}
-            onClick={() => void onDiagnostics()}
-          >
-            <Stethoscope aria-hidden="true" className="size-5" />
-            {diagnosing ? 'Running diagnostics…' : 'Diagnostics'}
-          </button>
+          <DiagnosticsButton running={diagnosing} onRun={onDiagnostics} />
         </div>
         {oauth.connecting && (
           <p role="status" className="text-ink-300">
@@ -324,15 +331,7 @@ export function HueSection() {
       </div>
 
       <div className="flex flex-wrap gap-3">
-        <button
-          type="button"
-          className={buttonClass('secondary')}
-          disabled={diagnosing}
-          onClick={() => void onDiagnostics()}
-        >
-          <Stethoscope aria-hidden="true" className="size-5" />
-          {diagnosing ? 'Running diagnostics…' : 'Diagnostics'}
-        </button>
+        <DiagnosticsButton running={diagnosing} onRun={onDiagnostics} />
         <button
           type="button"
           className={buttonClass('danger')}
