@@ -254,3 +254,72 @@ describe('Hue remote API', () => {
     });
   });
 });
+
+describe('Hue faults', () => {
+  test('a 429 storm on light calls, local and remote, with CLIP error bodies; then it passes', async () => {
+    const added = await call('POST', '/_control/faults', {
+      kind: 'rate-limit',
+      times: 3,
+      path: '/clip/v2/resource/light',
+    });
+    expect(added.status).toBe(201);
+    const tokens = await authorize();
+    const remote = { Authorization: `Bearer ${tokens.access_token}`, ...key };
+    const first = await call(
+      'PUT',
+      '/clip/v2/resource/light/' + sim.control.lights()[0]!.id,
+      { on: { on: true } },
+      key,
+    );
+    expect(first).toMatchObject({ status: 429, body: { errors: [{ description: 'Too many requests' }] } });
+    expect((await call('GET', '/route/clip/v2/resource/light', undefined, remote)).status).toBe(429);
+    expect((await call('GET', '/clip/v2/resource/light', undefined, key)).status).toBe(429);
+    expect((await call('GET', '/clip/v2/resource/light', undefined, key)).status).toBe(200);
+    expect((await call('GET', '/_control/faults')).body).toEqual({ faults: [] });
+  });
+
+  test('faults leave OAuth, pairing and the control routes alone', async () => {
+    sim.control.fault({ kind: 'server-error' });
+    const tokens = await authorize();
+    expect(tokens.access_token).toEqual(expect.any(String));
+    expect((await call('POST', '/api', { devicetype: 'x' })).status).toBe(200);
+    expect((await call('GET', '/clip/v2/resource/light', undefined, key)).status).toBe(503);
+    expect((await call('DELETE', '/_control/faults')).status).toBe(200);
+    expect((await call('GET', '/clip/v2/resource/light', undefined, key)).status).toBe(200);
+  });
+
+  test('a slow answer is held, then answered', async () => {
+    sim.control.fault({ kind: 'slow', delayMs: 300, times: 1 });
+    const started = Date.now();
+    expect((await call('GET', '/clip/v2/resource/light', undefined, key)).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  test('a cut body is unreadable JSON', async () => {
+    sim.control.fault({ kind: 'invalid-json', times: 1 });
+    const res = await fetch(`${sim.url}/clip/v2/resource/light`, { headers: key });
+    expect(res.status).toBe(200);
+    await expect(res.clone().json()).rejects.toThrow();
+  });
+
+  test('a revoked application key gets 401 unauthorized user', async () => {
+    const pair = await call('POST', '/_control/revoke-key', { key: DEMO_HUE_APPLICATION_KEY });
+    expect(pair.status).toBe(200);
+    expect(await call('GET', '/clip/v2/resource/light', undefined, key)).toMatchObject({
+      status: 401,
+      body: { errors: [{ description: 'unauthorized user' }] },
+    });
+    expect((await call('POST', '/_control/revoke-key', { key: 'nope' })).status).toBe(404);
+  });
+
+  test('bad fault bodies are 400 naming the problem', async () => {
+    expect(await call('POST', '/_control/faults', { kind: 'meltdown' })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining('kind must be one of') },
+    });
+    expect(await call('POST', '/_control/faults', { kind: 'slow', times: 'many' })).toMatchObject({
+      status: 400,
+      body: { error: 'times must be a number' },
+    });
+  });
+});

@@ -3,6 +3,14 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { sendLightsPage } from '../lights-page/page.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import {
+  type ActiveFault,
+  applyFaults,
+  type FaultResponses,
+  Faults,
+  type FaultSpec,
+  parseFaultSpec,
+} from '../shared/faults.js';
+import {
   applyLightPut,
   createHueLights,
   type HueSimLight,
@@ -21,6 +29,25 @@ export const HUE_ACCESS_TOKEN_TTL_S = 7 * 24 * 3600;
 export const HUE_CODE_TTL_MS = 10 * 60_000;
 /** The simulated bridge's id (lower-case hex, as its certificate CN). */
 export const HUE_SIM_BRIDGE_ID = '001788fffe6a2b3c';
+
+/** CLIP v2 error bodies (reference §3.3: `{errors: [{description}]}` with a 4xx/5xx). */
+const HUE_FAULTS: FaultResponses = {
+  unauthorized: {
+    status: 401,
+    contentType: 'application/json',
+    body: JSON.stringify({ errors: [{ description: 'unauthorized user' }], data: [] }),
+  },
+  'rate-limit': {
+    status: 429,
+    contentType: 'application/json',
+    body: JSON.stringify({ errors: [{ description: 'Too many requests' }], data: [] }),
+  },
+  'server-error': {
+    status: 503,
+    contentType: 'application/json',
+    body: JSON.stringify({ errors: [{ description: 'service unavailable' }], data: [] }),
+  },
+};
 
 export interface HueSimOptions {
   now?: Clock;
@@ -65,6 +92,16 @@ export interface HueSimControl {
   applicationKeys(): string[];
   /** Every access token stops working (as if expired); refresh tokens still do. */
   expireAccessTokens(): void;
+  /** The bridge forgets an application key (as if removed in the Hue app): calls with it get 401. */
+  revokeApplicationKey(key: string): boolean;
+  /**
+   * Misbehaviour of the CLIP v2 light calls, local and remote alike (`429` storms, `503`, slow
+   * answers, cut bodies). `path` is below `/clip/v2/resource`'s parent, without `/route`, e.g.
+   * `/clip/v2/resource/light`.
+   */
+  fault(spec: FaultSpec): ActiveFault;
+  faults(): ActiveFault[];
+  clearFaults(): void;
   requests(): HueLoggedRequest[];
   resetRequests(): void;
   reset(): void;
@@ -108,6 +145,7 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
   let accessTokens = new Map<string, number>();
   let refreshTokens = new Set<string>();
   let log: HueLoggedRequest[] = [];
+  const faults = new Faults();
 
   const view = (l: HueSimLight): HueLightView => ({
     id: l.id,
@@ -141,6 +179,10 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
     expireAccessTokens() {
       accessTokens = new Map();
     },
+    revokeApplicationKey: (key) => appKeys.delete(key),
+    fault: (spec) => faults.add(spec),
+    faults: () => faults.list(),
+    clearFaults: () => faults.clear(),
     requests: () => [...log],
     resetRequests() {
       log = [];
@@ -155,6 +197,7 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
       accessTokens = new Map();
       refreshTokens = new Set();
       log = [];
+      faults.clear();
     },
   };
 
@@ -262,6 +305,15 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
       (request as FastifyRequest & { receivedAt?: number }).receivedAt = now();
     });
 
+    // Faults hit the light calls only (local `/clip/v2/...` and remote `/route/clip/v2/...`), not
+    // OAuth or pairing, and after the offline check so a vanished bridge stays vanished.
+    applyFaults(app, faults, HUE_FAULTS, (request) => {
+      if (offline) return null;
+      const path = request.url.slice(prefixLength).split('?')[0] ?? '';
+      const clip = path.startsWith('/route/') ? path.slice('/route'.length) : path;
+      return clip.startsWith('/clip/v2/') ? clip : null;
+    });
+
     app.get('/', async (_request, reply) => sendLightsPage(reply, 'Hue simulator'));
     app.get('/_control/bulbs', async () => ({ bulbs: control.lights() }));
     app.get('/_control/lights', async () => ({ lights: control.lights() }));
@@ -282,6 +334,24 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
     });
     app.post('/_control/expire-tokens', async () => {
       control.expireAccessTokens();
+      return { ok: true };
+    });
+    app.post('/_control/revoke-key', async (request, reply) => {
+      const key = asBody(request.body).key;
+      if (typeof key !== 'string' || !control.revokeApplicationKey(key))
+        return reply.code(404).send({ error: 'unknown application key' });
+      return { ok: true };
+    });
+    app.get('/_control/faults', async () => ({ faults: control.faults() }));
+    app.post('/_control/faults', async (request, reply) => {
+      try {
+        return await reply.code(201).send(control.fault(parseFaultSpec(request.body)));
+      } catch (error) {
+        return reply.code(400).send({ error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    app.delete('/_control/faults', async () => {
+      control.clearFaults();
       return { ok: true };
     });
     app.post('/_control/reset', async () => {

@@ -1,5 +1,5 @@
 import { type FastifyInstance, type FastifyReply } from 'fastify';
-import { FAULT_KINDS, type FaultKind, type FaultSpec } from '../shared/faults.js';
+import { optionalNumber, parseFaultSpec } from '../shared/faults.js';
 import { type BundledSession } from './catalog.js';
 import { type ReplayOptions } from './replay.js';
 import { type OpenF1SimControl } from './sim.js';
@@ -8,13 +8,6 @@ type Body = Record<string, unknown>;
 
 function asBody(body: unknown): Body {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
-}
-
-function optionalNumber(body: Body, key: string): number | undefined {
-  const v = body[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${key} must be a number`);
-  return v;
 }
 
 function parseReplay(raw: unknown): ReplayOptions {
@@ -33,19 +26,6 @@ function parseReplay(raw: unknown): ReplayOptions {
     speed: optionalNumber(body, 'speed'),
     sessionKey: optionalNumber(body, 'sessionKey'),
     meetingKey: optionalNumber(body, 'meetingKey'),
-  };
-}
-
-function parseFault(raw: unknown): FaultSpec {
-  const body = asBody(raw);
-  if (!FAULT_KINDS.includes(body.kind as FaultKind))
-    throw new Error(`kind must be one of ${FAULT_KINDS.join(', ')}`);
-  if (body.path !== undefined && typeof body.path !== 'string') throw new Error('path must be a string');
-  return {
-    kind: body.kind as FaultKind,
-    times: optionalNumber(body, 'times'),
-    delayMs: optionalNumber(body, 'delayMs'),
-    path: body.path as string | undefined,
   };
 }
 
@@ -112,7 +92,7 @@ export function registerControlRoutes(
 
   app.get('/_control/faults', async () => control.faults());
   app.post('/_control/faults', async (request, reply) =>
-    attempt(reply, () => reply.code(201).send(control.fault(parseFault(request.body)))),
+    attempt(reply, () => reply.code(201).send(control.fault(parseFaultSpec(request.body)))),
   );
   app.delete('/_control/faults', async () => {
     control.clearFaults();

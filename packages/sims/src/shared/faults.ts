@@ -30,6 +30,28 @@ export interface ActiveFault {
 
 export const DEFAULT_SLOW_MS = 15_000;
 
+/** A finite number field, or undefined when absent; throws naming the field otherwise. */
+export function optionalNumber(body: Record<string, unknown>, key: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${key} must be a number`);
+  return v;
+}
+
+/** A fault from a `/_control/faults` body; throws a one-line reason when it is not one. */
+export function parseFaultSpec(raw: unknown): FaultSpec {
+  const body = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  if (!FAULT_KINDS.includes(body.kind as FaultKind))
+    throw new Error(`kind must be one of ${FAULT_KINDS.join(', ')}`);
+  if (body.path !== undefined && typeof body.path !== 'string') throw new Error('path must be a string');
+  return {
+    kind: body.kind as FaultKind,
+    times: optionalNumber(body, 'times'),
+    delayMs: optionalNumber(body, 'delayMs'),
+    path: body.path as string | undefined,
+  };
+}
+
 /** A queue of misbehaviours: each request takes the first fault that matches its path. */
 export class Faults {
   private queue: ActiveFault[] = [];
