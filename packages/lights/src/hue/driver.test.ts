@@ -16,18 +16,25 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function bridge(applicationKey = DEMO_HUE_APPLICATION_KEY) {
+async function bridge(
+  applicationKey = DEMO_HUE_APPLICATION_KEY,
+  tuning: { timeoutMs?: number; retryBaseDelayMs?: number } = {},
+) {
   sim = await startHueSim();
   const sentAt: number[] = [];
   const transport = createHueBridgeTransport({
     baseUrl: `${sim.url}/clip/v2/resource`,
     applicationKey,
+    ...(tuning.timeoutMs === undefined ? {} : { timeoutMs: tuning.timeoutMs }),
     fetch: (input, init) => {
       sentAt.push(performance.now());
       return fetch(input, init);
     },
   });
-  const driver = createHueDriver({ transport });
+  const driver = createHueDriver({
+    transport,
+    ...(tuning.retryBaseDelayMs === undefined ? {} : { retryBaseDelayMs: tuning.retryBaseDelayMs }),
+  });
   const events: DriverEvent[] = [];
   driver.subscribe((e) => events.push(e));
   return { sim, driver, events, sentAt, ids: sim.control.lights().map((l) => l.id) };
@@ -122,6 +129,91 @@ describe('Hue driver against the bridge simulator', () => {
     });
     sim.control.setOffline(false);
     expect(await driver.connect()).toHaveLength(4);
+  });
+
+  test('a 429 storm: the queue pauses 1×, 2× the base, then the command lands', async () => {
+    const { sim, driver, ids, events } = await bridge(DEMO_HUE_APPLICATION_KEY, { retryBaseDelayMs: 150 });
+    await driver.connect();
+    sim.control.resetRequests();
+    sim.control.fault({ kind: 'rate-limit', times: 2, path: '/clip/v2/resource/light/' });
+    await driver.setState([ids[0]!], red);
+    const puts = sim.control.requests().filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(puts[1]!.at - puts[0]!.at).toBeGreaterThanOrEqual(140);
+    expect(puts[2]!.at - puts[1]!.at).toBeGreaterThanOrEqual(290);
+    expect(sim.control.light(ids[0]!)!.hex).toMatch(/^#ff/);
+    expect(events.filter((e) => e.type === 'error' || e.type === 'disconnect')).toEqual([]);
+  });
+
+  test('a bridge that stays busy (503): "Failed to set flag" after 3 retries, still connected', async () => {
+    const { sim, driver, ids, events } = await bridge(DEMO_HUE_APPLICATION_KEY, { retryBaseDelayMs: 20 });
+    await driver.connect();
+    sim.control.resetRequests();
+    sim.control.fault({ kind: 'server-error', path: '/clip/v2/resource/light/' });
+    await expect(driver.setState([ids[0]!], red)).rejects.toMatchObject({
+      kind: 'rate-limit',
+      message: 'Failed to set flag',
+    });
+    expect(sim.control.requests().filter((r) => r.method === 'PUT')).toHaveLength(4);
+    expect(driver.connected).toBe(true);
+    expect(events).toContainEqual({
+      type: 'error',
+      error: { kind: 'rate-limit', message: 'Failed to set flag' },
+    });
+    sim.control.clearFaults();
+    await driver.setState([ids[0]!], red);
+    expect(sim.control.light(ids[0]!)!.hex).toMatch(/^#ff/);
+  });
+
+  test('while paused, a newer command for the light replaces the one waiting to retry', async () => {
+    const { sim, driver, ids } = await bridge(DEMO_HUE_APPLICATION_KEY, { retryBaseDelayMs: 200 });
+    await driver.connect();
+    sim.control.resetRequests();
+    sim.control.fault({ kind: 'rate-limit', times: 1, path: '/clip/v2/resource/light/' });
+    const first = driver.setState([ids[0]!], red);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const green = { ...red, color: { hue: 120, saturation: 1 } };
+    await Promise.all([first, driver.setState([ids[0]!], green)]);
+    const puts = sim.control.requests().filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.status)).toEqual([429, 200]);
+    expect(sim.control.light(ids[0]!)!.hex).toMatch(/^#[0-9a-f]{2}ff/);
+  });
+
+  test('a slow bridge: the command times out with "Failed to set flag", the next one works', async () => {
+    const { sim, driver, ids } = await bridge(DEMO_HUE_APPLICATION_KEY, { timeoutMs: 200 });
+    await driver.connect();
+    sim.control.fault({ kind: 'slow', delayMs: 1_000, times: 1, path: '/clip/v2/resource/light/' });
+    await expect(driver.setState([ids[0]!], red)).rejects.toMatchObject({
+      kind: 'timeout',
+      message: 'Failed to set flag',
+    });
+    expect(driver.connected).toBe(true);
+    await driver.setState([ids[0]!], red);
+    expect(sim.control.light(ids[0]!)!.hex).toMatch(/^#ff/);
+  });
+
+  test('a slow or cut light list: "Failed to fetch lights"', async () => {
+    const { sim, driver } = await bridge(DEMO_HUE_APPLICATION_KEY, { timeoutMs: 200 });
+    sim.control.fault({ kind: 'slow', delayMs: 1_000, times: 1 });
+    await expect(driver.connect()).rejects.toMatchObject({
+      kind: 'timeout',
+      message: 'Failed to fetch lights',
+    });
+    sim.control.fault({ kind: 'invalid-json', times: 1 });
+    await expect(driver.connect()).rejects.toMatchObject({ message: 'Failed to fetch lights' });
+    expect(await driver.connect()).toHaveLength(4);
+  });
+
+  test('a key removed from the bridge mid-session: "Hue bridge unauthorized" disconnects', async () => {
+    const { sim, driver, ids, events } = await bridge();
+    await driver.connect();
+    sim.control.revokeApplicationKey(DEMO_HUE_APPLICATION_KEY);
+    await expect(driver.setState([ids[0]!], red)).rejects.toMatchObject({ kind: 'auth' });
+    expect(driver.connected).toBe(false);
+    expect(events).toContainEqual({
+      type: 'disconnect',
+      error: { kind: 'auth', message: 'Hue bridge unauthorized' },
+    });
   });
 
   test('a malformed light list: "Failed to fetch lights"', async () => {

@@ -14,11 +14,19 @@ import type { HueLightCommand, HueLightInfo, HueTransport } from './transports.j
 /** Hue's guidance: about 10 light commands per second (reference §3.5). */
 export const HUE_LIGHT_COMMAND_GAP_MS = 100;
 
+/** A busy bridge (429, 503) is given this long, doubling per attempt: 1 s, 2 s, 4 s. */
+export const HUE_RETRY_BASE_DELAY_MS = 1_000;
+export const HUE_MAX_RETRIES = 3;
+
 export interface HueDriverOptions {
   transport: HueTransport;
   timers?: Timers;
   /** Minimum gap between two light commands. Default 100 ms. */
   gapMs?: number;
+  /** Default 1 s. */
+  retryBaseDelayMs?: number;
+  /** Default 3. */
+  maxRetries?: number;
 }
 
 export interface HueDriver extends LightDriver {
@@ -33,6 +41,7 @@ export interface HueDriver extends LightDriver {
 interface Pending {
   id: string;
   command: HueLightCommand;
+  attempts: number;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -58,15 +67,20 @@ export function toHueCommand(state: LightStateCommand, light?: Pick<HueLightInfo
  * The Hue driver (CLIP v2 over a local bridge or through the server). One paced queue of light
  * commands, ≥ 100 ms apart; a newer command for a light replaces its queued one, so a strobe
  * never builds a backlog. Strobes are expanded by the player at a pace the bridge can show.
+ * A busy bridge (429 or 503) pauses the whole queue, 1 s then 2 s then 4 s, and the command is
+ * sent again unless a newer one for that light has taken its place.
  */
 export function createHueDriver(options: HueDriverOptions): HueDriver {
   const { transport } = options;
   const timers = options.timers ?? systemTimers;
   const gapMs = options.gapMs ?? HUE_LIGHT_COMMAND_GAP_MS;
+  const retryBase = options.retryBaseDelayMs ?? HUE_RETRY_BASE_DELAY_MS;
+  const maxRetries = options.maxRetries ?? HUE_MAX_RETRIES;
   const events = new DriverEvents();
   let lights = new Map<string, HueLightInfo>();
   let queue: Pending[] = [];
   let lastSent = -Infinity;
+  let pausedUntil = -Infinity;
   let running = false;
   let connected = false;
   let wake: AbortController | null = null;
@@ -94,7 +108,7 @@ export function createHueDriver(options: HueDriverOptions): HueDriver {
     running = true;
     try {
       while (queue.length > 0) {
-        const wait = lastSent + gapMs - timers.now();
+        const wait = Math.max(lastSent + gapMs, pausedUntil) - timers.now();
         if (wait > 0) {
           wake = new AbortController();
           await sleep(timers, wait, wake.signal).catch(() => undefined);
@@ -107,6 +121,14 @@ export function createHueDriver(options: HueDriverOptions): HueDriver {
           await transport.putLight(next.id, next.command);
           next.resolve();
         } catch (error) {
+          if (error instanceof LightError && error.kind === 'rate-limit' && next.attempts < maxRetries) {
+            pausedUntil = timers.now() + retryBase * 2 ** next.attempts;
+            next.attempts += 1;
+            // A newer command for this light queued meanwhile goes instead.
+            if (queue.some((p) => p.id === next.id)) next.resolve();
+            else queue.unshift(next);
+            continue;
+          }
           const light = fail(error);
           events.emit({ type: 'error', error: light.toJSON() });
           next.reject(light);
@@ -122,9 +144,9 @@ export function createHueDriver(options: HueDriverOptions): HueDriver {
       const queued = queue.find((p) => p.id === id);
       if (queued) {
         queued.resolve();
-        Object.assign(queued, { command, resolve, reject });
+        Object.assign(queued, { command, resolve, reject, attempts: 0 });
       } else {
-        queue.push({ id, command, resolve, reject });
+        queue.push({ id, command, resolve, reject, attempts: 0 });
       }
       void pump();
     });

@@ -1,4 +1,4 @@
-import type { Gamut, XyPoint } from '@flaglight/core';
+import { REQUEST_TIMEOUT_MS, type Gamut, type XyPoint } from '@flaglight/core';
 import { LIGHT_ERROR_MESSAGES as M, LightError } from '../errors.js';
 
 /** A Hue light as the driver needs it (SPEC §3 Bridge light, plus its colour gamut). */
@@ -28,21 +28,37 @@ export interface HueTransport {
 type Fetch = typeof fetch;
 const defaultFetch: Fetch = (...args) => globalThis.fetch(...args);
 
+/** A bridge on the home network answers in well under a second; give up on it after 10 s. */
+export const HUE_BRIDGE_TIMEOUT_MS = REQUEST_TIMEOUT_MS;
+/** Through the app's server, which itself gives up on the Hue remote API after 10 s. */
+export const HUE_REMOTE_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 5_000;
+
 function statusError(status: number, fallback: string): LightError {
   if (status === 401 || status === 403) return new LightError('auth', M.hueUnauthorized, status);
   if (status === 404) return new LightError('not-found', fallback, status);
-  if (status === 429) return new LightError('rate-limit', fallback, status);
+  // 429, and the 503 an overloaded bridge answers (reference §3.5): slow down and try again.
+  if (status === 429 || status === 503) return new LightError('rate-limit', fallback, status);
   return new LightError(status >= 500 ? 'server' : 'bad-request', fallback, status);
 }
 
-async function call(doFetch: Fetch, url: string, init: RequestInit, fallback: string): Promise<unknown> {
+async function call(
+  doFetch: Fetch,
+  url: string,
+  init: RequestInit,
+  fallback: string,
+  timeoutMs: number,
+): Promise<unknown> {
+  const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
-    response = await doFetch(url, init);
+    response = await doFetch(url, { ...init, signal });
   } catch {
+    // No answer in time is not a vanished bridge: the command failed, the connection stays.
+    if (signal.aborted) throw new LightError('timeout', fallback);
     throw new LightError('network', M.hueNotConnected);
   }
-  const text = await response.text().catch(() => '');
+  const text = await response.text().catch(() => null);
+  if (text === null) throw new LightError(signal.aborted ? 'timeout' : 'network', fallback, response.status);
   let body: unknown;
   try {
     body = text === '' ? null : JSON.parse(text);
@@ -71,6 +87,8 @@ export interface HueBridgeTransportOptions {
   baseUrl?: string;
   applicationKey: string;
   fetch?: Fetch;
+  /** Default 10 s. */
+  timeoutMs?: number;
 }
 
 /** CLIP v2 on a local bridge, `hue-application-key` header (reference §3.2). */
@@ -78,10 +96,11 @@ export function createHueBridgeTransport(options: HueBridgeTransportOptions): Hu
   const base = (options.baseUrl ?? `https://${options.address ?? ''}/clip/v2/resource`).replace(/\/+$/, '');
   const doFetch = options.fetch ?? defaultFetch;
   const headers = { 'hue-application-key': options.applicationKey };
+  const timeoutMs = options.timeoutMs ?? HUE_BRIDGE_TIMEOUT_MS;
   return {
     kind: 'bridge',
     async listLights() {
-      const body = (await call(doFetch, `${base}/light`, { headers }, M.hueFetchLightsFailed)) as {
+      const body = (await call(doFetch, `${base}/light`, { headers }, M.hueFetchLightsFailed, timeoutMs)) as {
         data?: ClipLight[];
       } | null;
       if (!body || !Array.isArray(body.data)) throw new LightError('server', M.hueFetchLightsFailed);
@@ -102,6 +121,7 @@ export function createHueBridgeTransport(options: HueBridgeTransportOptions): Hu
           body: JSON.stringify(command),
         },
         M.hueCommandFailed,
+        timeoutMs,
       );
     },
   };
@@ -113,6 +133,8 @@ export interface HueRemoteTransportOptions {
   /** The app's bearer token (SPEC §7: every product API call carries it). */
   token: string | (() => string | null);
   fetch?: Fetch;
+  /** Default 15 s (the server's own time-out for Hue is 10 s). */
+  timeoutMs?: number;
 }
 
 export interface HueRemoteTransport extends HueTransport {
@@ -130,6 +152,7 @@ export function createHueRemoteTransport(options: HueRemoteTransportOptions): Hu
     return token ? { Authorization: `Bearer ${token}` } : {};
   };
   const json = { 'Content-Type': 'application/json' };
+  const timeoutMs = options.timeoutMs ?? HUE_REMOTE_TIMEOUT_MS;
   return {
     kind: 'remote',
     async listLights() {
@@ -138,6 +161,7 @@ export function createHueRemoteTransport(options: HueRemoteTransportOptions): Hu
         `${base}/hue/lights`,
         { headers: auth() },
         M.hueFetchLightsFailed,
+        timeoutMs,
       )) as {
         lights?: HueLightInfo[];
       } | null;
@@ -156,6 +180,7 @@ export function createHueRemoteTransport(options: HueRemoteTransportOptions): Hu
         `${base}/hue/lights/${encodeURIComponent(id)}/state`,
         { method: 'PUT', headers: { ...auth(), ...json }, body: JSON.stringify(body) },
         M.hueCommandFailed,
+        timeoutMs,
       );
     },
     async sendFlag(lightIds, flag, duration = 500) {
@@ -168,6 +193,7 @@ export function createHueRemoteTransport(options: HueRemoteTransportOptions): Hu
           body: JSON.stringify({ lightIds, flag, duration }),
         },
         M.hueCommandFailed,
+        timeoutMs,
       );
     },
   };
