@@ -152,6 +152,8 @@ export interface ContextOptions {
   /** The live hub's clock and timers (tests pass a fake one). */
   timers?: Timers;
   connectPush?: PushConnector;
+  /** How long the server waits for the Hue remote API (default 10 s; tests shorten it). */
+  hueTimeoutMs?: number;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -238,7 +240,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     box: createSecretBox(resolveAppSecret(config.appSecret, config.dataDir)),
     client:
       hueClientId && hueClientSecret
-        ? createHueRemoteClient({ apiUrl: hueApiUrl, clientId: hueClientId, clientSecret: hueClientSecret })
+        ? createHueRemoteClient({
+            apiUrl: hueApiUrl,
+            clientId: hueClientId,
+            clientSecret: hueClientSecret,
+            ...(options.hueTimeoutMs === undefined ? {} : { timeoutMs: options.hueTimeoutMs }),
+          })
         : undefined,
     clientId: hueClientId,
     authorizeBase: hueAuthorizeBase,

@@ -34,6 +34,7 @@ export async function buildTestApp(
     /** Extra routes or hooks for one test, added before the app is ready. */
     configure?: (app: FastifyInstance) => void;
     now?: () => Date;
+    hueTimeoutMs?: number;
   } = {},
 ): Promise<TestApp> {
   const dialect = options.dialect ?? 'sqlite';
@@ -55,6 +56,7 @@ export async function buildTestApp(
   const context = await createContext(config, {
     logger: pino({ level: 'silent' }),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.hueTimeoutMs === undefined ? {} : { hueTimeoutMs: options.hueTimeoutMs }),
     ...(schema ? { database: { schema } } : {}),
   });
   const app = await buildApp({

@@ -68,6 +68,9 @@ async function authorizeOnSim(authUrl: string, simOrigin: string, decision: 'all
   return new URL(res.headers.get('location')!);
 }
 
+/** The server's wait for Hue in these tests (10 s in production). */
+const HUE_TEST_TIMEOUT_MS = 2_000;
+
 const callbackData = (html: string) => {
   const el = /<p id="hue-oauth-result"([^>]*)>/.exec(html)?.[1] ?? '';
   const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(el)?.[1] ?? null;
@@ -91,6 +94,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
       dialect,
       now: () => new Date(clock),
       env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+      hueTimeoutMs: HUE_TEST_TIMEOUT_MS,
     });
     sim = t.context.sims!.hue.control;
     simOrigin = t.context.sims!.origin;
@@ -485,18 +489,121 @@ function hueSuite(dialect: (typeof dialects)[number]) {
 
     await connect(user.token);
     expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
-    // The bridge was reset too, so the kept key is refused: 'unauthorized' tells the client.
-    const refused = await a.get('/hue/lights');
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().error).toBe(HUE_MESSAGES.applicationKeyRefused);
-    expect(refused.json().error).toMatch(/unauthorized/);
+    // The bridge was reset too, so the kept key is refused: 'unauthorized' tells the client, and
+    // the key is forgotten so the status asks for a new one.
     expect((await a.get('/hue/diagnostics')).json()).toMatchObject({ reason: 'application_key_rejected' });
+    expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: false });
+    expect((await a.get('/hue/lights')).json()).toEqual({ error: HUE_MESSAGES.noApplicationKey });
     expect(
       (await a.post('/hue/store-app-key', { applicationKey: 'demo-hue-application-key' })).json(),
     ).toEqual({
       success: true,
     });
     expect((await a.get('/hue/lights')).statusCode).toBe(200);
+  });
+
+  test('a key removed from the bridge: the light call says unauthorized and the key is forgotten', async () => {
+    const a = api(t, user.token);
+    expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
+    const revoked = sim.applicationKeys();
+    // The test pulse of Settings, after the key was deleted in the Hue app.
+    for (const k of revoked) sim.revokeApplicationKey(k);
+    const pulse = await a.put(`/hue/lights/${sim.lights()[0]!.id}/state`, {
+      on: true,
+      brightness: 100,
+      color: { xy: { x: 0.3, y: 0.6 } },
+      duration: 1000,
+    });
+    expect(pulse.statusCode).toBe(403);
+    expect(pulse.json().error).toBe(HUE_MESSAGES.applicationKeyRefused);
+    expect(pulse.json().error).toMatch(/unauthorized/);
+    expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: false });
+    expect(
+      (
+        await a.post('/hue/lights/flag', { lightIds: [sim.lights()[0]!.id], flag: 'red', duration: 500 })
+      ).json(),
+    ).toEqual({
+      error: HUE_MESSAGES.noApplicationKey,
+    });
+    // A new key (link button through the remote API) and the lights work again.
+    const created = await a.post('/hue/create-app-key');
+    expect(created.statusCode).toBe(200);
+    expect(revoked).not.toContain(created.json().applicationKey);
+    expect((await a.get('/hue/lights')).statusCode).toBe(200);
+  });
+
+  test('a 429 storm: the busy text with status 429 (the client backs off), diagnostics say so, then it works', async () => {
+    const a = api(t, user.token);
+    const id = sim.lights()[0]!.id;
+    sim.fault({ kind: 'rate-limit', times: 3, path: '/clip/v2/resource/light' });
+    const busy = await a.put(`/hue/lights/${id}/state`, { on: true });
+    expect(busy.statusCode).toBe(429);
+    expect(busy.json()).toEqual({ error: HUE_MESSAGES.busy, details: 'Too many requests' });
+    expect((await a.get('/hue/lights')).statusCode).toBe(429);
+    expect((await a.get('/hue/diagnostics')).json()).toMatchObject({
+      connected: false,
+      reason: 'bridge_busy',
+      message: 'The Hue bridge is busy',
+      instructions: expect.stringContaining('Wait a few seconds'),
+    });
+    expect((await a.put(`/hue/lights/${id}/state`, { on: true })).statusCode).toBe(200);
+    // 503, as an overloaded bridge answers, reads the same.
+    sim.fault({ kind: 'server-error', times: 1, path: '/clip/v2/resource/light' });
+    expect((await a.put(`/hue/lights/${id}/state`, { on: true })).statusCode).toBe(429);
+    expect((await a.get('/hue/diagnostics')).json()).toMatchObject({ connected: true, lights: 4 });
+  });
+
+  test('a flag played during a 429 storm is resent after the pause and lands', async () => {
+    const a = api(t, user.token);
+    const id = sim.lights()[1]!.id;
+    expect(
+      (await a.put(`/hue/lights/${id}/state`, { on: true, color: { xy: { x: 0.17, y: 0.7 } } })).statusCode,
+    ).toBe(200);
+    sim.resetRequests();
+    sim.fault({ kind: 'rate-limit', times: 2, path: '/clip/v2/resource/light/' });
+    const flag = await a.post('/hue/lights/flag', { lightIds: [id], flag: 'yellow', duration: 500 });
+    expect(flag.statusCode).toBe(200);
+    await vi.waitFor(
+      () => {
+        const puts = sim.requests().filter((r) => r.method === 'PUT');
+        expect(puts.slice(0, 3).map((r) => r.status)).toEqual([429, 429, 200]);
+        // Yellow: red and green alike, blue far below (it was green before the flag).
+        const [r, g, b] = [1, 3, 5].map((i) => parseInt(sim.light(id)!.hex.slice(i, i + 2), 16)) as [
+          number,
+          number,
+          number,
+        ];
+        expect(Math.abs(r - g)).toBeLessThan(0x30);
+        expect(b * 2).toBeLessThan(r);
+      },
+      { timeout: 8_000, interval: 100 },
+    );
+  });
+
+  test('a Hue that does not answer: 502 unreachable after the time-out, with the reason in details', async () => {
+    const a = api(t, user.token);
+    sim.fault({
+      kind: 'slow',
+      delayMs: HUE_TEST_TIMEOUT_MS + 1_500,
+      times: 1,
+      path: '/clip/v2/resource/light',
+    });
+    const res = await a.get('/hue/lights');
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({
+      error: HUE_MESSAGES.unreachable,
+      details: `Hue did not answer within ${HUE_TEST_TIMEOUT_MS / 1000} s`,
+    });
+    expect((await a.get('/hue/lights')).statusCode).toBe(200);
+  });
+
+  test('a cut answer from Hue: 502 unreachable, nothing stored changes', async () => {
+    const a = api(t, user.token);
+    sim.fault({ kind: 'invalid-json', times: 1, path: '/clip/v2/resource/light' });
+    const res = await a.get('/hue/lights');
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toBe(HUE_MESSAGES.unreachable);
+    expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
   });
 
   test('the callback refuses a missing, unknown, reused or expired state, a denial and a bad code', async () => {

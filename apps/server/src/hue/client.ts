@@ -14,6 +14,8 @@ export type HueFailureKind =
   | 'link-button'
   | 'not-found'
   | 'bad-request'
+  /** 429, or a 503 from an overloaded bridge (reference §3.5): slow down and try again. */
+  | 'busy'
   /** No answer, a time-out, a 5xx or an unreadable body: the bridge or the API is unreachable. */
   | 'unreachable';
 
@@ -29,6 +31,8 @@ export interface HueTokens {
 export interface HueRemoteClient {
   /** The remote API origin the server calls (the simulator's internal origin in demo mode). */
   readonly apiUrl: string;
+  /** How long a call may take before it counts as unreachable. */
+  readonly timeoutMs: number;
   exchangeCode(code: string): Promise<HueResult<HueTokens>>;
   refresh(refreshToken: string): Promise<HueResult<HueTokens>>;
   /** Reference §3.6 step 4: the remote link button, then a new application key (whitelist entry). */
@@ -88,7 +92,15 @@ export function createHueRemoteClient(options: HueRemoteClientOptions): HueRemot
     try {
       response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      return fail('unreachable', error instanceof Error ? error.message : 'no answer');
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      return fail(
+        'unreachable',
+        timedOut
+          ? `Hue did not answer within ${timeoutMs / 1000} s`
+          : error instanceof Error
+            ? error.message
+            : 'no answer',
+      );
     }
     const text = await response.text().catch(() => '');
     let body: unknown = null;
@@ -130,7 +142,8 @@ export function createHueRemoteClient(options: HueRemoteClientOptions): HueRemot
     if (status === 401 && body && typeof body === 'object' && 'fault' in body) return fail('token', detail);
     if (status === 401 || status === 403) return fail('app-key', detail);
     if (status === 404) return fail('not-found', detail);
-    if (status >= 500 || status === 429) return fail('unreachable', detail);
+    if (status === 429 || status === 503) return fail('busy', detail);
+    if (status >= 500) return fail('unreachable', detail);
     return fail('bad-request', detail);
   }
 
@@ -139,6 +152,7 @@ export function createHueRemoteClient(options: HueRemoteClientOptions): HueRemot
 
   return {
     apiUrl,
+    timeoutMs,
     exchangeCode: (code) => token({ grant_type: 'authorization_code', code }),
     refresh: (refreshToken) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
 

@@ -87,6 +87,17 @@ export function createHueRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** The bridge refused this key: it is forgotten (unless a newer one was stored meanwhile). */
+    async forgetApplicationKey(userId: string, applicationKey: string, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable('hue_connections')
+        .set({ application_key: null, updated_at: now.toISOString() })
+        .where('user_id', '=', userId)
+        .where('application_key', '=', applicationKey)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async remove(userId: string): Promise<void> {
       await db.deleteFrom('hue_connections').where('user_id', '=', userId).execute();
       await db.deleteFrom('hue_oauth_states').where('user_id', '=', userId).execute();

@@ -34,6 +34,7 @@ export const HUE_MESSAGES = {
     'Hue bridge unauthorized: the application key was not accepted. Create a new one in Settings.',
   applicationKeyInvalid: 'That application key was not accepted by your Hue bridge.',
   unreachable: 'Hue bridge unreachable. Check that it is powered and online, then try again.',
+  busy: 'Hue is busy: too many light commands at once. Wait a moment and try again.',
   linkButton: 'Failed to create application key: the Hue bridge did not accept the pairing. Try again.',
   createKeyFailed: 'Failed to create application key',
   lightNotFound: 'Hue light not found',
@@ -57,6 +58,7 @@ export type HueDiagnosticsReason =
   | 'token_expired'
   | 'no_application_key'
   | 'application_key_rejected'
+  | 'bridge_busy'
   | 'bridge_unreachable';
 
 export interface HueDiagnostics {
@@ -154,6 +156,8 @@ export function createHueService(deps: HueServiceDeps) {
         return new HttpError(404, HUE_MESSAGES.lightNotFound);
       case 'unreachable':
         return new HttpError(502, HUE_MESSAGES.unreachable, { details: detail });
+      case 'busy':
+        return new HttpError(429, HUE_MESSAGES.busy, { details: detail });
       default:
         return new HttpError(400, fallback, { details: detail });
     }
@@ -229,16 +233,31 @@ export function createHueService(deps: HueServiceDeps) {
     return retried;
   }
 
-  async function applicationKey(userId: string): Promise<string> {
+  async function sealedApplicationKey(userId: string): Promise<string> {
     const row = await connection(userId);
     if (!row.application_key) throw new HttpError(409, HUE_MESSAGES.noApplicationKey);
-    return open(userId, 'application-key', row.application_key);
+    return row.application_key;
   }
 
+  async function applicationKey(userId: string): Promise<string> {
+    return open(userId, 'application-key', await sealedApplicationKey(userId));
+  }
+
+  /**
+   * A CLIP v2 call with the stored key. A key the bridge refuses (removed in the Hue app, bridge
+   * reset) is forgotten, so the status says a new one is needed (SPEC §8: 'unauthorized' disconnects).
+   */
   async function clip(userId: string, method: 'GET' | 'PUT', resource: string, body?: unknown) {
-    const key = await applicationKey(userId);
+    const sealed = await sealedApplicationKey(userId);
+    const key = open(userId, 'application-key', sealed);
     const client = requireClient();
-    return withToken(userId, (token) => client.clip(token, key, method, resource, body));
+    const result = await withToken(userId, (token) => client.clip(token, key, method, resource, body));
+    if (!result.ok && result.kind === 'app-key') {
+      logger.info({ userId, detail: result.detail }, 'Hue bridge refused the application key: forgotten');
+      await repo.forgetApplicationKey(userId, sealed, deps.now());
+      dropPlayer(userId);
+    }
+    return result;
   }
 
   async function listLights(userId: string): Promise<HueLightView[]> {
@@ -401,6 +420,13 @@ export function createHueService(deps: HueServiceDeps) {
             'Press Create Application Key in Settings to pair again.',
             details,
           );
+        if (error.message === HUE_MESSAGES.busy)
+          return problem(
+            'bridge_busy',
+            'The Hue bridge is busy',
+            'Too many light commands reached it at once. Wait a few seconds, then run the diagnostics again.',
+            details,
+          );
         return problem(
           'bridge_unreachable',
           'The Hue bridge could not be reached',
@@ -464,6 +490,7 @@ export function createHueService(deps: HueServiceDeps) {
         const transport = createHueBridgeTransport({
           baseUrl: `${client.apiUrl}/route/clip/v2/resource`,
           applicationKey: key,
+          timeoutMs: client.timeoutMs,
           fetch: async (input, init) => {
             const headers = new Headers(init?.headers);
             const attempt = async (token: string) => {
