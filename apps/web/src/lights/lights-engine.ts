@@ -140,8 +140,7 @@ export class LightsEngine {
       this.hue.subscribe((event) => {
         if (event.type !== 'disconnect' || this.droppingHue) return;
         if (!isHueDisconnectError(event.error.message)) return;
-        this.hueFlags.cancelAll();
-        this.setHue({ ...EMPTY, hasApplicationKey: false, error: event.error.message });
+        void this.markHueRefused(event.error.message);
       }),
     );
   }
@@ -224,11 +223,7 @@ export class LightsEngine {
       const info = toLightErrorInfo(error, T.hueCommandFailed);
       this.toastError(info.message);
       // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.
-      if (isHueDisconnectError(info.message)) {
-        this.hueFlags.cancelAll();
-        this.dropHue();
-        this.setHue({ ...EMPTY, hasApplicationKey: false, error: info.message });
-      }
+      if (isHueDisconnectError(info.message)) void this.markHueRefused(info.message);
     });
   }
 
@@ -347,7 +342,19 @@ export class LightsEngine {
   // --- Hue --------------------------------------------------------------------------------
 
   /** Asks the server whether the Hue account is connected; lists the lights when asked to. */
-  async checkHue({ loadLights = true } = {}): Promise<boolean> {
+  /**
+   * SPEC §8: an error with 'not connected' or 'unauthorized' marks the bridge provider
+   * disconnected at once; the server's status then tells whether Hue needs signing in again or
+   * only a new application key (the server forgets a key the bridge refused). The message stays.
+   */
+  async markHueRefused(message: string): Promise<void> {
+    this.hueFlags.cancelAll();
+    this.dropHue();
+    this.setHue({ ...EMPTY, hasApplicationKey: false, error: message });
+    await this.checkHue({ loadLights: false, error: message });
+  }
+
+  async checkHue({ loadLights = true, error: keptError = null as string | null } = {}): Promise<boolean> {
     const epoch = this.epoch;
     this.setHue({ status: this.snapshot.hue.status === 'connected' ? 'connected' : 'connecting' });
     let connected: boolean;
@@ -368,10 +375,17 @@ export class LightsEngine {
     if (epoch !== this.epoch) return false;
     if (!connected) {
       this.dropHue();
-      this.setHue({ ...EMPTY, hasApplicationKey: false });
+      this.setHue({ ...EMPTY, hasApplicationKey: false, error: keptError });
       return false;
     }
-    this.setHue({ status: 'connected', error: null, hasApplicationKey });
+    if (!hasApplicationKey) this.dropHue();
+    this.setHue({
+      status: 'connected',
+      error: keptError,
+      hasApplicationKey,
+      // Without a key the lights cannot be reached: none are listed until a new key is stored.
+      ...(hasApplicationKey ? {} : { devices: [], devicesLoaded: false, loadingDevices: false }),
+    });
     if (loadLights && hasApplicationKey) await this.loadHueLights();
     return true;
   }
@@ -398,7 +412,7 @@ export class LightsEngine {
       if (epoch !== this.epoch) return;
       const message = errorText(error, T.hueFetchLightsFailed);
       // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.
-      if (isHueDisconnectError(message)) this.setHue({ ...EMPTY, hasApplicationKey: false, error: message });
+      if (isHueDisconnectError(message)) await this.markHueRefused(message);
       else this.setHue({ loadingDevices: false, error: T.hueFetchLightsFailed });
     }
   }

@@ -220,3 +220,61 @@ test('diagnostics failure shows error, details and instructions', async () => {
   expect(text).toContain('timeout after 10 s');
   expect(text).toContain('Check the bridge is powered.');
 });
+
+test("a test pulse answered 'unauthorized' disconnects the bridge provider: lights go, a new key is asked for", async () => {
+  let hasApplicationKey = true;
+  const refused =
+    'Hue bridge unauthorized: the application key was not accepted. Create a new one in Settings.';
+  const api = await openHue({
+    'GET /auth/hue/status': () => ({ body: { connected: true, hasApplicationKey } }),
+    'GET /hue/lights': { body: { lights: hueLights(2) } },
+    // The server forgets a key the bridge refused (apps/server hue service).
+    'PUT /hue/lights/hue-1/state': () => {
+      hasApplicationKey = false;
+      return { status: 403, body: { error: refused } };
+    },
+    'POST /hue/create-app-key': () => {
+      hasApplicationKey = true;
+      return { body: { success: true, applicationKey: 'key-new' } };
+    },
+  });
+  expect(await screen.findByText(/Philips Hue connected: 2 lights found/)).toBeInTheDocument();
+  expect(screen.getByText('An application key is stored for your bridge.')).toBeInTheDocument();
+
+  fireEvent.click(screen.getByRole('button', { name: 'Test pulse on Hue 1' }));
+  const section = screen.getByRole('region', { name: 'Philips Hue Remote API' });
+  await waitFor(() => expect(within(section).queryByText('Hue 1')).not.toBeInTheDocument());
+  await waitFor(() =>
+    expect(within(section).getByRole('button', { name: 'Create application key' })).toBeEnabled(),
+  );
+  expect(within(section).getByText(refused)).toBeInTheDocument();
+  expect(within(section).getByText(/Philips Hue connected/)).toBeInTheDocument();
+  expect(
+    within(section).queryByText('An application key is stored for your bridge.'),
+  ).not.toBeInTheDocument();
+  expect(within(section).queryByRole('button', { name: 'Test pulse on Hue 2' })).not.toBeInTheDocument();
+  expect(api.calls.filter((c) => c.route === 'GET /auth/hue/status').length).toBeGreaterThanOrEqual(2);
+
+  // Recovers without a reload: a new key, and the lights are back.
+  fireEvent.click(within(section).getByRole('button', { name: 'Create application key' }));
+  expect(await within(section).findByLabelText('Your new application key')).toHaveValue('key-new');
+  expect(await within(section).findByRole('button', { name: 'Test pulse on Hue 1' })).toBeInTheDocument();
+});
+
+test("a Hue sign-in that expired ('not connected') returns the section to Connect", async () => {
+  let connected = true;
+  const expired =
+    'Hue is not connected: the Hue authorization expired. Connect your Hue account again in Settings.';
+  await openHue({
+    'GET /auth/hue/status': () => ({ body: { connected, hasApplicationKey: connected } }),
+    'GET /hue/lights': { body: { lights: hueLights(1) } },
+    'PUT /hue/lights/hue-1/state': () => {
+      connected = false;
+      return { status: 403, body: { error: expired } };
+    },
+  });
+  fireEvent.click(await screen.findByRole('button', { name: 'Test pulse on Hue 1' }));
+  expect(await connectButton()).toBeInTheDocument();
+  const section = screen.getByRole('region', { name: 'Philips Hue Remote API' });
+  expect(within(section).getByText(expired)).toBeInTheDocument();
+});

@@ -68,7 +68,7 @@ export function HueSection() {
     (message: string) => {
       setError(message);
       // SPEC §8: these errors mark the bridge provider disconnected.
-      if (isHueDisconnectError(message)) void engine?.checkHue({ loadLights: false });
+      if (isHueDisconnectError(message)) void engine?.markHueRefused(message);
     },
     [engine],
   );
