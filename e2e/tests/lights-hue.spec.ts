@@ -1,3 +1,4 @@
+import type { Locator, Page } from '@playwright/test';
 import { expect, signInAs, test, USERS } from '../fixtures';
 import {
   hueSimLights,
@@ -30,7 +31,7 @@ test('connect Hue in a popup, store the key, pulse a light, and drive two lights
   await section.getByRole('button', { name: 'Connect Philips Hue' }).click();
   const popup = await popupOpened;
   await popup.getByRole('button', { name: 'Allow' }).click();
-  await popup.waitForEvent('close');
+  await expect.poll(() => popup.isClosed()).toBe(true);
 
   await expect(section.getByText(/Philips Hue connected: 4 lights found/)).toBeVisible();
   const createdKey = await section.getByLabel('Your new application key').inputValue();
@@ -86,6 +87,99 @@ test('denying access shows Hue authorization failed', async ({ page }) => {
   await section.getByRole('button', { name: 'Connect Philips Hue' }).click();
   const popup = await popupOpened;
   await popup.getByRole('button', { name: 'Deny' }).click();
-  await popup.waitForEvent('close');
+  await expect.poll(() => popup.isClosed()).toBe(true);
   await expect(section.getByRole('alert')).toContainText(/Hue authorization failed: \S+/);
+});
+
+/** Signs in to Hue through the popup and stores the key it creates; returns the key. */
+async function connectHue(page: Page, section: Locator): Promise<string> {
+  const popupOpened = page.waitForEvent('popup');
+  await section.getByRole('button', { name: 'Connect Philips Hue' }).click();
+  const popup = await popupOpened;
+  await popup.getByRole('button', { name: 'Allow' }).click();
+  await expect.poll(() => popup.isClosed()).toBe(true);
+  const key = await section.getByLabel('Your new application key').inputValue();
+  await section.getByLabel('Application key', { exact: true }).fill(key);
+  await section.getByRole('button', { name: 'Store key' }).click();
+  await expect(section.getByText('Application key stored.')).toBeVisible();
+  return key;
+}
+
+test.describe('when Hue misbehaves', () => {
+  // The 429 and 403 answers below are provoked on purpose.
+  test.use({ expectedConsoleErrors: /status of (429|403)/ });
+
+  test('Hue faults: a 429 storm, a busy pulse and a key removed from the bridge each say so and recover without a reload', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, USERS.lifetime);
+    await page.goto('/#/settings');
+    await new LightSettings(page).setAutoConnect(false);
+    const section = page.getByRole('region', { name: 'Philips Hue Remote API' });
+    await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
+    const key = await connectHue(page, section);
+    const [first, second] = await hueSimLights(page.request);
+
+    // A pulse while the bridge answers 429: the busy text, and the next pulse works.
+    await page.request.post('/sims/hue/_control/faults', {
+      data: { kind: 'rate-limit', times: 1, path: '/clip/v2/resource/light/' },
+    });
+    await section.getByRole('button', { name: `Test pulse on ${first!.label}` }).click();
+    await expect(section.getByRole('alert')).toContainText('Hue is busy');
+    await section.getByRole('button', { name: `Test pulse on ${first!.label}` }).click();
+    await expect
+      .poll(async () => (await hueSimLights(page.request)).find((l) => l.id === first!.id), {
+        timeout: 5_000,
+      })
+      .toMatchObject({ on: true, durationMs: 1000, xy: { x: 0.3, y: 0.6 } });
+
+    // A flag during a 429 storm: the server's player pauses, resends, and the light turns red.
+    await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+    const lights = new LightControlPanel(page);
+    await lights.tab('Philips Hue').click();
+    await lights.device(second!.label).check();
+    await page.request.delete('/sims/hue/_control/requests');
+    await page.request.post('/sims/hue/_control/faults', {
+      data: { kind: 'rate-limit', times: 3, path: '/clip/v2/resource/light/' },
+    });
+    await page
+      .getByRole('region', { name: 'Race Control' })
+      .getByRole('button', { name: 'Red flag', exact: true })
+      .click();
+    await expect
+      .poll(async () => isRed((await hueSimLights(page.request)).find((l) => l.id === second!.id)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    const statuses = (
+      (await (await page.request.get('/sims/hue/_control/requests')).json()) as {
+        requests: { method: string; path: string; status: number }[];
+      }
+    ).requests
+      .filter((r) => r.method === 'PUT')
+      .map((r) => r.status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    expect(statuses).toContain(200);
+
+    // The key is deleted in the Hue app: the pulse says unauthorized, the lights go, a new key is asked for.
+    await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).first().click();
+    await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
+    await page.request.post('/sims/hue/_control/revoke-key', { data: { key } });
+    await section.getByRole('button', { name: `Test pulse on ${first!.label}` }).click();
+    await expect(section.getByRole('alert')).toContainText('Hue bridge unauthorized');
+    await expect(section.getByRole('button', { name: `Test pulse on ${first!.label}` })).toHaveCount(0);
+    await expect(section.getByText('An application key is stored for your bridge.')).toHaveCount(0);
+    await section.getByRole('button', { name: 'Create application key' }).click();
+    await expect(section.getByRole('button', { name: `Test pulse on ${first!.label}` })).toBeVisible();
+    await section.getByRole('button', { name: `Test pulse on ${first!.label}` }).click();
+    await expect
+      .poll(async () => (await hueSimLights(page.request)).find((l) => l.id === first!.id), {
+        timeout: 5_000,
+      })
+      .toMatchObject({ on: true, durationMs: 1000 });
+
+    await section.getByRole('button', { name: 'Disconnect' }).click();
+    await expect(section.getByRole('button', { name: 'Connect Philips Hue' })).toBeVisible();
+  });
 });

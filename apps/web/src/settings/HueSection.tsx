@@ -159,6 +159,7 @@ export function HueSection() {
   async function onPulse(id: string) {
     try {
       await pulseHueLight(id);
+      setError(null);
     } catch (cause) {
       const message = messageOf(cause, T.hueCommandFailed);
       toast.error(message);

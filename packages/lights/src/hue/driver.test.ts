@@ -172,7 +172,7 @@ describe('Hue driver against the bridge simulator', () => {
     sim.control.fault({ kind: 'rate-limit', times: 1, path: '/clip/v2/resource/light/' });
     const first = driver.setState([ids[0]!], red);
     await new Promise((resolve) => setTimeout(resolve, 80));
-    const green = { ...red, color: { hue: 120, saturation: 1 } };
+    const green = { ...red, color: COLOR_PRESETS.green };
     await Promise.all([first, driver.setState([ids[0]!], green)]);
     const puts = sim.control.requests().filter((r) => r.method === 'PUT');
     expect(puts.map((r) => r.status)).toEqual([429, 200]);

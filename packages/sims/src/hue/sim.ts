@@ -318,6 +318,10 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
     app.get('/_control/bulbs', async () => ({ bulbs: control.lights() }));
     app.get('/_control/lights', async () => ({ lights: control.lights() }));
     app.get('/_control/requests', async () => ({ requests: control.requests() }));
+    app.delete('/_control/requests', async () => {
+      control.resetRequests();
+      return { ok: true };
+    });
     app.post('/_control/link-button', async () => {
       control.pressLinkButton();
       return { ok: true };
