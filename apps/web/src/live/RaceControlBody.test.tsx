@@ -14,7 +14,7 @@ import { setFlagAccent } from '../ui/flag-accent';
 import { setFlagTitleText } from '../ui/use-document-title';
 import { FakeEventSource } from './fake-event-source';
 import { LiveProvider } from './LiveProvider';
-import { RaceControlBody } from './RaceControlBody';
+import { CURRENT_SESSION_REFRESH_MS, RaceControlBody } from './RaceControlBody';
 
 const USER = buildUser({ email: 'race.fan@example.com' });
 const NOW = new Date('2026-03-08T04:10:00Z');
@@ -402,6 +402,58 @@ describe('Race Control: auto-connect', () => {
     await tick();
     expect(FakeEventSource.instances).toHaveLength(1);
     expect(ready.played[0]).toEqual({ flag: 'green', atEpochMs: undefined });
+  });
+});
+
+describe('Race Control: when the followed session is replaced', () => {
+  const NEXT = {
+    ...LIVE,
+    data: { ...LIVE.data, date_start: '2026-03-08T04:12:00Z', date_end: '2026-03-08T06:12:00Z' },
+  };
+
+  test('auto-connect moves to the new live session (the demo race restarting, the next session)', async () => {
+    updateLocalSettings(USER.email, { delayEnabled: false });
+    let current: unknown = LIVE;
+    const server = stubServer(LIVE, { 'GET /api/f1/current': () => ({ body: current }) });
+    renderBody(recordingLights().api);
+    await tick();
+    await tick();
+    FakeEventSource.latest().open();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(1);
+    current = NEXT;
+    await tick(CURRENT_SESSION_REFRESH_MS);
+    await act(() => vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2), { timeout: 3_000 }));
+    expect(FakeEventSource.instances[0]!.closed).toBe(true);
+    FakeEventSource.latest().open();
+    await tick();
+    expect(connection()).toHaveTextContent('Connected · Live');
+    const tracked = server.calls.filter((c) => c.route === 'POST /api/sessions/track');
+    expect(
+      tracked.map((c) => (c.body as { sessionData: { date_start: string } }).sessionData.date_start),
+    ).toEqual([LIVE.data.date_start, NEXT.data.date_start]);
+    expect(server.calls.filter((c) => c.route === 'POST /api/sessions/end')).toHaveLength(1);
+  });
+
+  test('with auto-connect off the tab stays where the fan put it', async () => {
+    updateLocalSettings(USER.email, { autoConnect: false, delayEnabled: false });
+    let current: unknown = LIVE;
+    const server = stubServer(LIVE, { 'GET /api/f1/current': () => ({ body: current }) });
+    renderBody(recordingLights().api);
+    await tick();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await tick();
+    await tick();
+    FakeEventSource.latest().open();
+    await tick();
+    current = NEXT;
+    await tick(CURRENT_SESSION_REFRESH_MS);
+    const fetched = () => server.calls.filter((c) => c.route === 'GET /api/f1/current').length;
+    await act(() => vi.waitFor(() => expect(fetched()).toBe(2)));
+    // The new session shows (so the refetch landed), and the tab stayed where it was.
+    await act(() => vi.waitFor(() => expect(screen.getAllByText(/Live now/).length).toBeGreaterThan(0)));
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(connection()).toHaveTextContent('Connected · Live');
   });
 });
 

@@ -99,6 +99,8 @@ function SessionSummary({
   );
 }
 
+const sessionId = (session: { date_start: string; name: string }) => `${session.date_start}|${session.name}`;
+
 const STATUS_TEXT: Record<LiveConnectionState['status'], string> = {
   disconnected: 'Disconnected',
   connecting: LIVE_TEXTS.connecting,
@@ -127,14 +129,30 @@ export function RaceControlBody() {
   const liveSession = current.data?.kind === 'live' ? current.data.session : null;
 
   // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.
+  // A followed live session that another has replaced (the weekend's next session, or the demo race
+  // starting again) is over: auto-connect moves on to the new one. Replays are never interrupted.
   const { autoConnect } = settings;
-  const liveId = liveSession ? `${liveSession.date_start}|${liveSession.name}` : null;
+  const liveId = liveSession ? sessionId(liveSession) : null;
+  const followedId =
+    state.target?.kind === 'live' && state.target.session ? sessionId(state.target.session) : null;
   useEffect(() => {
     if (!autoConnect || !liveSession || !liveId || !ready || lights.restoring) return;
-    if (state.status !== 'disconnected' || autoConnectTried.current === liveId) return;
+    if (autoConnectTried.current === liveId) return;
+    const replaced = state.status === 'connected' && followedId !== null && followedId !== liveId;
+    if (state.status !== 'disconnected' && !replaced) return;
     autoConnectTried.current = liveId;
     connect({ kind: 'live', session: liveSession });
-  }, [autoConnect, liveSession, liveId, ready, lights.restoring, state.status, connect, autoConnectTried]);
+  }, [
+    autoConnect,
+    liveSession,
+    liveId,
+    followedId,
+    ready,
+    lights.restoring,
+    state.status,
+    connect,
+    autoConnectTried,
+  ]);
 
   const connectLive = () => {
     if (liveId) autoConnectTried.current = liveId;
