@@ -580,6 +580,19 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     );
   });
 
+  test('a 429 on the light list a flag starts with: the flag still plays', async () => {
+    const a = api(t, user.token);
+    const id = sim.lights()[2]!.id;
+    await a.put(`/hue/lights/${id}/state`, { on: true, color: { xy: { x: 0.17, y: 0.7 } } });
+    sim.fault({ kind: 'rate-limit', times: 1, path: '/clip/v2/resource/light' });
+    const flag = await a.post('/hue/lights/flag', { lightIds: [id], flag: 'red', duration: 500 });
+    expect(flag.statusCode).toBe(200);
+    await vi.waitFor(() => expect(sim.light(id)!.xy.x).toBeGreaterThan(0.6), {
+      timeout: 8_000,
+      interval: 100,
+    });
+  });
+
   test('a Hue that does not answer: 502 unreachable after the time-out, with the reason in details', async () => {
     const a = api(t, user.token);
     sim.fault({

@@ -522,10 +522,12 @@ export function createHueService(deps: HueServiceDeps) {
       try {
         known = new Set((await entry.driver.connect()).map((light) => light.id));
       } catch {
-        // The transport's errors are generic: ask again directly for the precise one.
+        // The transport's errors are generic: ask again directly for the precise one. If the
+        // bridge answers now (a passing 429, a blip), its list serves and the flag still plays.
         const lights = await clip(userId, 'GET', 'light');
         if (!lights.ok) throw failure(lights.kind, lights.detail, HUE_MESSAGES.unreachable);
-        throw new HttpError(502, HUE_MESSAGES.unreachable);
+        known = new Set((lights.value as ClipLight[]).map((light) => light.id));
+        void entry.driver.connect().catch(() => undefined);
       }
       const unknown = lightIds.find((id) => !known.has(id));
       if (unknown) throw new HttpError(404, `${HUE_MESSAGES.lightNotFound}: ${unknown}`);
