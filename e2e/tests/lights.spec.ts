@@ -137,3 +137,56 @@ test.describe('a wrong token', () => {
     await expect(box).toContainText('Invalid LIFX API token');
   });
 });
+
+test.describe('when LIFX misbehaves', () => {
+  // The 429 and 401 answers below are provoked on purpose.
+  test.use({ expectedConsoleErrors: /status of (429|401)/ });
+
+  test('a 429 storm only delays a flag; a token revoked mid-session says so and reconnects without a reload', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, FAN);
+    await page.goto('/#/settings');
+    const settings = new LightSettings(page);
+    await settings.setAutoConnect(false);
+    await settings.connectLifx('demo-token');
+    await expect(page.getByText(/LIFX connected: 12 lights found/)).toBeVisible();
+    await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+    const lights = new LightControlPanel(page);
+    await lights.device('Desk').check();
+    const desk = async () => (await lifxBulbs(page.request)).find((b) => b.label === 'Desk');
+    const raceControl = page.getByRole('region', { name: 'Race Control' });
+
+    // LIFX refuses twice with 429: the driver backs off (2 s, 4 s) and the flag still lands.
+    await page.request.post('/sims/lifx/_control/fail', { data: { status: 429, times: 2 } });
+    await raceControl.getByRole('button', { name: 'Red flag', exact: true }).click();
+    await lights.expectScreenColor('red');
+    await expect.poll(async () => looksLike(await desk(), 0, 1), { timeout: 20_000 }).toBe(true);
+    const log = (await (await page.request.get('/sims/lifx/_control/requests')).json()) as {
+      requests: { status: number }[];
+    };
+    expect(log.requests.filter((r) => r.status === 429)).toHaveLength(2);
+
+    // The token is deleted at cloud.lifx.com: the next flag says so and LIFX is disconnected.
+    await page.request.post('/sims/lifx/_control/revoke-token', { data: { token: 'demo-token' } });
+    await raceControl.getByRole('button', { name: 'Green flag', exact: true }).click();
+    await expect(lights.panel.getByRole('alert').filter({ hasText: 'Connection Error' })).toContainText(
+      'Invalid LIFX API token',
+    );
+    await expect(lights.list('LIFX')).toHaveCount(0);
+
+    // A new token (the simulator takes demo-token again) in Settings, no reload: Desk is still picked.
+    await page.request.post('/sims/lifx/_control/reset');
+    await lights.panel
+      .getByRole('link', { name: /settings/i })
+      .first()
+      .click();
+    await settings.connectLifx('demo-token');
+    await expect(page.getByText(/LIFX connected: 12 lights found/)).toBeVisible();
+    await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+    await expect(lights.device('Desk')).toBeChecked();
+    await raceControl.getByRole('button', { name: 'Green flag', exact: true }).click();
+    await expect.poll(async () => looksLike(await desk(), 120, 1), { timeout: 10_000 }).toBe(true);
+  });
+});

@@ -291,6 +291,27 @@ describe('LIFX cloud driver against the simulator', () => {
     expect(await list).toHaveLength(12);
   });
 
+  test('a 429 while the budget still has room only backs off (2 s, 4 s), not a whole window', async () => {
+    const { sim, driver, timers, ids } = await setup({ fake: true });
+    await driver.connect();
+    sim.control.resetRequests();
+    sim.control.failNext({ status: 429, times: 2 });
+    const red = driver.setState([ids[0]!], {
+      on: true,
+      color: COLOR_PRESETS.red,
+      brightness: 1,
+      transitionMs: 0,
+    });
+    await timers.advance(300); // the 300 ms gap after connect's request
+    await until(() => sim.control.requests().length === 1 && timers.pending().some((ms) => ms >= 1900));
+    expect(driver.rateLimit()!.remaining).toBeGreaterThan(0);
+    await timers.advance(2_000);
+    await until(() => sim.control.requests().length === 2 && timers.pending().some((ms) => ms >= 3900));
+    await timers.advance(4_000);
+    await red;
+    expect(sim.control.requests().map((r) => r.status)).toEqual([429, 429, 207]);
+  });
+
   test('a 404 selector is a warning and a skip', async () => {
     const { driver, events } = await setup();
     await driver.setState(['ffffffffffff'], {

@@ -219,7 +219,9 @@ export function createLifxCloudDriver(options: LifxCloudDriverOptions): LifxClou
         ),
       };
     if (status === 429) {
-      const waitMs = budget ? budget.resetAtMs - timers.now() : undefined;
+      // A spent budget (reference §2.1: Remaining ≤ 0) waits for the window's reset; any other
+      // 429 (the budget still has room) only backs off.
+      const waitMs = budget && budget.remaining <= 0 ? budget.resetAtMs - timers.now() : undefined;
       return { ok: false, retry: true, waitMs, error: finalError(job, 'rate-limit', 429) };
     }
     if (status >= 500) return { ok: false, retry: true, error: finalError(job, 'server', status) };

@@ -209,4 +209,16 @@ describe('LIFX colour strings (reference §2.3)', () => {
       expect(parseLifxColor(input).ok).toBe(false);
     },
   );
+
+  test('a revoked token gets 401 until reset', async () => {
+    const revoke = await fetch(`${sim.url}/_control/revoke-token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: 'demo-token' }),
+    });
+    expect(revoke.status).toBe(200);
+    expect((await fetch(`${sim.url}/v1/lights/all`, { headers: auth })).status).toBe(401);
+    sim.control.reset();
+    expect((await fetch(`${sim.url}/v1/lights/all`, { headers: auth })).status).toBe(200);
+  });
 });

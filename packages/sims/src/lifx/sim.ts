@@ -56,9 +56,11 @@ export interface LifxSimControl {
   /** The next requests to `/v1/*` fail (or hang) this way. */
   failNext(failure: LifxFailure): void;
   setRateLimit(limit: { max: number; windowMs: number }): void;
+  /** The token stops working, as when its owner deletes it at cloud.lifx.com: 401 from then on. */
+  revokeToken(token: string): boolean;
   requests(): LifxLoggedRequest[];
   resetRequests(): void;
-  /** Bulbs back to their first state, log and failures cleared, rate budget refilled. */
+  /** Bulbs back to their first state, revoked tokens back, log and failures cleared, rate budget refilled. */
   reset(): void;
 }
 
@@ -137,7 +139,8 @@ function validateState(raw: Body): Validation<StateChange & { fast: boolean }> {
  */
 export function createLifxSim(options: LifxSimOptions = {}): LifxSim {
   const now = options.now ?? systemClock;
-  const tokens = new Set(options.tokens ?? [DEMO_LIFX_TOKEN]);
+  const initialTokens = options.tokens ?? [DEMO_LIFX_TOKEN];
+  let tokens = new Set(initialTokens);
   const count = options.bulbCount ?? LIFX_DEMO_BULB_COUNT;
   let bulbs = createBulbs(count);
   let limit = options.rateLimit ?? LIFX_RATE_LIMIT;
@@ -183,8 +186,10 @@ export function createLifxSim(options: LifxSimOptions = {}): LifxSim {
     resetRequests() {
       log = [];
     },
+    revokeToken: (token) => tokens.delete(token),
     reset() {
       bulbs = createBulbs(count);
+      tokens = new Set(initialTokens);
       windows.clear();
       failures = [];
       log = [];
@@ -287,6 +292,12 @@ export function createLifxSim(options: LifxSimOptions = {}): LifxSim {
       if (!bulbs.some((b) => b.id === id)) return reply.code(404).send({ error: 'no such bulb' });
       if (typeof body.connected === 'boolean') control.setConnected(id, body.connected);
       return control.bulb(id);
+    });
+    app.post('/_control/revoke-token', async (request, reply) => {
+      const token = asBody(request.body).token;
+      if (typeof token !== 'string' || !control.revokeToken(token))
+        return reply.code(404).send({ error: 'unknown token' });
+      return { ok: true };
     });
     app.post('/_control/rate-limit', async (request, reply) => {
       const body = asBody(request.body);
