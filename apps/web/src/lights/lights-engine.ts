@@ -341,7 +341,6 @@ export class LightsEngine {
 
   // --- Hue --------------------------------------------------------------------------------
 
-  /** Asks the server whether the Hue account is connected; lists the lights when asked to. */
   /**
    * SPEC §8: an error with 'not connected' or 'unauthorized' marks the bridge provider
    * disconnected at once; the server's status then tells whether Hue needs signing in again or
@@ -354,6 +353,10 @@ export class LightsEngine {
     await this.checkHue({ loadLights: false, error: message });
   }
 
+  /**
+   * Asks the server whether the Hue account is connected; lists the lights when asked to.
+   * `error` is kept on show (the message that led to this check).
+   */
   async checkHue({ loadLights = true, error: keptError = null as string | null } = {}): Promise<boolean> {
     const epoch = this.epoch;
     this.setHue({ status: this.snapshot.hue.status === 'connected' ? 'connected' : 'connecting' });
