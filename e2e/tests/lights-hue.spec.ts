@@ -16,22 +16,31 @@ test.beforeEach(async ({ request }) => {
   await request.post('/sims/hue/_control/reset');
 });
 
-test('connect Hue in a popup, store the key, pulse a light, and drive two lights from the dashboard', async ({
-  page,
-}) => {
-  test.setTimeout(90_000);
+/** Signs in a new fan and opens Settings' Hue section (auto-connect off: only test flags drive lights). */
+async function openHueSettings(page: Page): Promise<Locator> {
   await signInAs(page, USERS.lifetime);
   await page.goto('/#/settings');
   // Demo mode replays a live race: without auto-connect, only the test flags drive the lights here.
   await new LightSettings(page).setAutoConnect(false);
-  const section = page.getByRole('region', { name: 'Philips Hue Remote API' });
   await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
+  return page.getByRole('region', { name: 'Philips Hue Remote API' });
+}
 
+/** Connect Philips Hue, then Allow or Deny on the simulator's page in the popup, which closes. */
+async function answerHuePopup(page: Page, section: Locator, decision: 'Allow' | 'Deny'): Promise<void> {
   const popupOpened = page.waitForEvent('popup');
   await section.getByRole('button', { name: 'Connect Philips Hue' }).click();
   const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Allow' }).click();
+  await popup.getByRole('button', { name: decision }).click();
   await expect.poll(() => popup.isClosed()).toBe(true);
+}
+
+test('connect Hue in a popup, store the key, pulse a light, and drive two lights from the dashboard', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const section = await openHueSettings(page);
+  await answerHuePopup(page, section, 'Allow');
 
   await expect(section.getByText(/Philips Hue connected: 4 lights found/)).toBeVisible();
   const createdKey = await section.getByLabel('Your new application key').inputValue();
@@ -79,25 +88,14 @@ test('connect Hue in a popup, store the key, pulse a light, and drive two lights
 });
 
 test('denying access shows Hue authorization failed', async ({ page }) => {
-  await signInAs(page, USERS.lifetime);
-  await page.goto('/#/settings');
-  const section = page.getByRole('region', { name: 'Philips Hue Remote API' });
-  await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
-  const popupOpened = page.waitForEvent('popup');
-  await section.getByRole('button', { name: 'Connect Philips Hue' }).click();
-  const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Deny' }).click();
-  await expect.poll(() => popup.isClosed()).toBe(true);
+  const section = await openHueSettings(page);
+  await answerHuePopup(page, section, 'Deny');
   await expect(section.getByRole('alert')).toContainText(/Hue authorization failed: \S+/);
 });
 
 /** Signs in to Hue through the popup and stores the key it creates; returns the key. */
 async function connectHue(page: Page, section: Locator): Promise<string> {
-  const popupOpened = page.waitForEvent('popup');
-  await section.getByRole('button', { name: 'Connect Philips Hue' }).click();
-  const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Allow' }).click();
-  await expect.poll(() => popup.isClosed()).toBe(true);
+  await answerHuePopup(page, section, 'Allow');
   const key = await section.getByLabel('Your new application key').inputValue();
   await section.getByLabel('Application key', { exact: true }).fill(key);
   await section.getByRole('button', { name: 'Store key' }).click();
@@ -113,11 +111,7 @@ test.describe('when Hue misbehaves', () => {
     page,
   }) => {
     test.setTimeout(90_000);
-    await signInAs(page, USERS.lifetime);
-    await page.goto('/#/settings');
-    await new LightSettings(page).setAutoConnect(false);
-    const section = page.getByRole('region', { name: 'Philips Hue Remote API' });
-    await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
+    const section = await openHueSettings(page);
     const key = await connectHue(page, section);
     const [first, second] = await hueSimLights(page.request);
 
