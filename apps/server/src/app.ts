@@ -8,7 +8,9 @@ import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
-import { registerErrorHandling } from './http/errors.js';
+import { registerAuth } from './http/auth.js';
+import { registerApiDocs } from './http/api-docs.js';
+import { HttpError, registerErrorHandling } from './http/errors.js';
 import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
 import { hueRoutes } from './hue/routes.js';
 import { licenceRoutes } from './licences/routes.js';
@@ -73,12 +75,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     ...(context.redis
       ? { redis: context.redis.client, nameSpace: `${context.redis.prefix}rate-limit:`, skipOnError: true }
       : {}),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: 'Too Many Requests',
-      message: `Too many requests. Please wait ${context.after} and try again.`,
-    }),
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many requests. Please wait ${context.after} and try again.`),
   });
+  await registerApiDocs(app);
+  registerAuth(app, context.auth);
 
   app.addHook('onClose', async () => {
     await context.close();
@@ -100,14 +101,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(licenceRoutes, {
     auth: context.auth,
     licences: context.licences,
-    adminEmails: context.config.adminEmails,
     rateLimitPerMinute: context.config.authRateLimitPerMinute,
   });
-  await app.register(paymentRoutes, {
-    auth: context.auth,
-    payments: context.payments,
-    adminEmails: context.config.adminEmails,
-  });
+  await app.register(paymentRoutes, { auth: context.auth, payments: context.payments });
   await app.register(trackingRoutes, {
     auth: context.auth,
     db: context.db,
@@ -121,16 +117,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     db: context.db,
     adminEmails: context.config.adminEmails,
   });
-  await app.register(openf1Routes, { auth: context.auth, proxy: context.openf1.proxy });
-  await app.register(liveRoutes, { auth: context.auth, ...context.live });
+  await app.register(openf1Routes, { proxy: context.openf1.proxy });
+  await app.register(liveRoutes, context.live);
   await app.register(scheduleRoutes, {
     schedule: context.schedule,
     liveSession: context.live.hub.currentLiveSession,
     now: context.live.timers.now,
   });
-  await app.register(replayRoutes, { auth: context.auth, replays: context.replays });
+  await app.register(replayRoutes, { replays: context.replays });
   await app.register(hueRoutes, {
-    auth: context.auth,
     hue: context.hue.service,
     publicUrl: context.config.publicUrl,
     trustRequestOrigin: context.config.mode === 'demo',

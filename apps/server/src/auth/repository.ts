@@ -3,16 +3,17 @@ import type { Plan, User } from '@flaglight/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { UsersTable } from '../db/schema.js';
+import { accessOf } from './access.js';
 
 export type UserRow = Selectable<UsersTable>;
 
-/** Turns a row into SPEC §3's User; admins come from the row or from ADMIN_EMAILS. */
+/** Turns a row into SPEC §3's User; `isAdmin` comes from accessOf (the one place roles are decided). */
 export function toUser(row: UserRow, adminEmails: readonly string[]): User {
   return {
     id: row.id,
     email: row.email,
     plan: row.plan,
-    isAdmin: row.is_admin === 1 || adminEmails.includes(row.email),
+    isAdmin: accessOf(row, adminEmails).isAdmin,
     createdAt: row.created_at,
     lastLogin: row.last_login,
     trialExpires: row.trial_expires,

@@ -52,6 +52,12 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     users,
 
+    /** The user as stored now (after an upgrade), or null when the account is gone. */
+    async freshUser(id: string | number): Promise<User | null> {
+      const row = await users.findById(String(id));
+      return row ? toUser(row, admins) : null;
+    },
+
     async signup(input: { email: string; password: string }): Promise<{ token: string; user: User }> {
       const now = deps.now();
       let raceStarts: Date[] = [];

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { api } from '@flaglight/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fromContract } from '../http/contract-route.js';
 import { badRequest } from '../http/errors.js';
 
 /**
@@ -117,13 +120,15 @@ a:focus-visible{outline:3px solid #fff;outline-offset:3px}
 }
 
 function notAvailable(request: FastifyRequest, reply: FastifyReply, product: string) {
-  if (wantsJson(request)) return reply.status(404).send({ error: DOWNLOAD_MESSAGES.notAvailable });
+  if (wantsJson(request)) return reply.status(404).send({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
   return reply.status(404).type('text/html; charset=utf-8').send(renderNotAvailablePage(product));
 }
 
 export async function downloadRoutes(app: FastifyInstance, opts: DownloadRoutesOptions): Promise<void> {
-  app.get('/api/downloads/:product', async (request, reply) => {
-    const { product } = request.params as { product: string };
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...fromContract(api.meta.download),
+    handler: async (request, reply) => {
+    const { product } = request.params;
     if (product.length > MAX_PRODUCT_LENGTH || !PRODUCT_PATTERN.test(product))
       throw badRequest(DOWNLOAD_MESSAGES.invalidProduct);
     const installer = await findInstaller(opts.downloadsDir, product);
@@ -134,5 +139,6 @@ export async function downloadRoutes(app: FastifyInstance, opts: DownloadRoutesO
       .header('content-disposition', `attachment; filename="${installer.name}"`)
       .header('cache-control', 'no-cache')
       .send(fs.createReadStream(installer.file));
+    },
   });
 }

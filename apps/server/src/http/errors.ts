@@ -1,15 +1,22 @@
+import { codeForStatus, type ErrorCode } from '@flaglight/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
-/** A domain error the handler turns into `{ error }` with its 4xx status. */
+/**
+ * A domain error the handler turns into `{ error, code }` with its status. The code defaults to
+ * the status's generic one (`codeForStatus`); give a specific one where a client acts on it.
+ */
 export class HttpError extends Error {
   override name = 'HttpError';
+  readonly code: ErrorCode;
   constructor(
     readonly statusCode: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    code?: ErrorCode,
   ) {
     super(message);
+    this.code = code ?? codeForStatus(statusCode);
   }
 }
 
@@ -39,25 +46,27 @@ function describeValidation(error: FastifyError): string {
 }
 
 /**
- * One error handler (CONVENTIONS.md): client faults answer 4xx `{ error }`; anything else is
- * logged with its request and answered with a generic 500 that hides the details.
+ * One error handler (CONVENTIONS.md): every 4xx/5xx answers `{ error, code }` (the contract's
+ * ErrorBody). Client faults keep their status; anything else is logged with its request and
+ * answered with a generic 500 that hides the details.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ error: error.message, ...error.extra });
+      return reply
+        .status(error.statusCode)
+        .send({ error: error.message, ...error.extra, code: error.code });
     }
     if (error.validation) {
-      return reply.status(400).send({ error: describeValidation(error) });
+      return reply.status(400).send({ error: describeValidation(error), code: 'invalid_input' });
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const message = (error.code && FASTIFY_MESSAGES[error.code]) ?? error.message;
-      if (status === 429) return reply.status(429).send({ error: message || 'Too many requests' });
-      return reply.status(status).send({ error: message });
+    if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {
+      const message = (error.code && FASTIFY_MESSAGES[error.code]) || error.message || 'Bad request';
+      return reply.status(status).send({ error: message, code: codeForStatus(status) });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ error: 'Internal server error' });
+    return reply.status(500).send({ error: 'Internal server error', code: 'internal_error' });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -66,6 +75,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const wantsHtml = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
     // Routes live after the hash (SPEC §2): a stray path in the browser goes home.
     if (!isApi && wantsHtml) return reply.redirect('/', 302);
-    return reply.status(404).send({ error: 'Not found' });
+    return reply.status(404).send({ error: 'Not found', code: 'not_found' });
   });
 }

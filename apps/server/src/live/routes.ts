@@ -1,7 +1,8 @@
+import { api } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import type { AuthService } from '../auth/service.js';
+import { signedInUser } from '../http/auth.js';
+import { fromContract } from '../http/contract-route.js';
 import { HttpError, notFound, unauthorized } from '../http/errors.js';
 import type { TimerHandle, Timers } from './clock.js';
 import { SessionNotFoundError, type LiveHub } from './hub.js';
@@ -14,8 +15,6 @@ export const HEARTBEAT_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 64 * 1024;
 /** EventSource waits this long before reconnecting. */
 export const RETRY_MS = 3_000;
-
-const sessionKeySchema = z.coerce.number().int().positive().max(2_000_000_000).optional();
 
 /** Every stream of a session gets the same event object: it is formatted once, not once per client. */
 const formatted = new WeakMap<FlagEvent, string>();
@@ -49,7 +48,7 @@ function parseEventId(value: unknown): number | undefined {
 /** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
 export async function liveRoutes(
   fastify: FastifyInstance,
-  opts: { auth: AuthService; hub: LiveHub; tickets: TicketStore; timers: Timers },
+  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { hub, tickets, timers } = opts;
@@ -64,24 +63,18 @@ export async function liveRoutes(
     for (const close of [...streams]) close();
   });
 
-  app.post('/api/live/ticket', async (request) => {
-    const { user } = await opts.auth.authenticate(request.headers.authorization);
-    const { ticket, expiresAt } = await tickets.issue(String(user.id)).catch(unavailable);
-    return { success: true, ticket, expiresAt: new Date(expiresAt).toISOString() };
+  app.route({
+    ...fromContract(api.live.ticket),
+    handler: async (request) => {
+      const user = signedInUser(request);
+      const { ticket, expiresAt } = await tickets.issue(String(user.id)).catch(unavailable);
+      return { success: true as const, ticket, expiresAt: new Date(expiresAt).toISOString() };
+    },
   });
 
-  app.get(
-    '/api/live/events',
-    {
-      schema: {
-        querystring: z.object({
-          ticket: z.string().min(1).max(200),
-          sessionKey: sessionKeySchema,
-          lastEventId: z.string().max(20).optional(),
-        }),
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...fromContract(api.live.events),
+    handler: async (request, reply) => {
       if ((await tickets.redeem(request.query.ticket).catch(unavailable)) === null) {
         throw unauthorized('This stream ticket is invalid, used or expired. Ask for a new one.');
       }
@@ -161,33 +154,34 @@ export async function liveRoutes(
       };
       heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
     },
-  );
+  });
 
-  app.get(
-    '/api/live/state',
-    { schema: { querystring: z.object({ sessionKey: sessionKeySchema }) } },
-    async (request) => {
-      await opts.auth.authenticate(request.headers.authorization);
+  app.route({
+    ...fromContract(api.live.state),
+    handler: async (request) => {
       try {
         const { sessionKey, event, status } = await hub.state(request.query.sessionKey);
         return {
-          success: true,
+          success: true as const,
           sessionKey,
           id: event?.id ?? null,
           flag: event?.data ?? null,
           upstream: status,
         };
       } catch (error) {
-        if (error instanceof SessionNotFoundError) throw new HttpError(404, error.message);
+        if (error instanceof SessionNotFoundError) throw notFound(error.message);
         throw error;
       }
     },
-  );
+  });
 
-  app.get('/api/sessions/centralized-status', async () => ({
-    success: true,
-    // The server always follows live sessions for its clients (DESIGN §1).
-    centralizedPollingEnabled: true,
-    isPollingActive: hub.isPollingActive(),
-  }));
+  app.route({
+    ...fromContract(api.live.centralizedStatus),
+    handler: async () => ({
+      success: true as const,
+      // The server always follows live sessions for its clients (DESIGN §1).
+      centralizedPollingEnabled: true,
+      isPollingActive: hub.isPollingActive(),
+    }),
+  });
 }

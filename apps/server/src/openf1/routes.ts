@@ -1,5 +1,8 @@
+import { api, type ErrorCode } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AuthService } from '../auth/service.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fromContract } from '../http/contract-route.js';
+import { HttpError } from '../http/errors.js';
 import type { OpenF1ErrorKind } from './client.js';
 import { parseProxyRequest, type OpenF1Proxy } from './proxy.js';
 
@@ -31,22 +34,40 @@ const STATUS: Record<OpenF1ErrorKind, number> = {
   network: 502,
 };
 
+const CODES: Record<OpenF1ErrorKind, ErrorCode> = {
+  unauthorized: 'upstream_unavailable',
+  'rate-limited': 'rate_limited',
+  'invalid-json': 'upstream_unavailable',
+  'bad-request': 'invalid_input',
+  'server-error': 'upstream_unavailable',
+  timeout: 'upstream_timeout',
+  network: 'upstream_unavailable',
+};
+
 /** SPEC §7: `GET /api/openf1/proxy/v1/...`, the three endpoints the app reads, cached and coalesced. */
-export async function openf1Routes(app: FastifyInstance, opts: { auth: AuthService; proxy: OpenF1Proxy }) {
-  app.get(
-    '/api/openf1/proxy/*',
-    { config: { rateLimit: { max: PROXY_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' } } },
-    async (request, reply) => {
-      await opts.auth.authenticate(request.headers.authorization);
+export async function openf1Routes(fastify: FastifyInstance, opts: { proxy: OpenF1Proxy }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.route({
+    ...fromContract(api.live.openf1Proxy, { rateLimitPerMinute: PROXY_RATE_LIMIT_PER_MINUTE }),
+    handler: async (request, reply) => {
       const [pathPart = '', ...rest] = request.url.slice('/api/openf1/proxy/'.length).split('?');
       const parsed = parseProxyRequest(pathPart, rest.join('?'));
-      if (!parsed.ok)
-        return reply.status(400).send({ success: false, error: parsed.error, message: parsed.error });
+      if (!parsed.ok) throw new HttpError(400, parsed.error, { success: false, message: parsed.error });
       const result = await opts.proxy.get(parsed.endpoint, parsed.upstreamPath);
-      if (result.ok) return reply.header('cache-control', 'no-store').send(result.data);
-      return reply
-        .status(STATUS[result.kind])
-        .send({ success: false, error: ERROR_TITLES[result.kind], message: result.message });
+      if (!result.ok) {
+        throw new HttpError(
+          STATUS[result.kind],
+          ERROR_TITLES[result.kind],
+          { success: false, message: result.message },
+          CODES[result.kind],
+        );
+      }
+      // OpenF1 answers arrays of records; anything else is a fault upstream, not a 500 here.
+      if (!Array.isArray(result.data)) {
+        throw new HttpError(502, ERROR_TITLES['invalid-json'], { success: false }, 'upstream_unavailable');
+      }
+      void reply.header('cache-control', 'no-store');
+      return result.data as Array<Record<string, unknown>>;
     },
-  );
+  });
 }

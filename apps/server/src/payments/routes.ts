@@ -1,39 +1,39 @@
+import { api } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { toUser } from '../auth/repository.js';
 import type { AuthService } from '../auth/service.js';
+import { signedInUser } from '../http/auth.js';
+import { fromContract } from '../http/contract-route.js';
 import type { PaymentService } from './service.js';
 
 export async function paymentRoutes(
   fastify: FastifyInstance,
-  opts: { auth: AuthService; payments: PaymentService; adminEmails: string[] },
+  opts: { auth: AuthService; payments: PaymentService },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const freshUser = async (id: string | number) => {
-    const row = await opts.auth.users.findById(String(id));
-    return row ? toUser(row, opts.adminEmails) : null;
-  };
+  const { auth, payments } = opts;
 
-  app.post('/api/payments/checkout', async (request) => {
-    const { user } = await opts.auth.authenticate(request.headers.authorization);
-    return opts.payments.startCheckout(user);
+  app.route({
+    ...fromContract(api.payments.checkout),
+    handler: async (request) => payments.startCheckout(signedInUser(request)),
   });
 
-  app.post(
-    '/api/payments/upgrade-after-payment',
-    { schema: { body: z.object({ sessionId: z.string().min(1).max(300) }) } },
-    async (request) => {
-      const { user } = await opts.auth.authenticate(request.headers.authorization);
-      const result = await opts.payments.upgradeAfterPayment(user, request.body.sessionId);
-      return { success: true, ...result, user: await freshUser(user.id) };
+  app.route({
+    ...fromContract(api.payments.upgradeAfterPayment),
+    handler: async (request) => {
+      const user = signedInUser(request);
+      const result = await payments.upgradeAfterPayment(user, request.body.sessionId);
+      return { success: true as const, ...result, user: await auth.freshUser(user.id) };
     },
-  );
+  });
 
-  app.post('/api/payments/check-payments', async (request) => {
-    const { user } = await opts.auth.authenticate(request.headers.authorization);
-    const result = await opts.payments.checkPayments(user);
-    return { success: true, ...result, user: await freshUser(user.id) };
+  app.route({
+    ...fromContract(api.payments.checkPayments),
+    handler: async (request) => {
+      const user = signedInUser(request);
+      const result = await payments.checkPayments(user);
+      return { success: true as const, ...result, user: await auth.freshUser(user.id) };
+    },
   });
 
   // The webhook needs the exact bytes Stripe signed, so this scope keeps the body as a string.
@@ -42,13 +42,13 @@ export async function paymentRoutes(
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post('/api/payments/webhook', async (request) => {
-      const signature = request.headers['stripe-signature'];
-      await opts.payments.handleWebhook(
-        typeof request.body === 'string' ? request.body : '',
-        typeof signature === 'string' ? signature : undefined,
-      );
-      return { received: true };
+    scope.withTypeProvider<ZodTypeProvider>().route({
+      ...fromContract(api.payments.webhook),
+      handler: async (request) => {
+        const signature = request.headers['stripe-signature'];
+        await payments.handleWebhook(request.body, typeof signature === 'string' ? signature : undefined);
+        return { received: true as const };
+      },
     });
   });
 }

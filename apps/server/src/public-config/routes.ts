@@ -1,6 +1,9 @@
+import { api, type PublicConfig } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { DemoSims } from '../context.js';
+import { fromContract } from '../http/contract-route.js';
 
 /** The named public subset of the configuration that the browser may know (CONVENTIONS.md). */
 export async function publicConfigRoutes(
@@ -8,7 +11,7 @@ export async function publicConfigRoutes(
   opts: { config: Config; sims: DemoSims | undefined },
 ) {
   const { config } = opts;
-  const body = {
+  const body: PublicConfig = {
     mode: config.mode,
     turnstile:
       config.mode === 'demo'
@@ -21,5 +24,5 @@ export async function publicConfigRoutes(
     lifxApiUrl: config.lifx.apiUrl,
     supportEmail: config.supportEmail,
   };
-  app.get('/api/config', async () => body);
+  app.withTypeProvider<ZodTypeProvider>().route({ ...fromContract(api.meta.config), handler: async () => body });
 }

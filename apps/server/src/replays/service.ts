@@ -1,3 +1,4 @@
+import type { ReplayInfo } from '@flaglight/contract';
 import { LiveSessionSchema, type ReplayChoice } from '@flaglight/core';
 import { loadBundledSessions, type BundledSession } from '@flaglight/sims';
 import type { LiveHub } from '../live/hub.js';
@@ -15,7 +16,7 @@ function suggestedStart(b: BundledSession): number {
 }
 
 export type ReplayStart =
-  | { ok: true; sessionKey: number; info: Record<string, unknown> }
+  | { ok: true; sessionKey: number; info: ReplayInfo }
   | { ok: false; status: number; error: string };
 
 /** Replays (issue 5): bundled recordings offline, any OpenF1 historical session online. */
@@ -67,7 +68,7 @@ export function createReplayService(options: { hub: LiveHub; client: OpenF1Clien
     startMinutes: number;
   }): Promise<ReplayStart> {
     let messages: readonly unknown[];
-    let about: Record<string, unknown>;
+    let about: Omit<ReplayInfo, 'speed' | 'startMinutes'>;
     if (input.source === 'bundled') {
       const b = loadBundledSessions().find((s) => s.id === input.id);
       if (!b) return { ok: false, status: 404, error: `No bundled recording "${input.id}"` };
@@ -90,7 +91,7 @@ export function createReplayService(options: { hub: LiveHub; client: OpenF1Clien
         return { ok: false, status: 404, error: `No race-control messages for session ${input.id}` };
       about = { source: 'openf1', id: input.id };
     }
-    const info = { ...about, speed: input.speed, startMinutes: input.startMinutes };
+    const info: ReplayInfo = { ...about, speed: input.speed, startMinutes: input.startMinutes };
     try {
       const sessionKey = hub.startReplay({
         messages,

@@ -6,7 +6,10 @@ import {
   type LiveSession,
   type Race,
 } from '@flaglight/core';
+import { api } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fromContract } from '../http/contract-route.js';
 import type { ScheduleService } from './service.js';
 
 const WEEKEND_MS = 4 * 24 * 3_600_000;
@@ -70,31 +73,41 @@ export function describeRace(race: Race): CurrentRaceData {
 
 /** SPEC §7 `GET /api/f1/current` and the Race Schedule panel's `GET /api/f1/schedule`. */
 export async function scheduleRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   opts: {
     schedule: ScheduleService;
     liveSession: () => Promise<LiveSession | null>;
     now: () => number;
   },
 ) {
-  app.get('/api/f1/schedule', async () => {
-    const schedule = await opts.schedule.schedule();
-    return {
-      success: true,
-      season: schedule.season,
-      races: schedule.races,
-      fallback: schedule.fallback,
-      ...(schedule.message ? { message: schedule.message } : {}),
-    };
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.route({
+    ...fromContract(api.schedule.schedule),
+    handler: async () => {
+      const schedule = await opts.schedule.schedule();
+      return {
+        success: true as const,
+        season: schedule.season,
+        races: schedule.races,
+        fallback: schedule.fallback,
+        ...(schedule.message ? { message: schedule.message } : {}),
+      };
+    },
   });
 
-  app.get('/api/f1/current', async () => {
-    const schedule = await opts.schedule.schedule();
-    const extra = schedule.fallback ? { fallback: true, message: schedule.message } : {};
-    const live = await opts.liveSession().catch(() => null);
-    if (live) return { success: true, live: true, data: describeLiveSession(live, schedule.races), ...extra };
-    const next = findNextRace(schedule.races, { now: opts.now() });
-    const race = next ? schedule.races.find((r) => Number(r.round) === next.round) : undefined;
-    return { success: true, live: false, data: race ? describeRace(race) : null, ...extra };
+  app.route({
+    ...fromContract(api.schedule.current),
+    handler: async () => {
+      const schedule = await opts.schedule.schedule();
+      const extra = schedule.fallback ? { fallback: true, message: schedule.message } : {};
+      const live = await opts.liveSession().catch(() => null);
+      if (live) {
+        return { success: true as const, live: true, data: describeLiveSession(live, schedule.races), ...extra };
+      }
+      const next = findNextRace(schedule.races, { now: opts.now() });
+      const race = next ? schedule.races.find((r) => Number(r.round) === next.round) : undefined;
+      return { success: true as const, live: false, data: race ? describeRace(race) : null, ...extra };
+    },
   });
 }

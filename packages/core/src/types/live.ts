@@ -1,45 +1,55 @@
-import type { LightState } from '../flags/types.js';
+import { z } from 'zod';
+import { LIGHT_STATES } from '../flags/types.js';
 
 // The live stream's wire shapes (DESIGN §5.4), shared by the server that sends them and the
-// clients (web app, agent) that read them.
+// clients (web app, companion) that read them. The types are inferred from these schemas.
 
 /** The data of an SSE `flag` event. */
-export interface FlagEventData {
-  sessionKey: number;
-  state: LightState;
-  activeSectors: number[];
-  cause: { date: string; message: string };
-  emittedAt: string;
-}
+export const FlagEventDataSchema = z
+  .object({
+    sessionKey: z.number(),
+    state: z.enum(LIGHT_STATES),
+    activeSectors: z.array(z.number()),
+    cause: z.object({ date: z.string(), message: z.string() }),
+    emittedAt: z.string(),
+  })
+  .meta({ id: 'FlagEventData' });
+export type FlagEventData = z.infer<typeof FlagEventDataSchema>;
 
 /** A flag event with its stream id (increasing per session, across follower restarts). */
-export interface FlagEvent {
-  id: number;
-  data: FlagEventData;
-}
+export const FlagEventSchema = z.object({ id: z.number(), data: FlagEventDataSchema });
+export type FlagEvent = z.infer<typeof FlagEventSchema>;
 
-export type UpstreamStatus = 'starting' | 'ok' | 'rate-limited' | 'unauthorized' | 'error';
+export const UPSTREAM_STATUSES = ['starting', 'ok', 'rate-limited', 'unauthorized', 'error'] as const;
+export const UpstreamStatusSchema = z.enum(UPSTREAM_STATUSES);
+export type UpstreamStatus = z.infer<typeof UpstreamStatusSchema>;
 
 /** How the follower of a session is doing upstream; sent as an SSE `status` event (no id). */
-export interface StatusEventData {
-  sessionKey: number;
-  upstream: UpstreamStatus;
-  transport: 'push' | 'polling' | 'replay' | 'none';
-  /** SPEC §8 text while upstream is failing, else null. */
-  message: string | null;
-}
+export const StatusEventDataSchema = z
+  .object({
+    sessionKey: z.number(),
+    upstream: UpstreamStatusSchema,
+    transport: z.enum(['push', 'polling', 'replay', 'none']),
+    /** SPEC §8 text while upstream is failing, else null. */
+    message: z.string().nullable(),
+  })
+  .meta({ id: 'StatusEventData' });
+export type StatusEventData = z.infer<typeof StatusEventDataSchema>;
 
 /** One session that can be replayed (`GET /api/replays`): bundled with the app, or from OpenF1. */
-export interface ReplayChoice {
-  source: 'bundled' | 'openf1';
-  id: string;
-  year: number;
-  meetingName: string;
-  sessionName: string;
-  sessionType: string;
-  dateStart: string;
-  /** Minutes into the recording where the session gets going (its first green light). */
-  suggestedStartMinutes: number;
-  messages?: number;
-  lengthMinutes?: number | null;
-}
+export const ReplayChoiceSchema = z
+  .object({
+    source: z.enum(['bundled', 'openf1']),
+    id: z.string(),
+    year: z.number(),
+    meetingName: z.string(),
+    sessionName: z.string(),
+    sessionType: z.string(),
+    dateStart: z.string(),
+    /** Minutes into the recording where the session gets going (its first green light). */
+    suggestedStartMinutes: z.number(),
+    messages: z.number().optional(),
+    lengthMinutes: z.number().nullable().optional(),
+  })
+  .meta({ id: 'ReplayChoice' });
+export type ReplayChoice = z.infer<typeof ReplayChoiceSchema>;

@@ -1,0 +1,48 @@
+import type { RouteDef } from '@flaglight/contract';
+
+/**
+ * Fastify route options for a contract route: method, URL, the schemas Fastify validates requests
+ * with and serializes JSON answers through, the auth level the auth hook enforces, and what the
+ * OpenAPI page shows, and a per-client rate limit when asked. Spread it into `app.route({ ...fromContract(route), handler })`.
+ */
+export function fromContract<const R extends RouteDef>(route: R, options: { rateLimitPerMinute?: number } = {}) {
+  const response = route.produces
+    ? // A page, script, stream or file: only its error answers are JSON.
+      Object.fromEntries(Object.entries(route.responses).filter(([status]) => Number(status) >= 400))
+    : route.responses;
+  return {
+    method: route.method,
+    url: route.path,
+    config: {
+      auth: route.auth,
+      ...(options.rateLimitPerMinute === undefined
+        ? {}
+        : { rateLimit: { max: Math.max(1, options.rateLimitPerMinute), timeWindow: '1 minute' } }),
+    },
+    schema: {
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: [...route.tags],
+      ...(route.auth === 'public' ? {} : { security: [{ bearer: [] }] }),
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response: response as R['responses'],
+    },
+  } as {
+    method: R['method'];
+    url: R['path'];
+    config: { auth: R['auth']; rateLimit?: { max: number; timeWindow: string } };
+    schema: {
+      summary: string;
+      description?: string;
+      tags: string[];
+      security?: Array<Record<string, string[]>>;
+      params: R['params'];
+      querystring: R['query'];
+      body: R['body'];
+      // A non-JSON success answer (a file, a stream) is not typed against the JSON schemas.
+      response: R['produces'] extends string ? unknown : R['responses'];
+    };
+  };
+}

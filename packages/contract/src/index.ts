@@ -1,0 +1,37 @@
+import type { KeyOf, RoutesOf } from './define.js';
+import { adminRoutes, authRoutes, licenceRoutes, paymentRoutes, trackingRoutes } from './routes/auth.js';
+import { hueRoutes } from './routes/hue.js';
+import { liveRoutes, replayRoutes, scheduleRoutes } from './routes/live.js';
+import { metaRoutes } from './routes/meta.js';
+
+export * from './define.js';
+export * from './errors.js';
+export * from './routes/auth.js';
+export * from './routes/hue.js';
+export * from './routes/live.js';
+export * from './routes/meta.js';
+
+/** The whole API, by feature. The server registers exactly these routes; clients call them. */
+export const api = {
+  meta: metaRoutes,
+  auth: authRoutes,
+  licences: licenceRoutes,
+  payments: paymentRoutes,
+  tracking: trackingRoutes,
+  admin: adminRoutes,
+  live: liveRoutes,
+  replays: replayRoutes,
+  schedule: scheduleRoutes,
+  hue: hueRoutes,
+};
+
+export type Api = typeof api;
+export type ApiRoute = RoutesOf<Api>;
+/** Every route by its key, e.g. `ApiRoutes['POST /auth/login']`. */
+export type ApiRoutes = { [R in ApiRoute as KeyOf<R>]: R };
+export type ApiRouteKey = keyof ApiRoutes;
+
+/** Every route of the contract, flat. */
+export const API_ROUTES: readonly ApiRoute[] = Object.values(api).flatMap(
+  (group) => Object.values(group) as ApiRoute[],
+);

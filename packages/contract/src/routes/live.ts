@@ -1,0 +1,182 @@
+import {
+  CurrentLiveSessionDataSchema,
+  CurrentRaceDataSchema,
+  FlagEventDataSchema,
+  RaceSchema,
+  ReplayChoiceSchema,
+  StatusEventDataSchema,
+} from '@flaglight/core';
+import { z } from 'zod';
+import { defineRoute } from '../define.js';
+import { errors } from '../errors.js';
+
+/** Replay speeds (1-20×, SPEC §4). */
+export const MIN_REPLAY_SPEED = 1;
+export const MAX_REPLAY_SPEED = 20;
+
+const sessionKey = z.coerce.number().int().positive().max(2_000_000_000).optional();
+
+export const liveRoutes = {
+  ticket: defineRoute({
+    method: 'POST',
+    path: '/api/live/ticket',
+    auth: 'user',
+    summary: 'A short-lived, single-use ticket that opens one event stream',
+    tags: ['live'],
+    responses: {
+      200: z.object({ success: z.literal(true), ticket: z.string(), expiresAt: z.string() }),
+      ...errors(401, 503),
+    },
+  }),
+  events: defineRoute({
+    method: 'GET',
+    path: '/api/live/events',
+    auth: 'public',
+    summary: 'The live event stream (Server-Sent Events), opened with a ticket',
+    description:
+      'Events: `flag` (FlagEventData, with an increasing `id:`) and `status` (StatusEventData). ' +
+      'Resume with the Last-Event-ID header or `lastEventId`. Authenticated by the one-time `ticket`, ' +
+      'never by the session token.',
+    tags: ['live'],
+    query: z.object({
+      ticket: z.string().min(1).max(200),
+      sessionKey,
+      lastEventId: z.string().max(20).optional(),
+    }),
+    produces: 'text/event-stream',
+    responses: { ...errors(400, 401, 404, 503) },
+  }),
+  state: defineRoute({
+    method: 'GET',
+    path: '/api/live/state',
+    auth: 'user',
+    summary: "A session's current flag (the polling fallback of the stream)",
+    tags: ['live'],
+    query: z.object({ sessionKey }),
+    responses: {
+      200: z.object({
+        success: z.literal(true),
+        sessionKey: z.number(),
+        id: z.number().nullable(),
+        flag: FlagEventDataSchema.nullable(),
+        upstream: StatusEventDataSchema.nullable(),
+      }),
+      ...errors(400, 401, 404),
+    },
+  }),
+  centralizedStatus: defineRoute({
+    method: 'GET',
+    path: '/api/sessions/centralized-status',
+    auth: 'public',
+    summary: 'Whether the server follows live sessions for its clients',
+    tags: ['live'],
+    responses: {
+      200: z.object({
+        success: z.literal(true),
+        centralizedPollingEnabled: z.boolean(),
+        isPollingActive: z.boolean(),
+      }),
+    },
+  }),
+  openf1Proxy: defineRoute({
+    method: 'GET',
+    path: '/api/openf1/proxy/*',
+    auth: 'user',
+    summary: 'OpenF1 /v1/sessions, /v1/location and /v1/race_control, cached and coalesced',
+    tags: ['live'],
+    params: z.object({ '*': z.string() }),
+    responses: {
+      200: z.array(z.looseObject({})).describe("OpenF1's records, as OpenF1 sends them"),
+      ...errors(400, 401, 429, 502, 504),
+    },
+  }),
+};
+
+export const ReplayStartBodySchema = z.object({
+  source: z.enum(['bundled', 'openf1']).default('bundled'),
+  id: z.string().min(1).max(100),
+  speed: z.number().min(MIN_REPLAY_SPEED).max(MAX_REPLAY_SPEED).default(1),
+  startMinutes: z.number().min(0).max(600).default(0),
+});
+
+/** What a started replay is: the recording, its speed and where it starts. */
+export const ReplayInfoSchema = z.object({
+  source: z.enum(['bundled', 'openf1']),
+  id: z.string(),
+  meetingName: z.string().optional(),
+  sessionName: z.string().optional(),
+  year: z.number().optional(),
+  speed: z.number(),
+  startMinutes: z.number(),
+});
+export type ReplayInfo = z.infer<typeof ReplayInfoSchema>;
+
+export const replayRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/replays',
+    auth: 'public',
+    summary: 'Sessions that can be replayed: bundled ones, and OpenF1 history for a year',
+    tags: ['replays'],
+    query: z.object({ year: z.coerce.number().int().min(2018).max(2100).optional() }),
+    responses: {
+      200: z.object({
+        success: z.literal(true),
+        sessions: z.array(ReplayChoiceSchema),
+        message: z.string().optional(),
+      }),
+      ...errors(400),
+    },
+  }),
+  start: defineRoute({
+    method: 'POST',
+    path: '/api/replays',
+    auth: 'user',
+    summary: 'Start a replay; stream it with the session key it answers',
+    tags: ['replays'],
+    body: ReplayStartBodySchema,
+    responses: {
+      200: z.object({
+        success: z.literal(true),
+        sessionKey: z.number(),
+        ...ReplayInfoSchema.shape,
+      }),
+      ...errors(400, 401, 404, 429, 502, 503),
+    },
+  }),
+};
+
+export const scheduleRoutes = {
+  schedule: defineRoute({
+    method: 'GET',
+    path: '/api/f1/schedule',
+    auth: 'public',
+    summary: "The season's race calendar (bundled calendar when Jolpica fails)",
+    tags: ['schedule'],
+    responses: {
+      200: z.object({
+        success: z.literal(true),
+        season: z.string(),
+        races: z.array(RaceSchema.loose()),
+        fallback: z.boolean(),
+        message: z.string().optional(),
+      }),
+    },
+  }),
+  current: defineRoute({
+    method: 'GET',
+    path: '/api/f1/current',
+    auth: 'public',
+    summary: 'The live session, or else the next race weekend',
+    tags: ['schedule'],
+    responses: {
+      200: z.object({
+        success: z.literal(true),
+        live: z.boolean(),
+        data: z.union([CurrentLiveSessionDataSchema, CurrentRaceDataSchema]).nullable(),
+        fallback: z.boolean().optional(),
+        message: z.string().optional(),
+      }),
+    },
+  }),
+};

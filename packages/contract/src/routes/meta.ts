@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { defineRoute } from '../define.js';
+import { errors } from '../errors.js';
+
+export const PublicConfigSchema = z
+  .object({
+    mode: z.enum(['demo', 'live']),
+    turnstile: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('demo'), siteKey: z.string(), tokenUrl: z.string() }),
+      z.object({ kind: z.literal('cloudflare'), siteKey: z.string() }),
+    ]),
+    lifxApiUrl: z.string(),
+    supportEmail: z.string(),
+  })
+  .meta({ id: 'PublicConfig' });
+export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+
+export const metaRoutes = {
+  health: defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    auth: 'public',
+    summary: 'Liveness check',
+    tags: ['meta'],
+    responses: { 200: z.object({ ok: z.literal(true) }) },
+  }),
+  config: defineRoute({
+    method: 'GET',
+    path: '/api/config',
+    auth: 'public',
+    summary: 'The public part of the server configuration the browser needs',
+    tags: ['meta'],
+    responses: { 200: PublicConfigSchema },
+  }),
+  download: defineRoute({
+    method: 'GET',
+    path: '/api/downloads/:product',
+    auth: 'public',
+    summary: 'Download a desktop build (e.g. flaglight-setup)',
+    description: 'Sends the file as an attachment, or a 404 page (JSON error when the client asks for JSON).',
+    tags: ['downloads'],
+    params: z.object({ product: z.string() }),
+    produces: 'application/octet-stream',
+    responses: { ...errors(400, 404) },
+  }),
+};
