@@ -118,7 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(adminRoutes, {
     auth: context.auth,
-    db: context.db,
+    payments: context.payments,
     adminEmails: context.config.adminEmails,
   });
   await app.register(openf1Routes, { auth: context.auth, proxy: context.openf1.proxy });

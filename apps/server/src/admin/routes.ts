@@ -3,18 +3,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toUser } from '../auth/repository.js';
 import type { AuthService } from '../auth/service.js';
-import type { Db } from '../db/database.js';
 import { forbidden, HttpError, notFound } from '../http/errors.js';
+import type { PaymentService } from '../payments/service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
 /** SPEC §6 Admin. Every route checks the role on the server: 401 signed out, 403 non-admin. */
 export async function adminRoutes(
   fastify: FastifyInstance,
-  opts: { auth: AuthService; db: Db; adminEmails: string[] },
+  opts: { auth: AuthService; payments: PaymentService; adminEmails: string[] },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { auth, db } = opts;
+  const { auth, payments } = opts;
 
   app.addHook('onRequest', async (request) => {
     const { user } = await auth.authenticate(request.headers.authorization);
@@ -28,12 +28,7 @@ export async function adminRoutes(
 
   app.get('/admin/stats', async () => {
     const counts = await auth.users.countByPlan();
-    const revenue = await db
-      .selectFrom('payments')
-      .select(db.fn.sum<number | string | null>('amount_cents').as('cents'))
-      .where('status', '=', 'paid')
-      .executeTakeFirst();
-    const revenueTotal = Number(revenue?.cents ?? 0) / 100;
+    const revenueTotal = (await payments.paidRevenueCents()) / 100;
     return {
       totalUsers: counts.trial + counts.lifetime + counts.pro,
       trialUsers: counts.trial,
