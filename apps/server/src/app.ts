@@ -108,14 +108,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     payments: context.payments,
     adminEmails: context.config.adminEmails,
   });
-  await app.register(trackingRoutes, {
-    auth: context.auth,
-    db: context.db,
-    mailer: context.mailer,
-    logger: context.logger,
-    now: context.now,
-    publicUrl: context.config.publicUrl,
-  });
+  await app.register(trackingRoutes, { auth: context.auth, tracking: context.tracking });
   await app.register(adminRoutes, {
     auth: context.auth,
     payments: context.payments,
