@@ -89,6 +89,26 @@ export default tseslint.config(
     },
   },
   {
+    // Only repositories touch the query builders: routes call services, services call repositories.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/repository.ts',
+      'apps/server/src/**/*-repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|transaction)$/]',
+          message: 'SQL lives in repositories',
+        },
+      ],
+    },
+  },
+  {
     // packages/lights runs in the browser: no Node built-ins outside its tests.
     files: ['packages/lights/src/**/*.ts'],
     ignores: ['packages/lights/src/**/*.test.ts'],

@@ -8,9 +8,10 @@ import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
-import { registerAuth } from './http/auth.js';
 import { registerApiDocs } from './http/api-docs.js';
+import { registerAuth } from './http/auth.js';
 import { HttpError, registerErrorHandling } from './http/errors.js';
+import { recordRoutes } from './http/route-table.js';
 import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
 import { hueRoutes } from './hue/routes.js';
 import { licenceRoutes } from './licences/routes.js';
@@ -50,6 +51,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  recordRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -104,19 +106,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     rateLimitPerMinute: context.config.authRateLimitPerMinute,
   });
   await app.register(paymentRoutes, { auth: context.auth, payments: context.payments });
-  await app.register(trackingRoutes, {
-    auth: context.auth,
-    db: context.db,
-    mailer: context.mailer,
-    logger: context.logger,
-    now: context.now,
-    publicUrl: context.config.publicUrl,
-  });
-  await app.register(adminRoutes, {
-    auth: context.auth,
-    db: context.db,
-    adminEmails: context.config.adminEmails,
-  });
+  await app.register(trackingRoutes, { tracking: context.tracking });
+  await app.register(adminRoutes, { admin: context.admin });
   await app.register(openf1Routes, { proxy: context.openf1.proxy });
   await app.register(liveRoutes, context.live);
   await app.register(scheduleRoutes, {

@@ -14,6 +14,7 @@ import {
 } from '@flaglight/sims';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createAdminService, type AdminService } from './admin/service.js';
 import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
@@ -35,6 +36,7 @@ import { createPaymentService, createStripeClient, type PaymentService } from '.
 import { createReplayService, type ReplayService } from './replays/service.js';
 import { createJolpicaClient } from './schedule/client.js';
 import { createScheduleService, type ScheduleService } from './schedule/service.js';
+import { createTrackingService, type TrackingService } from './tracking/service.js';
 import { createTurnstileVerifier, type TurnstileVerifier } from './turnstile/client.js';
 
 /** Demo mode replays this far into the Saudi race: the pit exit opens 4.5 minutes later. */
@@ -130,8 +132,10 @@ export interface AppContext {
   mailer: Mailer;
   turnstile: TurnstileVerifier;
   auth: AuthService;
+  admin: AdminService;
   licences: LicenceService;
   payments: PaymentService;
+  tracking: TrackingService;
   openf1: { client: OpenF1Client; proxy: OpenF1Proxy };
   live: { hub: LiveHub; tickets: TicketStore; timers: Timers };
   /** The Redis bus when REDIS_URL is set (its command connection also backs the rate limits). */
@@ -228,6 +232,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     logger,
     now,
   });
+  const tracking = createTrackingService({ db, mailer, logger, now, publicUrl: config.publicUrl });
 
   // Hue remote API: the real one (HUE_API_URL, default api.meethue.com) or the demo simulator, which
   // the browser reaches on the app's own origin and the server on the internal loopback.
@@ -261,8 +266,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     mailer,
     turnstile,
     auth,
+    admin: createAdminService({ auth, payments, adminEmails: config.adminEmails }),
     licences,
     payments,
+    tracking,
     openf1: { client: openf1Client, proxy: createOpenF1Proxy(openf1Client, timers.now) },
     live: {
       hub,

@@ -1,34 +1,16 @@
+import { ErrorBodySchema } from '@flaglight/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { concreteUrl, productRoutes } from './api-routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
 
-// Every route of the accounts work, with and without a signed-in user.
-const ROUTES: Array<{ method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string }> = [
-  { method: 'POST', url: '/auth/signup' },
-  { method: 'POST', url: '/auth/login' },
-  { method: 'POST', url: '/api/auth/login' },
-  { method: 'GET', url: '/auth/verify' },
-  { method: 'GET', url: '/api/auth/me' },
-  { method: 'POST', url: '/auth/logout' },
-  { method: 'POST', url: '/auth/forgot-password' },
-  { method: 'POST', url: '/auth/reset-password' },
-  { method: 'GET', url: '/api/license/status' },
-  { method: 'POST', url: '/api/license/verify' },
-  { method: 'POST', url: '/api/payments/checkout' },
-  { method: 'POST', url: '/api/payments/upgrade-after-payment' },
-  { method: 'POST', url: '/api/payments/check-payments' },
-  { method: 'POST', url: '/api/payments/webhook' },
-  { method: 'POST', url: '/api/sessions/track' },
-  { method: 'POST', url: '/api/sessions/end' },
-  { method: 'GET', url: '/admin/users' },
-  { method: 'GET', url: '/admin/stats' },
-  { method: 'PUT', url: '/admin/users/some-id/plan' },
-  { method: 'DELETE', url: '/admin/users/some-id' },
-];
+type Route = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string };
 
-describe('fuzzing the account routes', () => {
+describe('fuzzing every registered route', () => {
   let t: TestApp;
   let token: string;
+  // Derived from the routes the app registered (onRoute), so a new route is fuzzed without a list.
+  let routes: Route[] = [];
   beforeAll(async () => {
     t = await buildTestApp({
       env: { AUTH_RATE_LIMIT_PER_MINUTE: '100000', ADMIN_EMAILS: 'fuzz@example.com' },
@@ -43,6 +25,9 @@ describe('fuzzing the account routes', () => {
       },
     });
     token = res.json().token;
+    routes = productRoutes(t.app)
+      .filter((route) => /^\/(api|auth|admin|hue)\//.test(route.url)) // not the web app's files
+      .map((route) => ({ method: route.method as Route['method'], url: route.url }));
   });
   afterAll(() => t.close());
 
@@ -60,6 +45,13 @@ describe('fuzzing the account routes', () => {
     fc.record(
       {
         email: field,
+        applicationKey: field,
+        lightIds: field,
+        flag: field,
+        source: field,
+        id: field,
+        speed: field,
+        startMinutes: field,
         password: field,
         plan: field,
         turnstileToken: field,
@@ -75,39 +67,58 @@ describe('fuzzing the account routes', () => {
     fc.jsonValue(),
   );
 
-  test('arbitrary JSON never yields a 5xx, and every error is {error: string}', async () => {
+  const query = fc.dictionary(
+    fc.constantFrom('sessionKey', 'year', 'ticket', 'lastEventId', 'session_key', 'code', 'state', 'x'),
+    fc.oneof(fc.string(), fc.integer().map(String), fc.string({ minLength: 300, maxLength: 600 })),
+    { maxKeys: 3 },
+  );
+
+  test('arbitrary JSON, queries and path values never yield a 5xx; every error is {error, code}', async () => {
+    expect(routes.length).toBeGreaterThan(40);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ROUTES), body, fc.boolean(), async (route, payload, signedIn) => {
-        const res = await t.app.inject({
-          method: route.method,
-          url: route.url,
-          headers: {
-            'content-type': 'application/json',
-            // Signing out would end the session the other runs rely on.
-            ...(signedIn && route.url !== '/auth/logout' ? { authorization: `Bearer ${token}` } : {}),
-          },
-          payload: JSON.stringify(payload),
-        });
-        expect(res.statusCode, `${route.method} ${route.url} ${JSON.stringify(payload)}`).toBeLessThan(500);
-        if (res.statusCode >= 400) expect(typeof res.json().error).toBe('string');
-      }),
-      { numRuns: 300 },
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        body,
+        query,
+        fc.string({ maxLength: 40 }),
+        fc.boolean(),
+        async (route, payload, search, pathValue, signedIn) => {
+          const url = `${concreteUrl(route, pathValue || 'x')}?${new URLSearchParams(search).toString()}`;
+          const res = await t.app.inject({
+            method: route.method,
+            url,
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json',
+              // Signing out would end the session the other runs rely on.
+              ...(signedIn && route.url !== '/auth/logout' ? { authorization: `Bearer ${token}` } : {}),
+            },
+            ...(route.method === 'GET' ? {} : { payload: JSON.stringify(payload) }),
+          });
+          const what = `${route.method} ${url} ${JSON.stringify(payload)}`;
+          expect(res.statusCode, what).toBeLessThan(500);
+          if (res.statusCode >= 400) expect(ErrorBodySchema.safeParse(res.json()).success, what).toBe(true);
+        },
+      ),
+      { numRuns: 600 },
     );
   });
 
   test('malformed and non-JSON bodies are 4xx on every route', async () => {
-    for (const route of ROUTES) {
+    for (const route of routes.filter((r) => r.method !== 'GET')) {
       for (const payload of ['{', 'null', '"text"', '[1,2]', '']) {
         const res = await t.app.inject({
           method: route.method,
-          url: route.url,
+          url: concreteUrl(route),
           headers: {
             'content-type': 'application/json',
+            accept: 'application/json',
             ...(route.url !== '/auth/logout' ? { authorization: `Bearer ${token}` } : {}),
           },
           payload,
         });
         expect(res.statusCode, `${route.method} ${route.url} ${payload}`).toBeLessThan(500);
+        if (res.statusCode >= 400) expect(ErrorBodySchema.safeParse(res.json()).success).toBe(true);
       }
     }
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { hashLicenceKey } from '../src/licences/keys.js';
 import { PAYMENT_MESSAGES } from '../src/payments/service.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
@@ -143,6 +144,31 @@ function paymentSuite(dialect: (typeof dialects)[number]) {
       .where('user_id', '=', (await me(down)).id)
       .execute();
     expect(rows).toEqual([]);
+  });
+
+  test('one receipt e-mail, and its licence key is the one stored for the payment', async () => {
+    const token = await signup('receipt@example.com');
+    const { sessionId } = (await post('/api/payments/checkout', token)).json();
+    await sims().checkout.control.complete(sessionId);
+    await deliver(sessionId);
+    await deliver(sessionId);
+    let mails = sims().mail.control.messagesTo('receipt@example.com');
+    for (let i = 0; i < 100 && mails.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      mails = sims().mail.control.messagesTo('receipt@example.com');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    mails = sims().mail.control.messagesTo('receipt@example.com');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe('Your Flaglight lifetime access receipt');
+    const key = /Licence key: (\S+)/.exec(mails[0]?.text ?? '')?.[1];
+    expect(key).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+    const stored = await t.context.db
+      .selectFrom('licences')
+      .select('key_hash')
+      .where('redeemed_by', '=', (await me(token)).id)
+      .execute();
+    expect(stored).toEqual([{ key_hash: hashLicenceKey(key!) }]);
   });
 }
 

@@ -13,7 +13,8 @@ export type AuthLevel = (typeof AUTH_LEVELS)[number];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Content types of success answers that are not JSON. */
-export type NonJsonContent = 'text/html' | 'text/javascript' | 'text/event-stream' | 'application/octet-stream';
+export type NonJsonContent =
+  'text/html' | 'text/javascript' | 'text/event-stream' | 'application/octet-stream';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -37,7 +38,11 @@ export function defineRoute<const R extends RouteDef>(route: R): R {
   return route;
 }
 
-type Flatten<T> = T extends RouteDef ? T : T extends object ? { [K in keyof T]: Flatten<T[K]> }[keyof T] : never;
+type Flatten<T> = T extends RouteDef
+  ? T
+  : T extends object
+    ? { [K in keyof T]: Flatten<T[K]> }[keyof T]
+    : never;
 
 /** The union of every route of a contract object (nested by feature). */
 export type RoutesOf<T> = Flatten<T>;
@@ -54,7 +59,8 @@ type SuccessSchema<R extends RouteDef> = R['responses'] extends { 200: infer S }
       : never;
 
 /** What a route answers on success (after the server's serialization). */
-export type RouteOutput<R extends RouteDef> = SuccessSchema<R> extends z.ZodType ? z.output<SuccessSchema<R>> : never;
+export type RouteOutput<R extends RouteDef> =
+  SuccessSchema<R> extends z.ZodType ? z.output<SuccessSchema<R>> : never;
 
 /** What a client sends: params, query and body as the schemas accept them (before defaults). */
 export type RouteInput<R extends RouteDef> = (R['params'] extends z.ZodType

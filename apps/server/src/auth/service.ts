@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import { createPasswordResetsRepository } from './password-resets-repository.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { createAuthSessionsRepository, createUsersRepository, toUser, type UserRow } from './repository.js';
 import { createToken, hashToken } from './tokens.js';
@@ -40,6 +41,7 @@ export interface Authenticated {
 export function createAuthService(deps: AuthServiceDeps) {
   const users = createUsersRepository(deps.db);
   const sessions = createAuthSessionsRepository(deps.db);
+  const resets = createPasswordResetsRepository(deps.db);
   const admins = deps.config.adminEmails;
 
   async function openSession(row: UserRow): Promise<{ token: string; user: User }> {
@@ -108,16 +110,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!row) return;
       const now = deps.now();
       const token = createToken();
-      await deps.db
-        .insertInto('password_resets')
-        .values({
-          token_hash: hashToken(token),
-          user_id: row.id,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + RESET_TOKEN_TTL_MS).toISOString(),
-          used_at: null,
-        })
-        .execute();
+      await resets.insert({
+        tokenHash: hashToken(token),
+        userId: row.id,
+        now,
+        expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
+      });
       const link = `${deps.config.publicUrl}/#/reset-password?token=${encodeURIComponent(token)}`;
       // Sent in the background: the answer must not reveal (by timing) that the account exists.
       deps.mailer
@@ -142,25 +140,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       const now = deps.now();
       const tokenHash = hashToken(input.token);
       const passwordHash = await hashPassword(input.password);
-      await deps.db.transaction().execute(async (trx) => {
-        // The conditional update makes the token single use even under concurrent requests.
-        const claimed = await trx
-          .updateTable('password_resets')
-          .set({ used_at: now.toISOString() })
-          .where('token_hash', '=', tokenHash)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now.toISOString())
-          .returning('user_id')
-          .executeTakeFirst();
-        if (!claimed) throw new HttpError(400, AUTH_MESSAGES.resetLinkInvalid);
-        await trx
-          .updateTable('users')
-          .set({ password_hash: passwordHash })
-          .where('id', '=', claimed.user_id)
-          .execute();
-        // A new password ends every session opened with the old one.
-        await trx.deleteFrom('auth_sessions').where('user_id', '=', claimed.user_id).execute();
-      });
+      const userId = await resets.resetPassword({ tokenHash, now, passwordHash });
+      if (!userId) throw new HttpError(400, AUTH_MESSAGES.resetLinkInvalid);
     },
   };
 }

@@ -120,7 +120,8 @@ a:focus-visible{outline:3px solid #fff;outline-offset:3px}
 }
 
 function notAvailable(request: FastifyRequest, reply: FastifyReply, product: string) {
-  if (wantsJson(request)) return reply.status(404).send({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
+  if (wantsJson(request))
+    return reply.status(404).send({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
   return reply.status(404).type('text/html; charset=utf-8').send(renderNotAvailablePage(product));
 }
 
@@ -128,17 +129,17 @@ export async function downloadRoutes(app: FastifyInstance, opts: DownloadRoutesO
   app.withTypeProvider<ZodTypeProvider>().route({
     ...fromContract(api.meta.download),
     handler: async (request, reply) => {
-    const { product } = request.params;
-    if (product.length > MAX_PRODUCT_LENGTH || !PRODUCT_PATTERN.test(product))
-      throw badRequest(DOWNLOAD_MESSAGES.invalidProduct);
-    const installer = await findInstaller(opts.downloadsDir, product);
-    if (!installer) return notAvailable(request, reply, product);
-    return reply
-      .type(CONTENT_TYPES[installer.extension] ?? 'application/octet-stream')
-      .header('content-length', String(installer.size))
-      .header('content-disposition', `attachment; filename="${installer.name}"`)
-      .header('cache-control', 'no-cache')
-      .send(fs.createReadStream(installer.file));
+      const { product } = request.params;
+      if (product.length > MAX_PRODUCT_LENGTH || !PRODUCT_PATTERN.test(product))
+        throw badRequest(DOWNLOAD_MESSAGES.invalidProduct);
+      const installer = await findInstaller(opts.downloadsDir, product);
+      if (!installer) return notAvailable(request, reply, product);
+      return reply
+        .type(CONTENT_TYPES[installer.extension] ?? 'application/octet-stream')
+        .header('content-length', String(installer.size))
+        .header('content-disposition', `attachment; filename="${installer.name}"`)
+        .header('cache-control', 'no-cache')
+        .send(fs.createReadStream(installer.file));
     },
   });
 }

@@ -7,7 +7,9 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 export const OPENAPI_PATH = '/api/openapi.json';
 export const API_DOCS_PREFIX = '/api/docs';
 
-const produces = new Map((API_ROUTES as readonly RouteDef[]).map((route) => [`${route.method} ${route.path}`, route.produces]));
+const produces = new Map(
+  (API_ROUTES as readonly RouteDef[]).map((route) => [`${route.method} ${route.path}`, route.produces]),
+);
 
 /**
  * The OpenAPI document, generated from the routes as registered (their contract schemas), at

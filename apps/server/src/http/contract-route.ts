@@ -5,7 +5,10 @@ import type { RouteDef } from '@flaglight/contract';
  * with and serializes JSON answers through, the auth level the auth hook enforces, and what the
  * OpenAPI page shows, and a per-client rate limit when asked. Spread it into `app.route({ ...fromContract(route), handler })`.
  */
-export function fromContract<const R extends RouteDef>(route: R, options: { rateLimitPerMinute?: number } = {}) {
+export function fromContract<const R extends RouteDef>(
+  route: R,
+  options: { rateLimitPerMinute?: number } = {},
+) {
   const response = route.produces
     ? // A page, script, stream or file: only its error answers are JSON.
       Object.fromEntries(Object.entries(route.responses).filter(([status]) => Number(status) >= 400))

@@ -53,9 +53,7 @@ function describeValidation(error: FastifyError): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply
-        .status(error.statusCode)
-        .send({ error: error.message, ...error.extra, code: error.code });
+      return reply.status(error.statusCode).send({ error: error.message, ...error.extra, code: error.code });
     }
     if (error.validation) {
       return reply.status(400).send({ error: describeValidation(error), code: 'invalid_input' });

@@ -16,6 +16,10 @@ const ONE_YEAR = 60 * 60 * 24 * 365;
  * and are cached for a year; everything else (index.html above all) is revalidated every time.
  */
 export async function webAppRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
+  // The built app's files are public and not part of the API contract.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, auth: 'public' };
+  });
   const index = path.join(opts.distDir, 'index.html');
   if (!fs.existsSync(index)) {
     app.log.warn({ distDir: opts.distDir }, 'web app not built: run `npm run build`');

@@ -1,7 +1,9 @@
 import type { LicenseStatus, User } from '@flaglight/core';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
+import { createPaymentsRepository } from '../payments/repository.js';
 import { generateLicenceKey, hashLicenceKey } from './keys.js';
+import { createLicencesRepository } from './repository.js';
 
 export const LICENCE_MESSAGES = {
   invalidKey: 'This license key is not valid or has already been used.',
@@ -9,6 +11,8 @@ export const LICENCE_MESSAGES = {
 } as const;
 
 export function createLicenceService(deps: { db: Db; now: () => Date }) {
+  const licences = createLicencesRepository(deps.db);
+  const payments = createPaymentsRepository(deps.db);
   return {
     /** Issues a single-use key; only its digest is stored. */
     async issue(input: {
@@ -17,54 +21,32 @@ export function createLicenceService(deps: { db: Db; now: () => Date }) {
       paymentId?: string;
     }): Promise<string> {
       const key = generateLicenceKey();
-      await deps.db
-        .insertInto('licences')
-        .values({
-          key_hash: hashLicenceKey(key),
-          plan: input.plan,
-          source: input.source,
-          payment_id: input.paymentId ?? null,
-          created_at: deps.now().toISOString(),
-          redeemed_by: null,
-          redeemed_at: null,
-        })
-        .execute();
+      await licences.insert({
+        keyHash: hashLicenceKey(key),
+        plan: input.plan,
+        source: input.source,
+        paymentId: input.paymentId ?? null,
+        now: deps.now(),
+      });
       return key;
     },
 
     /** Redeems a key for the user: once, in one transaction with the plan change. */
     async redeem(user: User, key: string): Promise<'lifetime' | 'pro'> {
       if (user.plan !== 'trial') throw new HttpError(409, LICENCE_MESSAGES.alreadyActive);
-      const now = deps.now().toISOString();
-      return deps.db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('licences')
-          .set({ redeemed_by: String(user.id), redeemed_at: now })
-          .where('key_hash', '=', hashLicenceKey(key))
-          .where('redeemed_by', 'is', null)
-          .where('redeemed_at', 'is', null)
-          .returning('plan')
-          .executeTakeFirst();
-        if (!claimed) throw new HttpError(400, LICENCE_MESSAGES.invalidKey);
-        await trx
-          .updateTable('users')
-          .set({ plan: claimed.plan })
-          .where('id', '=', String(user.id))
-          .execute();
-        return claimed.plan;
+      const plan = await licences.redeem({
+        keyHash: hashLicenceKey(key),
+        userId: String(user.id),
+        now: deps.now(),
       });
+      if (!plan) throw new HttpError(400, LICENCE_MESSAGES.invalidKey);
+      return plan;
     },
 
     /** SPEC §3 Licence status: any non-trial plan is an active licence. */
     async status(user: User): Promise<LicenseStatus> {
       if (user.plan === 'trial') return { hasActiveLicense: false, licenseDetails: null };
-      const payment = await deps.db
-        .selectFrom('payments')
-        .select(['completed_at', 'currency', 'amount_cents'])
-        .where('user_id', '=', String(user.id))
-        .where('status', '=', 'paid')
-        .orderBy('completed_at', 'desc')
-        .executeTakeFirst();
+      const payment = await payments.findLatestPaid(String(user.id));
       if (payment) {
         return {
           hasActiveLicense: true,
@@ -75,12 +57,7 @@ export function createLicenceService(deps: { db: Db; now: () => Date }) {
           },
         };
       }
-      const licence = await deps.db
-        .selectFrom('licences')
-        .select(['redeemed_at'])
-        .where('redeemed_by', '=', String(user.id))
-        .orderBy('redeemed_at', 'desc')
-        .executeTakeFirst();
+      const licence = await licences.findLatestRedeemedBy(String(user.id));
       return {
         hasActiveLicense: true,
         licenseDetails: { activatedAt: licence?.redeemed_at ?? null, currency: null, amount: null },

@@ -1,11 +1,12 @@
-import crypto from 'node:crypto';
 import { LIFETIME_PRICE_AUD, type User } from '@flaglight/core';
 import type { Logger } from 'pino';
 import Stripe from 'stripe';
+import { createUsersRepository } from '../auth/repository.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import { generateLicenceKey, hashLicenceKey } from '../licences/keys.js';
 import type { Mailer } from '../mail/mailer.js';
+import { createPaymentsRepository } from './repository.js';
 
 export const LIFETIME_AMOUNT_CENTS = LIFETIME_PRICE_AUD * 100;
 export const LIFETIME_CURRENCY = 'aud';
@@ -43,6 +44,8 @@ export interface PaymentDeps {
 }
 
 export function createPaymentService(deps: PaymentDeps) {
+  const payments = createPaymentsRepository(deps.db);
+  const users = createUsersRepository(deps.db);
   const stripe = () => {
     if (!deps.stripe) throw new HttpError(503, PAYMENT_MESSAGES.notConfigured);
     return deps.stripe;
@@ -74,79 +77,29 @@ export function createPaymentService(deps: PaymentDeps) {
       );
       return { upgraded: false };
     }
-    const now = deps.now().toISOString();
-    const result = await deps.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('payments')
-        .selectAll()
-        .where('checkout_session_id', '=', session.id)
-        .executeTakeFirst();
-      const row = existing ?? {
-        id: crypto.randomUUID(),
-        user_id: session.metadata?.userId ?? session.client_reference_id ?? null,
-        checkout_session_id: session.id,
-        amount_cents: LIFETIME_AMOUNT_CENTS,
-        currency: LIFETIME_CURRENCY,
-        status: 'open' as const,
-        created_at: now,
-        completed_at: null,
-      };
-      if (!row.user_id) return { upgraded: false };
-      if (!existing) {
-        // A webhook for a checkout this server did not record (its row write was lost).
-        await trx
-          .insertInto('payments')
-          .values(row)
-          .onConflict((oc) => oc.column('checkout_session_id').doNothing())
-          .execute();
-      }
-      const claimed = await trx
-        .updateTable('payments')
-        .set({ status: 'paid', completed_at: now })
-        .where('checkout_session_id', '=', session.id)
-        .where('status', '<>', 'paid')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1 || !row.user_id)
-        return { upgraded: false, userId: row.user_id ?? undefined };
-      await trx
-        .updateTable('users')
-        .set({ plan: 'lifetime' })
-        .where('id', '=', row.user_id)
-        .where('plan', '=', 'trial')
-        .execute();
-      const key = generateLicenceKey();
-      await trx
-        .insertInto('licences')
-        .values({
-          key_hash: hashLicenceKey(key),
-          plan: 'lifetime',
-          source: 'payment',
-          payment_id: row.id,
-          created_at: now,
-          redeemed_by: row.user_id,
-          redeemed_at: now,
-        })
-        .execute();
-      return { upgraded: true, userId: row.user_id, key };
+    const key = generateLicenceKey();
+    const result = await payments.claimPaidCheckout({
+      checkoutSessionId: session.id,
+      fallbackUserId: session.metadata?.userId ?? session.client_reference_id ?? null,
+      amountCents: LIFETIME_AMOUNT_CENTS,
+      currency: LIFETIME_CURRENCY,
+      licenceKeyHash: hashLicenceKey(key),
+      now: deps.now(),
     });
-    if (result.upgraded && 'key' in result && result.userId) {
-      const user = await deps.db
-        .selectFrom('users')
-        .select('email')
-        .where('id', '=', result.userId)
-        .executeTakeFirst();
+    if (result.claimed && result.userId) {
+      const user = await users.findById(result.userId);
       if (user) {
         deps.mailer
           .send({
             to: user.email,
             subject: 'Your Flaglight lifetime access receipt',
-            text: `Thank you! Your payment of A$${LIFETIME_PRICE_AUD}.00 (one-time) is complete and your account now has lifetime access.\n\nLicence key: ${result.key}\nReceipt reference: ${session.id}\n\nQuestions? Reply to this e-mail within 30 days.`,
-            html: `<p>Thank you! Your payment of <strong>A$${LIFETIME_PRICE_AUD}.00</strong> (one-time) is complete and your account now has lifetime access.</p><p>Licence key: <code>${result.key}</code><br>Receipt reference: ${session.id}</p>`,
+            text: `Thank you! Your payment of A$${LIFETIME_PRICE_AUD}.00 (one-time) is complete and your account now has lifetime access.\n\nLicence key: ${key}\nReceipt reference: ${session.id}\n\nQuestions? Reply to this e-mail within 30 days.`,
+            html: `<p>Thank you! Your payment of <strong>A$${LIFETIME_PRICE_AUD}.00</strong> (one-time) is complete and your account now has lifetime access.</p><p>Licence key: <code>${key}</code><br>Receipt reference: ${session.id}</p>`,
           })
           .catch((error: unknown) => deps.logger.error({ err: error }, 'receipt e-mail failed'));
       }
     }
-    return { upgraded: result.upgraded, ...(result.userId ? { userId: result.userId } : {}) };
+    return { upgraded: result.claimed, ...(result.userId ? { userId: result.userId } : {}) };
   }
 
   return {
@@ -179,19 +132,13 @@ export function createPaymentService(deps: PaymentDeps) {
         throw new HttpError(502, PAYMENT_MESSAGES.unavailable);
       }
       if (!session.url) throw new HttpError(502, PAYMENT_MESSAGES.unavailable);
-      await deps.db
-        .insertInto('payments')
-        .values({
-          id: crypto.randomUUID(),
-          user_id: String(user.id),
-          checkout_session_id: session.id,
-          amount_cents: LIFETIME_AMOUNT_CENTS,
-          currency: LIFETIME_CURRENCY,
-          status: 'open',
-          created_at: deps.now().toISOString(),
-          completed_at: null,
-        })
-        .execute();
+      await payments.insertOpen({
+        userId: String(user.id),
+        checkoutSessionId: session.id,
+        amountCents: LIFETIME_AMOUNT_CENTS,
+        currency: LIFETIME_CURRENCY,
+        now: deps.now(),
+      });
       return { url: session.url, sessionId: session.id };
     },
 
@@ -205,25 +152,19 @@ export function createPaymentService(deps: PaymentDeps) {
 
     /** Reconciles the user's open checkouts with Stripe (a missed webhook, a closed tab). */
     async checkPayments(user: User): Promise<{ upgraded: boolean; checked: number }> {
-      const open = await deps.db
-        .selectFrom('payments')
-        .select('checkout_session_id')
-        .where('user_id', '=', String(user.id))
-        .where('status', '=', 'open')
-        .execute();
+      const open = await payments.listOpenCheckoutIds(String(user.id));
       let upgraded = false;
-      for (const { checkout_session_id } of open) {
-        const session = await retrieve(checkout_session_id);
-        if (session.status === 'expired') {
-          await deps.db
-            .updateTable('payments')
-            .set({ status: 'expired' })
-            .where('checkout_session_id', '=', session.id)
-            .execute();
-        }
+      for (const checkoutSessionId of open) {
+        const session = await retrieve(checkoutSessionId);
+        if (session.status === 'expired') await payments.markExpired(session.id);
         upgraded = (await complete(session)).upgraded || upgraded;
       }
       return { upgraded, checked: open.length };
+    },
+
+    /** Revenue of every completed payment, in cents (admin stats). */
+    async paidRevenueCents(): Promise<number> {
+      return payments.sumPaidCents();
     },
 
     /** Verifies Stripe-Signature and applies `checkout.session.completed` (idempotent). */

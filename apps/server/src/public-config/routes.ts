@@ -24,5 +24,7 @@ export async function publicConfigRoutes(
     lifxApiUrl: config.lifx.apiUrl,
     supportEmail: config.supportEmail,
   };
-  app.withTypeProvider<ZodTypeProvider>().route({ ...fromContract(api.meta.config), handler: async () => body });
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .route({ ...fromContract(api.meta.config), handler: async () => body });
 }

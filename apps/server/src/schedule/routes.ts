@@ -1,3 +1,4 @@
+import { api } from '@flaglight/contract';
 import {
   findNextRace,
   parseSessionStart,
@@ -6,7 +7,6 @@ import {
   type LiveSession,
   type Race,
 } from '@flaglight/core';
-import { api } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromContract } from '../http/contract-route.js';
@@ -103,7 +103,12 @@ export async function scheduleRoutes(
       const extra = schedule.fallback ? { fallback: true, message: schedule.message } : {};
       const live = await opts.liveSession().catch(() => null);
       if (live) {
-        return { success: true as const, live: true, data: describeLiveSession(live, schedule.races), ...extra };
+        return {
+          success: true as const,
+          live: true,
+          data: describeLiveSession(live, schedule.races),
+          ...extra,
+        };
       }
       const next = findNextRace(schedule.races, { now: opts.now() });
       const race = next ? schedule.races.find((r) => Number(r.round) === next.round) : undefined;

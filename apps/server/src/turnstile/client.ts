@@ -9,6 +9,9 @@ const siteverifySchema = z.object({
   'error-codes': z.array(z.string()).optional(),
 });
 
+/** A missing, forged or expired bot-check token: the client shows the check again. */
+const botCheckFailed = (message: string) => new HttpError(400, message, {}, 'bot_check_failed');
+
 export interface TurnstileVerifier {
   /** Resolves when the token is genuine; throws HttpError with a clear message otherwise. */
   verify(token: string | undefined, remoteIp: string): Promise<void>;
@@ -21,7 +24,7 @@ export function createTurnstileVerifier(options: {
 }): TurnstileVerifier {
   return {
     async verify(token, remoteIp) {
-      if (!token) throw new HttpError(400, VALIDATION_MESSAGES.botCheckRequired);
+      if (!token) throw botCheckFailed(VALIDATION_MESSAGES.botCheckRequired);
       let body: unknown;
       try {
         const res = await fetch(options.verifyUrl, {
@@ -47,7 +50,7 @@ export function createTurnstileVerifier(options: {
       if (parsed.data.success) return;
       const codes = parsed.data['error-codes'] ?? [];
       if (codes.includes('timeout-or-duplicate')) {
-        throw new HttpError(400, 'Security verification expired. Please verify again.');
+        throw botCheckFailed('Security verification expired. Please verify again.');
       }
       if (codes.some((c) => c.includes('secret') || c === 'internal-error')) {
         throw new HttpError(
@@ -55,7 +58,7 @@ export function createTurnstileVerifier(options: {
           'Security verification is unavailable right now. Please try again in a moment.',
         );
       }
-      throw new HttpError(400, 'Security verification failed. Please try again.');
+      throw botCheckFailed('Security verification failed. Please try again.');
     },
   };
 }

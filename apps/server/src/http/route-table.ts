@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  auth: string | undefined;
+  schema: FastifySchema | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route as registered, for the route × role and fuzz suites and the start-up check. */
+    routeTable: readonly RegisteredRoute[];
+  }
+}
+
+/** Records each route as it is added (call first, before any route or plugin). */
+export function recordRoutes(app: FastifyInstance): void {
+  const table: RegisteredRoute[] = [];
+  app.decorate('routeTable', table);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      // Read when asked: a plugin's own onRoute hook (run after this one) may still set the level.
+      table.push({
+        method,
+        url: route.url,
+        get auth() {
+          return route.config?.auth;
+        },
+        schema: route.schema,
+      });
+    }
+  });
+}

@@ -1,0 +1,72 @@
+import { TrackedSessionDataSchema as sessionDataSchema } from '@flaglight/contract';
+import type { User } from '@flaglight/core';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Db } from '../db/database.js';
+import { notFound } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import { createTrackedSessionsRepository } from './repository.js';
+
+/** Largest tracked session summary stored, as JSON characters. */
+export const MAX_SESSION_DATA_LENGTH = 8192;
+
+type SessionData = z.infer<typeof sessionDataSchema>;
+
+export interface TrackingServiceDeps {
+  db: Db;
+  mailer: Mailer;
+  logger: Logger;
+  now: () => Date;
+  publicUrl: string;
+}
+
+/** SPEC §7 session tracking: the post-race e-mail goes out once per tracked session. */
+export function createTrackingService(deps: TrackingServiceDeps) {
+  const trackedSessions = createTrackedSessionsRepository(deps.db);
+
+  return {
+    /** Starts tracking a session for the user; returns its id. */
+    async track(user: User, sessionData: SessionData): Promise<string> {
+      const data = JSON.stringify(sessionData);
+      if (data.length > MAX_SESSION_DATA_LENGTH) {
+        throw Object.assign(new Error('sessionData is too large'), { statusCode: 413 });
+      }
+      return trackedSessions.insert({ userId: String(user.id), sessionData: data, now: deps.now() });
+    },
+
+    /** Ends a tracked session; `emailSent` is true for the one call that sent the post-race e-mail. */
+    async end(user: User, sessionId: string): Promise<{ emailSent: boolean }> {
+      const now = deps.now();
+      const row = await trackedSessions.findForUser(sessionId, String(user.id));
+      if (!row) throw notFound('Tracked session not found');
+      await trackedSessions.markEnded(row.id, now);
+      // Claiming email_sent_at first makes the e-mail go out once, however often the end is reported.
+      const emailSent = await trackedSessions.claimEmail(row.id, now);
+      if (emailSent) {
+        const data = sessionDataSchema.safeParse(JSON.parse(row.session_data));
+        const name = data.success
+          ? [data.data.race_name, data.data.session_name].filter(Boolean).join(' – ')
+          : '';
+        const title = name || 'the session';
+        deps.mailer
+          .send({
+            to: user.email,
+            subject: `Chequered flag: ${title}`,
+            text: `That's the chequered flag for ${title}. Thanks for racing with Flaglight!\n\nYour lights are back to normal. See you at the next session: ${deps.publicUrl}/#/dashboard`,
+            html: `<p>That's the chequered flag for <strong>${escapeHtml(title)}</strong>. Thanks for racing with Flaglight!</p><p>Your lights are back to normal. <a href="${deps.publicUrl}/#/dashboard">See you at the next session</a>.</p>`,
+          })
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'post-race e-mail failed'));
+      }
+      return { emailSent };
+    },
+  };
+}
+
+export type TrackingService = ReturnType<typeof createTrackingService>;
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+}

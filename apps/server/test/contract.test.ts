@@ -1,0 +1,147 @@
+import { API_ROUTES, AUTH_LEVELS, ErrorBodySchema, type RouteDef } from '@flaglight/contract';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { concreteUrl, productRoutes } from './api-routes.js';
+import { buildTestApp, type TestApp } from './helper.js';
+
+const contractRoutes = API_ROUTES as readonly RouteDef[];
+const key = (route: { method: string; path?: string; url?: string }) =>
+  `${route.method} ${route.path ?? route.url}`;
+
+describe('the API contract, as the server registered it', () => {
+  let t: TestApp;
+  const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
+    for (const [role, email] of [
+      ['user', 'fan@example.com'],
+      ['admin', 'boss@example.com'],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: {
+          email,
+          password: 'Secret!123',
+          turnstileToken: t.context.sims!.turnstile.control.issueToken(),
+        },
+      });
+      tokens[role] = res.json().token;
+    }
+  });
+  afterAll(() => t.close());
+
+  test('every route declares who may call it, and is in the contract (a route without a level fails here)', () => {
+    const registered = productRoutes(t.app);
+    expect(registered.length).toBeGreaterThan(40);
+    const undeclared = registered.filter((route) => !AUTH_LEVELS.includes(route.auth as never));
+    expect(undeclared.map(key)).toEqual([]);
+    const inContract = new Set(contractRoutes.map(key));
+    // Besides the contract: the OpenAPI document, and the built web app's files.
+    const outside = registered.filter(
+      (route) =>
+        !inContract.has(key(route)) &&
+        route.url !== '/api/openapi.json' &&
+        !route.url.startsWith('/api/docs'),
+    );
+    expect(outside.filter((route) => !route.url.startsWith('/assets') && route.url !== '/').map(key)).toEqual(
+      [],
+    );
+  });
+
+  test('every contract route is registered with the level the contract gives it', () => {
+    const registered = new Map(productRoutes(t.app).map((route) => [key(route), route.auth]));
+    for (const route of contractRoutes) expect(registered.get(key(route)), key(route)).toBe(route.auth);
+  });
+
+  test('route × role, from the registered routes: signed out, signed in, admin', async () => {
+    for (const route of productRoutes(t.app)) {
+      if (route.url === '/api/live/events') continue; // its ticket is the credential, checked below
+      const url = concreteUrl(route);
+      const call = async (token?: string) => {
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+        return res;
+      };
+      const signedOut = await call();
+      if (route.auth === 'public') {
+        expect([401, 403], `${key(route)} signed out`).not.toContain(signedOut.statusCode);
+        continue;
+      }
+      expect(signedOut.statusCode, `${key(route)} signed out`).toBe(401);
+      expect(signedOut.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
+      const asUser = await call(tokens.user);
+      if (route.auth === 'admin') {
+        expect(asUser.statusCode, `${key(route)} as a user`).toBe(403);
+        expect(asUser.json()).toEqual({ error: 'Admin access required', code: 'forbidden' });
+        const asAdmin = await call(tokens.admin);
+        expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(401);
+        expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(403);
+      } else {
+        // A 403 may still come from the feature itself (Hue refusing a key), never from the auth layer.
+        expect(asUser.statusCode, `${key(route)} as a user`).not.toBe(401);
+        if (asUser.statusCode === 403) expect(asUser.json().code, key(route)).not.toBe('forbidden');
+      }
+    }
+  });
+
+  test('the event stream opens only with a ticket', async () => {
+    const none = await t.app.inject({ method: 'GET', url: '/api/live/events?ticket=made-up' });
+    expect(none.statusCode).toBe(401);
+    expect(ErrorBodySchema.parse(none.json()).code).toBe('unauthenticated');
+  });
+
+  test('/api/openapi.json lists every registered route with its request and response schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            responses: Record<string, { content?: Record<string, unknown> }>;
+            requestBody?: unknown;
+            parameters?: unknown[];
+            security?: unknown;
+          }
+        >
+      >;
+    };
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const route of contractRoutes) {
+      const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}').replace(/\*$/, '{*}');
+      const operation = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(operation, key(route)).toBeDefined();
+      for (const status of Object.keys(route.responses)) {
+        const content = operation!.responses[status]?.content;
+        expect(content, `${key(route)} ${status}`).toBeDefined();
+        if (Number(status) >= 400) expect(Object.keys(content!)).toEqual(['application/json']);
+      }
+      if (route.produces)
+        expect(Object.keys(operation!.responses['200']?.content ?? {})).toEqual([route.produces]);
+      if (route.body) expect(operation!.requestBody, `${key(route)} body`).toBeDefined();
+      if (route.query || route.params)
+        expect(operation!.parameters?.length, `${key(route)} parameters`).toBeGreaterThan(0);
+      if (route.auth !== 'public') expect(operation!.security, key(route)).toEqual([{ bearer: [] }]);
+    }
+  });
+
+  test('/api/docs renders from files served by the server itself (offline)', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(src, 'no script from another origin').not.toMatch(/^https?:/);
+      const script = await t.app.inject({ method: 'GET', url: new URL(src, 'http://x/api/docs/').pathname });
+      expect(script.statusCode, src).toBe(200);
+    }
+  });
+});
