@@ -10,7 +10,7 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     coverage: {
       provider: 'v8',
-      // Every branch of flag derivation and session windows is covered (issue 3).
+      // Every branch of flag derivation and session windows stays covered: they decide what the lights show.
       include: ['packages/core/src/flags/**', 'packages/core/src/sessions/**'],
       exclude: ['**/*.test.ts', '**/index.ts'],
       reporter: ['text-summary'],

@@ -1,5 +1,5 @@
 /**
- * Light command timing and request counts (issue 6; DESIGN §7: a delayed light change fires
+ * Light command timing and request counts (DESIGN §7: a delayed light change fires
  * within ±50 ms of its target). Prints figures, asserts nothing. `npm run bench:lights -w @flaglight/bench`.
  *
  * - Delayed changes (LIFX sim, 10 bulbs): flags scheduled behind a delay with the effect player;

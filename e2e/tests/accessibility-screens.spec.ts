@@ -5,7 +5,7 @@ import { seriousViolations } from '../support/axe';
 // axe is injected as an inline script, which the server's CSP rightly forbids to pages.
 test.use({ bypassCSP: true });
 
-// The screens of issue 7 not covered by accessibility.spec.ts, and their open states.
+// The screens not covered by accessibility.spec.ts, and their open states.
 const ROUTES: { route: string; heading: string | RegExp; user?: TestUser }[] = [
   { route: '/terms', heading: 'Terms of Service' },
   { route: '/forgot-password', heading: 'Forgot Password' },

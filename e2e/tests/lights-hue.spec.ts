@@ -7,7 +7,7 @@ import {
   type SimHueLight,
 } from '../page-models/light-control';
 
-/** Issue 6, Hue remote: OAuth popup, application key, test pulse, and flags through the server (demo sims). */
+/** Hue remote: OAuth popup, application key, test pulse, and flags through the server (demo sims). */
 
 const isGreen = (l: SimHueLight | undefined) => l !== undefined && l.on && l.xy.y > 0.5 && l.xy.x < 0.35;
 const isRed = (l: SimHueLight | undefined) => l !== undefined && l.on && l.xy.x > 0.6;

@@ -1,7 +1,7 @@
 import { expect, signInAs, test, USERS } from '../fixtures';
 import { LightControlPanel, LightSettings, lifxBulbs, type SimBulb } from '../page-models/light-control';
 
-/** Issue 6: real lights obey from the browser (demo mode: the LIFX simulator on the app's origin). */
+/** Real lights obey from the browser (demo mode: the LIFX simulator on the app's origin). */
 
 const FAN = USERS.lifetime;
 const PICKED = ['Lamp', 'Ceiling'];

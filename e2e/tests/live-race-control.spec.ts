@@ -5,7 +5,7 @@ import { LightControlPanel, LightSettings, lifxBulbs } from '../page-models/ligh
 import { seriousViolations } from '../support/axe';
 
 /**
- * Issue 5: a fan follows race control on the dashboard. Demo mode replays a real race as the live
+ * A fan follows race control on the dashboard. Demo mode replays a real race as the live
  * session; replays of other real races, started at the minutes below at 20×, bring every flag
  * within seconds (timings from packages/sims/data/race-control, minutes after the first message).
  */

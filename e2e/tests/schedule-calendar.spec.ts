@@ -1,6 +1,6 @@
 import { expect, signInAs, test, USERS } from '../fixtures';
 
-/** Issue 5: the Formula 1 Calendar on the dashboard (demo mode: the Jolpica simulator's season). */
+/** The Formula 1 Calendar on the dashboard (demo mode: the Jolpica simulator's season). */
 test('the calendar lists the season with session times and highlights the next race', async ({ page }) => {
   await signInAs(page, USERS.lifetime);
   await page.goto('/#/dashboard');

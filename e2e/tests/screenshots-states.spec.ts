@@ -5,7 +5,7 @@ import { DelayPanel } from '../page-models/delay-panel';
 
 const SCREENSHOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts/screenshots');
 
-// States of issue 7's screens beyond the first view of each route (screenshots.spec.ts).
+// States of the screens beyond the first view of each route (screenshots.spec.ts).
 for (const viewport of [
   { width: 390, height: 844 },
   { width: 1440, height: 900 },

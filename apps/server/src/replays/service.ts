@@ -18,7 +18,7 @@ function suggestedStart(b: BundledSession): number {
 export type ReplayStart =
   { ok: true; sessionKey: number; info: ReplayInfo } | { ok: false; status: number; error: string };
 
-/** Replays (issue 5): bundled recordings offline, any OpenF1 historical session online. */
+/** Replays: bundled recordings offline, any OpenF1 historical session online. */
 export function createReplayService(options: { hub: LiveHub; client: OpenF1Client }) {
   const { hub, client } = options;
 

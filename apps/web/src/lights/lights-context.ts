@@ -2,7 +2,7 @@ import type { EffectFlag } from '@flaglight/core';
 import { createContext, useContext } from 'react';
 
 /**
- * What the rest of the web app may ask of the connected lights (issues 5 and 6 meet here).
+ * What the rest of the web app may ask of the connected lights.
  * The lights work provides the value (`LightsProvider`, mounted once above the routes so a
  * connection survives moving between Dashboard and Settings); Race Control only consumes it.
  */

@@ -3,7 +3,7 @@ import type { FlagState } from '../flags/flag-styles';
 
 export const DEFAULT_ACCENT_FLAG: FlagState = 'green';
 
-// The page's accent follows the flag (issue 7): links, focus rings and primary buttons take its colour.
+// The page's accent follows the flag: links, focus rings and primary buttons take its colour.
 // Every flag colour is light enough for the dark on-accent text (at least 4.5:1).
 const ACCENT_TOKEN: Record<FlagState, string> = {
   green: 'flag-green',
