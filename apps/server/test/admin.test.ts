@@ -73,7 +73,7 @@ function adminSuite(dialect: (typeof dialects)[number]) {
       for (const role of ['trial', 'lifetime', 'pro'] as const) {
         const res = await call(role, method, url, payload);
         expect(res.statusCode, `${name} as ${role}`).toBe(403);
-        expect(res.json()).toEqual({ error: 'Admin access required' });
+        expect(res.json()).toEqual({ error: 'Admin access required', code: 'forbidden' });
       }
     }
   });

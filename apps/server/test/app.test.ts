@@ -34,7 +34,7 @@ describe('the HTTP skeleton', () => {
     for (const url of ['/api/nope', '/auth/nope', '/admin/nope', '/hue/nope', '/api/health/extra']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ error: 'Not found' });
+      expect(res.json()).toEqual({ error: 'Not found', code: 'not_found' });
     }
   });
 
@@ -52,7 +52,7 @@ describe('the HTTP skeleton', () => {
       payload: '{"email": "a@b.c",',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Malformed JSON in request body' });
+    expect(res.json()).toEqual({ error: 'Malformed JSON in request body', code: 'invalid_input' });
   });
 
   test('an oversize body is refused with 413', async () => {
@@ -63,7 +63,7 @@ describe('the HTTP skeleton', () => {
       payload: JSON.stringify({ blob: 'x'.repeat(BODY_LIMIT_BYTES) }),
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ error: 'Request body is too large' });
+    expect(res.json()).toEqual({ error: 'Request body is too large', code: 'payload_too_large' });
   });
 
   test('an unsupported content type is refused with 415', async () => {
@@ -74,19 +74,19 @@ describe('the HTTP skeleton', () => {
       payload: 'hello',
     });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ error: 'Unsupported Content-Type' });
+    expect(res.json()).toEqual({ error: 'Unsupported Content-Type', code: 'unsupported_media_type' });
   });
 
   test('a domain error keeps its 4xx status and message', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/test/teapot' });
     expect(res.statusCode).toBe(418);
-    expect(res.json()).toEqual({ error: 'I am a teapot' });
+    expect(res.json()).toEqual({ error: 'I am a teapot', code: 'invalid_input' });
   });
 
   test('an unexpected error is a generic 500 that leaks nothing', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/test/boom' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: 'Internal server error' });
+    expect(res.json()).toEqual({ error: 'Internal server error', code: 'internal_error' });
     expect(res.body).not.toContain('hunter2');
   });
 

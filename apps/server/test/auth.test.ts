@@ -52,7 +52,10 @@ function authSuite(dialect: (typeof dialects)[number]) {
   test('sign-up without the bot check says so', async () => {
     const res = await post('/auth/signup', { email: 'a@example.com', password: STRONG, plan: 'trial' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Please complete the security verification' });
+    expect(res.json()).toEqual({
+      error: 'Please complete the security verification',
+      code: 'bot_check_failed',
+    });
   });
 
   test('a made-up or reused bot-check token is refused', async () => {
@@ -62,7 +65,10 @@ function authSuite(dialect: (typeof dialects)[number]) {
       turnstileToken: 'forged',
     });
     expect(made.statusCode).toBe(400);
-    expect(made.json()).toEqual({ error: 'Security verification failed. Please try again.' });
+    expect(made.json()).toEqual({
+      error: 'Security verification failed. Please try again.',
+      code: 'bot_check_failed',
+    });
     const token = bot();
     expect(
       (await post('/auth/signup', { email: 'c@example.com', password: STRONG, turnstileToken: token }))
@@ -86,14 +92,14 @@ function authSuite(dialect: (typeof dialects)[number]) {
   ])('sign-up refuses the weak password %s with SPEC §5 text', async (password, error) => {
     const res = await signup('weak@example.com', password);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error });
+    expect(res.json()).toEqual({ error, code: 'invalid_input' });
   });
 
   test('an e-mail that is taken is a 409', async () => {
     await signup('taken@example.com');
     const res = await signup('TAKEN@example.com');
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: AUTH_MESSAGES.emailTaken });
+    expect(res.json()).toEqual({ error: AUTH_MESSAGES.emailTaken, code: 'conflict' });
   });
 
   test('login answers a token; a wrong password and an unknown e-mail get the same 401', async () => {
@@ -117,7 +123,7 @@ function authSuite(dialect: (typeof dialects)[number]) {
     ]) {
       const res = await post('/auth/login', { ...body, turnstileToken: bot() });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Invalid email or password' });
+      expect(res.json()).toEqual({ error: 'Invalid email or password', code: 'unauthenticated' });
     }
   });
 
@@ -127,13 +133,13 @@ function authSuite(dialect: (typeof dialects)[number]) {
     expect((await post('/auth/logout', {}, token)).json()).toEqual({ ok: true });
     const after = await get('/api/auth/me', token);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ error: AUTH_MESSAGES.sessionExpired });
+    expect(after.json()).toEqual({ error: AUTH_MESSAGES.sessionExpired, code: 'unauthenticated' });
   });
 
   test('no token means 401 "No authentication token found"', async () => {
     const res = await get('/api/auth/me');
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: 'No authentication token found' });
+    expect(res.json()).toEqual({ error: 'No authentication token found', code: 'unauthenticated' });
   });
 
   test('forgot → e-mail in the catcher → reset → sign in with the new password; the link works once', async () => {
@@ -162,7 +168,7 @@ function authSuite(dialect: (typeof dialects)[number]) {
       password: 'New!Pass99',
       confirmPassword: 'Other!Pass9',
     });
-    expect(mismatch.json()).toEqual({ error: 'Passwords do not match' });
+    expect(mismatch.json()).toEqual({ error: 'Passwords do not match', code: 'invalid_input' });
     const reset = await post('/auth/reset-password', { token, password: 'New!Pass99' });
     expect(reset.statusCode).toBe(200);
     // The old session ended with the old password.
@@ -189,7 +195,7 @@ function authSuite(dialect: (typeof dialects)[number]) {
     const token = /token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
     clock += RESET_TOKEN_TTL_MS + 1000;
     const res = await post('/auth/reset-password', { token, password: 'New!Pass99' });
-    expect(res.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid });
+    expect(res.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid, code: 'invalid_input' });
   });
 
   test('with the mail server down, forgot-password still answers the same and nothing breaks', async () => {
@@ -209,7 +215,10 @@ function authSuite(dialect: (typeof dialects)[number]) {
   test('a reset without a token gets the invalid-link text', async () => {
     const res = await post('/auth/reset-password', { password: 'New!Pass99' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Invalid reset link. Please request a new password reset.' });
+    expect(res.json()).toEqual({
+      error: 'Invalid reset link. Please request a new password reset.',
+      code: 'invalid_input',
+    });
   });
 }
 

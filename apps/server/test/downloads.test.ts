@@ -71,7 +71,7 @@ describe('desktop downloads with installers in DOWNLOADS_DIR', () => {
   ])('odd product name %s is refused with 400', async (product) => {
     const res = await t.app.inject({ method: 'GET', url: `/api/downloads/${product}` });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: DOWNLOAD_MESSAGES.invalidProduct });
+    expect(res.json()).toEqual({ error: DOWNLOAD_MESSAGES.invalidProduct, code: 'invalid_input' });
   });
 
   test('a traversal outside the route does not reach a file', async () => {
@@ -111,7 +111,10 @@ describe('desktop downloads without installers', () => {
       headers: { accept: 'application/json' },
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'The Flaglight desktop app is not available for download yet' });
+    expect(res.json()).toEqual({
+      error: 'The Flaglight desktop app is not available for download yet',
+      code: 'not_found',
+    });
   });
 
   test('no Accept header gets the page too (a plain link click or curl)', async () => {

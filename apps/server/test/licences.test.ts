@@ -59,12 +59,15 @@ function licenceSuite(dialect: (typeof dialects)[number]) {
     const other = await signup('other@example.com');
     const reuse = await verify(other, key);
     expect(reuse.statusCode).toBe(400);
-    expect(reuse.json()).toEqual({ error: LICENCE_MESSAGES.invalidKey });
+    expect(reuse.json()).toEqual({ error: LICENCE_MESSAGES.invalidKey, code: 'invalid_input' });
   });
 
   test('a blank key, a made-up key and no sign-in are refused clearly', async () => {
     const token = await signup('blank@example.com');
-    expect((await verify(token, '   ')).json()).toEqual({ error: 'Please enter a license key.' });
+    expect((await verify(token, '   ')).json()).toEqual({
+      error: 'Please enter a license key.',
+      code: 'invalid_input',
+    });
     expect((await verify(token, 'ABCD-EFGH-JKLM-NPQR')).json()).toEqual({
       error: LICENCE_MESSAGES.invalidKey,
     });

@@ -129,7 +129,7 @@ function paymentSuite(dialect: (typeof dialects)[number]) {
       payload: sims().checkout.control.webhookFor(sessionId)!.payload,
     });
     expect(forged.statusCode).toBe(400);
-    expect(forged.json()).toEqual({ error: PAYMENT_MESSAGES.badSignature });
+    expect(forged.json()).toEqual({ error: PAYMENT_MESSAGES.badSignature, code: 'invalid_input' });
     expect((await me(owner)).plan).toBe('trial');
 
     const down = await signup('outage@example.com');

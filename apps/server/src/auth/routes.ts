@@ -1,11 +1,17 @@
 import { api } from '@flaglight/contract';
-import { validateEmail, validateLoginForm, validateResetForm, validateSignupForm } from '@flaglight/core';
+import {
+  VALIDATION_MESSAGES,
+  validateEmail,
+  validateLoginForm,
+  validateResetForm,
+  validateSignupForm,
+} from '@flaglight/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
 import { badRequest } from '../http/errors.js';
-import type { TurnstileVerifier } from '../turnstile/client.js';
+import { botCheckFailed, type TurnstileVerifier } from '../turnstile/client.js';
 import { AUTH_MESSAGES, type AuthService } from './service.js';
 
 export interface AuthRoutesOptions {
@@ -13,6 +19,11 @@ export interface AuthRoutesOptions {
   turnstile: TurnstileVerifier;
   /** Requests per minute per client for sign-in, sign-up and reset; forgot gets half. */
   rateLimitPerMinute: number;
+}
+
+/** A form the core validator refused: a missing bot check is the bot check's code, the rest invalid input. */
+function formError(message: string) {
+  return message === VALIDATION_MESSAGES.botCheckRequired ? botCheckFailed(message) : badRequest(message);
 }
 
 export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptions): Promise<void> {
@@ -25,7 +36,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
       ...fromContract(route, perMinute),
       handler: async (request) => {
         const form = validateLoginForm({ ...request.body, botToken: request.body.turnstileToken });
-        if (!form.ok) throw badRequest(form.error);
+        if (!form.ok) throw formError(form.error);
         await turnstile.verify(form.value.botToken, request.ip);
         return auth.login(form.value);
       },
@@ -36,7 +47,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
     ...fromContract(api.auth.signup, perMinute),
     handler: async (request, reply) => {
       const form = validateSignupForm({ ...request.body, botToken: request.body.turnstileToken });
-      if (!form.ok) throw badRequest(form.error);
+      if (!form.ok) throw formError(form.error);
       await turnstile.verify(form.value.botToken, request.ip);
       const result = await auth.signup(form.value);
       return reply.status(201).send(result);

@@ -10,7 +10,7 @@ const siteverifySchema = z.object({
 });
 
 /** A missing, forged or expired bot-check token: the client shows the check again. */
-const botCheckFailed = (message: string) => new HttpError(400, message, {}, 'bot_check_failed');
+export const botCheckFailed = (message: string) => new HttpError(400, message, {}, 'bot_check_failed');
 
 export interface TurnstileVerifier {
   /** Resolves when the token is genuine; throws HttpError with a clear message otherwise. */
