@@ -16,7 +16,10 @@ process.env.FLAGLIGHT_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'flagligh
 
 export default defineConfig({
   testDir: path.join(E2E_DIR, 'tests'),
+  // Failures (traces, and for screenshots the actual image and its diff) land here, git-ignored.
   outputDir: path.join(E2E_DIR, 'artifacts/test-results'),
+  // Committed baselines of toHaveScreenshot, taken with this machine's Chromium and fonts.
+  snapshotPathTemplate: path.join(E2E_DIR, 'screenshots/{arg}{ext}'),
   // Two cores: one browser at a time keeps timings honest.
   workers: 1,
   // One retry in CI only; Playwright reports such a test as flaky (decision 008).
