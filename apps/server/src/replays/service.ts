@@ -4,9 +4,6 @@ import { loadBundledSessions, type BundledSession } from '@flaglight/sims';
 import type { LiveHub } from '../live/hub.js';
 import type { OpenF1Client } from '../openf1/client.js';
 
-export const MIN_REPLAY_SPEED = 1;
-export const MAX_REPLAY_SPEED = 20;
-
 export type { ReplayChoice } from '@flaglight/core';
 
 function suggestedStart(b: BundledSession): number {
