@@ -169,6 +169,21 @@ describe('playing flags (LightsApi contract)', () => {
     expect(window.alert).not.toHaveBeenCalled();
   });
 
+  test('the driven provider follows the selection as it is changed, here or in another tab', async () => {
+    await renderPanel(3);
+    await list();
+    await waitFor(() => expect(lights.restoring).toBe(false));
+    expect(lights.drivenProvider).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
+    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
+    expect(screen.getByText('Flags drive these lights.')).toBeInTheDocument();
+    act(() => {
+      updateLocalSettings(FAN_EMAIL, { selectedLifxDeviceIds: ['not-a-listed-bulb'] });
+    });
+    await waitFor(() => expect(lights.drivenProvider).toBeNull());
+    expect(screen.queryByText('Flags drive these lights.')).not.toBeInTheDocument();
+  });
+
   test('without a selection playFlag returns false, but the screen still shows the flag', async () => {
     await renderPanel(3);
     await list();
