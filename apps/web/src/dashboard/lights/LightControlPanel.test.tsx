@@ -219,7 +219,8 @@ describe('playing flags (LightsApi contract)', () => {
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     await waitFor(() => expect(flagCalls()).toHaveLength(1));
     expect(flagCalls()[0]?.body).toEqual({ lightIds: ['hue-2'], flag: 'yellow', duration: 500 });
-    expect(screen.getByTestId('screen-light')).not.toHaveAttribute('data-color', 'off');
+    // The screen light renders after the timer that sent the flag: wait for it (flaky before).
+    await waitFor(() => expect(screen.getByTestId('screen-light')).not.toHaveAttribute('data-color', 'off'));
     expect(api.calls.some((c) => c.route.startsWith('POST /sims/lifx/v1/lights/'))).toBe(false);
 
     act(() => {
