@@ -6,6 +6,7 @@ import { HUE_ACCESS_TOKEN_TTL_S, startHueSim, type HueSimControl, type RunningHu
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { CALLBACK_SCRIPT_PATH } from '../src/hue/callback-page.js';
 import { createSecretBox, resolveAppSecret } from '../src/hue/crypto.js';
+import { HUE_LIGHT_LIST_TTL_MS } from '../src/hue/lights-client.js';
 import { HUE_MESSAGES, HUE_OAUTH_REASONS, HUE_STATE_TTL_MS } from '../src/hue/service.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
@@ -616,6 +617,97 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     const res = await a.get('/hue/lights');
     expect(res.statusCode).toBe(502);
     expect(res.json().error).toBe(HUE_MESSAGES.unreachable);
+    expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
+  });
+
+  test('flags reuse the light list until it changes: a removed light is found out, an added one fetched', async () => {
+    const a = api(t, user.token);
+    const listReads = () =>
+      sim.requests().filter((r) => r.method === 'GET' && r.path === '/route/clip/v2/resource/light').length;
+    const [first, second] = sim.lights();
+    // Past the list's time to live: the first flag asks for it, the next ones reuse it.
+    clock += HUE_LIGHT_LIST_TTL_MS;
+    sim.resetRequests();
+    for (const flag of ['green', 'yellow', 'red'])
+      expect((await a.post('/hue/lights/flag', { lightIds: [first!.id], flag })).statusCode).toBe(200);
+    expect(listReads()).toBe(1);
+    await vi.waitFor(() => expect(sim.light(first!.id)!.xy.x).toBeGreaterThan(0.6), {
+      timeout: 5_000,
+      interval: 50,
+    });
+
+    // Removed in the Hue app: the cached list still names it, so the flag is taken, but the
+    // bridge's 404 drops the list and the next flag finds the light gone.
+    sim.removeLight(second!.id);
+    expect((await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'green' })).statusCode).toBe(
+      200,
+    );
+    await vi.waitFor(
+      () => expect(sim.requests().some((r) => r.method === 'PUT' && r.status === 404)).toBe(true),
+      { timeout: 5_000, interval: 50 },
+    );
+    expect(listReads()).toBe(1);
+    const gone = await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'green' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ error: `${HUE_MESSAGES.lightNotFound}: ${second!.id}` });
+    expect(listReads()).toBe(2);
+
+    // Newly paired: a light the cached list lacks is looked up once, then the list serves again.
+    const added = sim.addLight();
+    for (const flag of ['green', 'red'])
+      expect((await a.post('/hue/lights/flag', { lightIds: [added.id], flag })).statusCode).toBe(200);
+    expect(listReads()).toBe(3);
+    await vi.waitFor(() => expect(sim.light(added.id)!.xy.x).toBeGreaterThan(0.6), {
+      timeout: 5_000,
+      interval: 50,
+    });
+    // A test pulse on the removed light drops the list too.
+    expect((await a.put(`/hue/lights/${second!.id}/state`, { on: true })).statusCode).toBe(404);
+    expect((await a.post('/hue/lights/flag', { lightIds: [added.id], flag: 'green' })).statusCode).toBe(200);
+    expect(listReads()).toBe(4);
+  });
+
+  test('one refresh path: a flag, the diagnostics and the light list near expiry share one refresh', async () => {
+    const a = api(t, user.token);
+    const id = sim.lights()[0]!.id;
+    const row = await t.context.db
+      .selectFrom('hue_connections')
+      .select('access_expires_at')
+      .where('user_id', '=', user.userId)
+      .executeTakeFirstOrThrow();
+    clock = Date.parse(row.access_expires_at!) - TOKEN_CACHE_MARGIN_MS + 1000;
+    sim.resetRequests();
+    const [flag, diagnostics, lights] = await Promise.all([
+      a.post('/hue/lights/flag', { lightIds: [id], flag: 'green' }),
+      a.get('/hue/diagnostics'),
+      a.get('/hue/lights'),
+    ]);
+    expect(flag.statusCode).toBe(200);
+    expect(diagnostics.json()).toMatchObject({ connected: true });
+    expect(lights.statusCode).toBe(200);
+    await vi.waitFor(() => expect(sim.light(id)!.xy.y).toBeGreaterThan(0.5), {
+      timeout: 5_000,
+      interval: 50,
+    });
+    expect(sim.requests().filter((r) => r.path === '/v2/oauth2/token')).toHaveLength(1);
+
+    // Revoked early (401 on a token still in date). The diagnostics' first request is held while
+    // the flag's light command meets the refusal and refreshes; the diagnostics' own refusal, seen
+    // later with the old token, takes the token that refresh stored instead of refreshing again.
+    sim.expireAccessTokens();
+    sim.resetRequests();
+    sim.fault({ kind: 'slow', delayMs: 600, times: 1, path: '/clip/v2/resource/light' });
+    const diagnosing = a.get('/hue/diagnostics');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await a.post('/hue/lights/flag', { lightIds: [id], flag: 'red' })).statusCode).toBe(200);
+    expect((await diagnosing).json()).toMatchObject({ connected: true });
+    await vi.waitFor(() => expect(sim.light(id)!.xy.x).toBeGreaterThan(0.6), {
+      timeout: 5_000,
+      interval: 50,
+    });
+    const refreshes = sim.requests().filter((r) => r.path === '/v2/oauth2/token');
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]).toMatchObject({ status: 200, body: { grant_type: 'refresh_token' } });
     expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
   });
 

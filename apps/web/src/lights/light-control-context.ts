@@ -1,46 +1,36 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { HueAuthResult } from './hue-oauth';
-import type { LightsEngine, LightsSnapshot } from './lights-engine';
+import type { DrivenProvider } from './lights-context';
+import type { LightsEngine } from './lights-engine';
+import { EMPTY_PROVIDER_SNAPSHOTS, type ProviderSnapshots } from './provider-store';
 
 /**
  * What Settings and the Light Control panel need beyond the `LightsApi` contract: the engine's
- * methods, its state, and a Hue OAuth result that arrived by URL parameters.
+ * methods and a Hue OAuth result that arrived by URL parameters. Each provider's state comes from
+ * its own store (`useProviderState`).
  */
 export interface LightControlApi {
   /** Null while signed out or until the lights code has loaded. */
   engine: LightsEngine | null;
-  snapshot: LightsSnapshot;
   hueAuthResult: HueAuthResult | null;
   setHueAuthResult: (result: HueAuthResult | null) => void;
 }
 
-export const EMPTY_SNAPSHOT: LightsSnapshot = Object.freeze({
-  lifx: {
-    status: 'disconnected',
-    devices: [],
-    devicesLoaded: false,
-    loadingDevices: false,
-    error: null,
-    hasToken: false,
-  },
-  hue: {
-    status: 'disconnected',
-    devices: [],
-    devicesLoaded: false,
-    loadingDevices: false,
-    error: null,
-    hasApplicationKey: false,
-  },
-  restoring: false,
-}) as LightsSnapshot;
-
 export const LightControlContext = createContext<LightControlApi>({
   engine: null,
-  snapshot: EMPTY_SNAPSHOT,
   hueAuthResult: null,
   setHueAuthResult: () => undefined,
 });
 
 export function useLightControl(): LightControlApi {
   return useContext(LightControlContext);
+}
+
+const noSubscribe = () => () => undefined;
+
+/** One provider's connection state, from the engine's store for it (empty until the engine is there). */
+export function useProviderState<P extends DrivenProvider>(provider: P): ProviderSnapshots[P] {
+  const store = useLightControl().engine?.providers[provider];
+  const empty = () => EMPTY_PROVIDER_SNAPSHOTS[provider];
+  return useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.getSnapshot ?? empty, empty);
 }

@@ -19,7 +19,6 @@ import {
   type EffectPlayer,
   type HueDriver,
   type LifxCloudDriver,
-  type LightDeviceInfo,
   type LightErrorInfo,
   type ScreenDriver,
 } from '@flaglight/lights';
@@ -27,26 +26,17 @@ import { ApiError } from '../api/client';
 import { disconnectHue, fetchHueStatus } from './hue-api';
 import type { DrivenProvider } from './lights-context';
 import { LIGHTS_TEXTS as T } from './lights-texts';
-
-export type ProviderStatus = 'disconnected' | 'connecting' | 'connected';
-
-export interface ProviderSnapshot {
-  /** LIFX: token validated by a device list. Hue: the server holds an OAuth connection. */
-  status: ProviderStatus;
-  devices: LightDeviceInfo[];
-  /** True once a device list arrived since the last (re)connect. */
-  devicesLoaded: boolean;
-  /** A device list is loading. */
-  loadingDevices: boolean;
-  /** The last error, in SPEC §8 words; cleared by the next success. */
-  error: string | null;
-}
-
-export interface LightsSnapshot {
-  lifx: ProviderSnapshot & { hasToken: boolean };
-  hue: ProviderSnapshot & { hasApplicationKey: boolean };
-  restoring: boolean;
-}
+import {
+  createProviderStore,
+  deriveDrivenProvider,
+  EMPTY_PROVIDER as EMPTY,
+  EMPTY_PROVIDER_SNAPSHOTS,
+  isProviderConnected,
+  isProviderReady,
+  type ProviderSnapshot,
+  type ProviderSnapshots,
+  type ProviderStore,
+} from './provider-store';
 
 export interface Notifier {
   success(title: string): void;
@@ -61,19 +51,13 @@ export interface LightsEngineOptions {
   notify: Notifier;
   /** Called with the ids of a fresh device list, so the stored selection can be pruned. */
   onDevicesLoaded?: (provider: DrivenProvider, ids: string[]) => void;
-  /** The user's stored selection per provider (read when a flag starts). */
+  /** The user's stored selection per provider. */
   selection: () => Record<DrivenProvider, readonly string[]>;
+  /** Tells when the stored selection may have changed (it decides which provider is driven). */
+  subscribeSelection?: (listener: () => void) => () => void;
   /** Keeps the LIFX token in the browser (SPEC §3). */
   tokenStore: { read(): string | null; write(token: string): void; clear(): void };
 }
-
-const EMPTY: ProviderSnapshot = {
-  status: 'disconnected',
-  devices: [],
-  devicesLoaded: false,
-  loadingDevices: false,
-  error: null,
-};
 
 /** A flash (on and off) every 350 ms: under three a second. */
 export const SCREEN_MIN_STROBE_HALF_PERIOD_MS = 175;
@@ -84,7 +68,8 @@ const ERROR_REPEAT_WINDOW_MS = 5000;
 /**
  * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
  * driver through the app server's remote routes, the on-screen light, and an effect player for
- * each. React reads it through `subscribe`/`getSnapshot` (LightsProvider).
+ * each. Each provider's connection state lives in its own store (`providers`), which React reads
+ * with `useSyncExternalStore`; `session` says whether the connections are still being restored.
  */
 export class LightsEngine {
   readonly lifx: LifxCloudDriver;
@@ -94,8 +79,11 @@ export class LightsEngine {
   /** Hue flags go to the server (SPEC §7 POST /hue/lights/flag), which plays the effect on the bridge. */
   private readonly hueFlags = new TargetScheduler(systemTimers);
   private readonly players: Record<'lifx' | 'screen', EffectPlayer>;
-  private snapshot: LightsSnapshot;
-  private readonly listeners = new Set<() => void>();
+  readonly providers: { [P in DrivenProvider]: ProviderStore<ProviderSnapshots[P]> } = {
+    lifx: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.lifx),
+    hue: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.hue),
+  };
+  readonly session = createProviderStore({ restoring: false });
   private readonly lastErrors = new Map<string, number>();
   private readonly unsubscribe: (() => void)[] = [];
   /** Bumped on a user switch: answers for the previous user are ignored. */
@@ -124,11 +112,7 @@ export class LightsEngine {
         'screen',
       ),
     };
-    this.snapshot = {
-      lifx: { ...EMPTY, hasToken: false },
-      hue: { ...EMPTY, hasApplicationKey: false },
-      restoring: false,
-    };
+    if (options.subscribeSelection) this.unsubscribe.push(options.subscribeSelection(() => this.reselect()));
     this.unsubscribe.push(
       this.lifx.subscribe((event) => {
         if (event.type !== 'disconnect' || event.error.kind !== 'auth') return;
@@ -145,45 +129,62 @@ export class LightsEngine {
     );
   }
 
-  // --- store ------------------------------------------------------------------------------
+  // --- stores -----------------------------------------------------------------------------
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): LightsSnapshot => this.snapshot;
-
-  private publish(next: Partial<LightsSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...next };
-    this.listeners.forEach((listener) => listener());
+  private setLifx(patch: Partial<ProviderSnapshots['lifx']>): void {
+    this.update('lifx', patch);
   }
 
-  private setLifx(patch: Partial<LightsSnapshot['lifx']>): void {
-    this.publish({ lifx: { ...this.snapshot.lifx, ...patch } });
+  private setHue(patch: Partial<ProviderSnapshots['hue']>): void {
+    this.update('hue', patch);
   }
 
-  private setHue(patch: Partial<LightsSnapshot['hue']>): void {
-    this.publish({ hue: { ...this.snapshot.hue, ...patch } });
+  private update<P extends DrivenProvider>(provider: P, patch: Partial<ProviderSnapshots[P]>): void {
+    const store = this.providers[provider];
+    const next = { ...store.getSnapshot(), ...patch };
+    store.set({ ...next, selectedIds: this.pruned(provider, next) });
+  }
+
+  /** The stored selection changed: each store takes its new pruned selection, if it differs. */
+  private reselect(): void {
+    for (const provider of ['lifx', 'hue'] as const) {
+      const current = this.providers[provider].getSnapshot();
+      const selectedIds = this.pruned(provider, current);
+      if (selectedIds !== current.selectedIds) this.update(provider, { selectedIds });
+    }
+  }
+
+  /** The stored selection pruned to the listed devices; the same array while it is unchanged. */
+  private pruned(provider: DrivenProvider, state: ProviderSnapshot): readonly string[] {
+    const ids = state.devicesLoaded
+      ? pruneLightSelection(
+          this.options.selection()[provider],
+          state.devices.map((d) => d.id),
+        )
+      : [];
+    const current = this.providers[provider].getSnapshot().selectedIds;
+    const same = ids.length === current.length && ids.every((id, i) => id === current[i]);
+    return same ? current : ids;
   }
 
   // --- selection and driving --------------------------------------------------------------
 
   selectedIds(provider: DrivenProvider): string[] {
-    const { devices, devicesLoaded } = this.snapshot[provider];
-    if (!devicesLoaded) return [];
-    return pruneLightSelection(
-      this.options.selection()[provider],
-      devices.map((d) => d.id),
-    );
+    return [...this.providers[provider].getSnapshot().selectedIds];
   }
 
   /** SPEC §4: Hue when it is ready with a selected light, else LIFX on the same terms. */
-  drivenProvider(): DrivenProvider | null {
-    if (this.hue.connected && this.selectedIds('hue').length > 0) return 'hue';
-    if (this.lifx.connected && this.selectedIds('lifx').length > 0) return 'lifx';
-    return null;
-  }
+  drivenProvider = (): DrivenProvider | null =>
+    deriveDrivenProvider({
+      lifx: this.providers.lifx.getSnapshot(),
+      hue: this.providers.hue.getSnapshot(),
+    });
+
+  /** Listens to both providers' stores (whatever decides the driven provider). */
+  subscribeProviders = (listener: () => void): (() => void) => {
+    const off = [this.providers.lifx.subscribe(listener), this.providers.hue.subscribe(listener)];
+    return () => off.forEach((fn) => fn());
+  };
 
   /**
    * Plays a flag on the driven provider and on the on-screen light, now or at `atEpochMs`.
@@ -201,7 +202,7 @@ export class LightsEngine {
     run(this.players.screen);
     const driven = options.only ?? this.drivenProvider();
     if (!driven) return false;
-    if (options.only && !(this[driven].connected && this.selectedIds(driven).length > 0)) return false;
+    if (options.only && !isProviderReady(this.providers[driven].getSnapshot())) return false;
     // The provider not driven keeps nothing queued (it may have been driven a moment ago).
     if (driven === 'hue') {
       if (!options.only) this.players.lifx.cancelAll();
@@ -259,16 +260,14 @@ export class LightsEngine {
     const token = this.options.tokenStore.read();
     this.lifx.setToken(null);
     this.dropHue();
-    this.publish({
-      lifx: { ...EMPTY, hasToken: token !== null },
-      hue: { ...EMPTY, hasApplicationKey: false, status: 'connecting' },
-      restoring: true,
-    });
+    this.setLifx({ ...EMPTY, hasToken: token !== null });
+    this.setHue({ ...EMPTY, hasApplicationKey: false, status: 'connecting' });
+    this.session.set({ restoring: true });
     await Promise.allSettled([
       token && autoConnect ? this.connectLifx(token, { quiet: true }) : Promise.resolve(),
       this.checkHue({ loadLights: autoConnect }),
     ]);
-    if (epoch === this.epoch) this.publish({ restoring: false });
+    if (epoch === this.epoch) this.session.set({ restoring: false });
   }
 
   // --- LIFX -------------------------------------------------------------------------------
@@ -313,7 +312,7 @@ export class LightsEngine {
 
   /** Lists the devices again with the current token. */
   async refreshLifx(): Promise<void> {
-    if (!this.lifx.connected) return;
+    if (!isProviderConnected(this.providers.lifx.getSnapshot())) return;
     const epoch = this.epoch;
     this.setLifx({ loadingDevices: true });
     try {
@@ -354,18 +353,20 @@ export class LightsEngine {
   }
 
   /**
-   * Asks the server whether the Hue account is connected; lists the lights when asked to.
-   * `error` is kept on show (the message that led to this check).
+   * Asks the server whether the Hue account is connected, into the Hue store; lists the lights
+   * when asked to. `error` is kept on show (the message that led to this check).
    */
-  async checkHue({ loadLights = true, error: keptError = null as string | null } = {}): Promise<boolean> {
+  async checkHue({ loadLights = true, error: keptError = null as string | null } = {}): Promise<void> {
     const epoch = this.epoch;
-    this.setHue({ status: this.snapshot.hue.status === 'connected' ? 'connected' : 'connecting' });
+    this.setHue({
+      status: isProviderConnected(this.providers.hue.getSnapshot()) ? 'connected' : 'connecting',
+    });
     let connected: boolean;
     let hasApplicationKey: boolean;
     try {
       ({ connected, hasApplicationKey } = await fetchHueStatus());
     } catch (error) {
-      if (epoch !== this.epoch) return false;
+      if (epoch !== this.epoch) return;
       // A server without the Hue routes (404) simply has no Hue connection to offer.
       const missing = error instanceof ApiError && error.status === 404;
       this.setHue({
@@ -373,13 +374,13 @@ export class LightsEngine {
         hasApplicationKey: false,
         error: missing ? null : errorText(error, T.hueNotConnected),
       });
-      return false;
+      return;
     }
-    if (epoch !== this.epoch) return false;
+    if (epoch !== this.epoch) return;
     if (!connected) {
       this.dropHue();
       this.setHue({ ...EMPTY, hasApplicationKey: false, error: keptError });
-      return false;
+      return;
     }
     if (!hasApplicationKey) this.dropHue();
     this.setHue({
@@ -390,7 +391,6 @@ export class LightsEngine {
       ...(hasApplicationKey ? {} : { devices: [], devicesLoaded: false, loadingDevices: false }),
     });
     if (loadLights && hasApplicationKey) await this.loadHueLights();
-    return true;
   }
 
   async loadHueLights(): Promise<void> {
@@ -444,7 +444,7 @@ export class LightsEngine {
   failHue(message: string): void {
     this.setHue({
       error: message,
-      status: this.snapshot.hue.status === 'connected' ? 'connected' : 'disconnected',
+      status: isProviderConnected(this.providers.hue.getSnapshot()) ? 'connected' : 'disconnected',
     });
   }
 
@@ -453,7 +453,6 @@ export class LightsEngine {
     this.unsubscribe.forEach((fn) => fn());
     this.hueFlags.cancelAll();
     Object.values(this.players).forEach((player) => player.dispose());
-    this.listeners.clear();
   }
 }
 

@@ -28,6 +28,8 @@ export function createUserLights(email: string, lifxApiUrl: string) {
       const stored = readLocalSettings(email);
       return { lifx: stored.selectedLifxDeviceIds, hue: stored.selectedHueDeviceIds };
     },
+    // The selection decides the driven provider: the engine's stores follow its changes.
+    subscribeSelection: subscribeLocalSettings,
     // SPEC §5: the selection is pruned to ids that still exist.
     onDevicesLoaded: (provider, ids) =>
       updateLocalSettings(email, (current) =>
@@ -45,7 +47,5 @@ export function createUserLights(email: string, lifxApiUrl: string) {
   return {
     engine,
     start: () => engine.start(readLocalSettings(email).autoConnect),
-    /** The selection decides the driven provider, so a change must re-render the provider. */
-    subscribeSettings: subscribeLocalSettings,
   };
 }

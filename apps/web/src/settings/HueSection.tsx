@@ -19,8 +19,9 @@ import {
   storeHueAppKey,
 } from '../lights/hue-api';
 import type { HueAuthResult } from '../lights/hue-oauth';
-import { useLightControl } from '../lights/light-control-context';
+import { useLightControl, useProviderState } from '../lights/light-control-context';
 import { LIGHTS_TEXTS as T } from '../lights/lights-texts';
+import { isProviderConnected } from '../lights/provider-store';
 import { useHueOAuth } from '../lights/use-hue-oauth';
 import { INPUT_CLASS } from '../login/FormField';
 import { toast } from '../toasts/toast';
@@ -54,8 +55,8 @@ function messageOf(error: unknown, fallback: string): string {
 
 /** SPEC §2 Settings 2: Philips Hue through its remote API (OAuth in a popup, tokens on the server). */
 export function HueSection() {
-  const { engine, snapshot, hueAuthResult, setHueAuthResult } = useLightControl();
-  const hue = snapshot.hue;
+  const { engine, hueAuthResult, setHueAuthResult } = useLightControl();
+  const hue = useProviderState('hue');
   const [error, setError] = useState<string | null>(null);
   const [keyStep, setKeyStep] = useState<KeyStep>({ step: 'idle' });
   const [pastedKey, setPastedKey] = useState('');
@@ -94,8 +95,9 @@ export function HueSection() {
         return;
       }
       setError(null);
-      const connected = (await engine?.checkHue({ loadLights: false })) ?? false;
-      if (connected) {
+      if (!engine) return;
+      await engine.checkHue({ loadLights: false });
+      if (isProviderConnected(engine.providers.hue.getSnapshot())) {
         toast.success(T.hueConnected);
         await createKey();
       }
@@ -105,8 +107,10 @@ export function HueSection() {
 
   // A popup closed by hand may still have finished the authorisation: then the key is created.
   const onClosed = async () => {
-    if (!engine || !(await engine.checkHue())) return;
-    if (!engine.getSnapshot().hue.hasApplicationKey) await createKey();
+    if (!engine) return;
+    await engine.checkHue();
+    const state = engine.providers.hue.getSnapshot();
+    if (isProviderConnected(state) && !state.hasApplicationKey) await createKey();
   };
 
   const oauth = useHueOAuth({
@@ -182,7 +186,7 @@ export function HueSection() {
 
   const shownError = error ?? hue.error;
 
-  if (hue.status !== 'connected') {
+  if (!isProviderConnected(hue)) {
     const checking = hue.status === 'connecting' || engine === null;
     return (
       <div className="flex flex-col gap-4">

@@ -3,7 +3,8 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useAuth } from '../auth/auth-context';
 import { ConnectionError } from '../lights/ConnectionError';
 import { readLifxTokenFor } from '../lights/lifx-token';
-import { useLightControl } from '../lights/light-control-context';
+import { useLightControl, useProviderState } from '../lights/light-control-context';
+import { isProviderConnected } from '../lights/provider-store';
 import { INPUT_CLASS } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
 
@@ -12,8 +13,8 @@ const LIFX_CLOUD_URL = 'https://cloud.lifx.com/settings';
 /** SPEC §2 Settings 1: the LIFX cloud token (kept in this browser only, SPEC §3). */
 export function LifxSection() {
   const { user } = useAuth();
-  const { engine, snapshot } = useLightControl();
-  const lifx = snapshot.lifx;
+  const { engine } = useLightControl();
+  const lifx = useProviderState('lifx');
   const ids = { token: useId(), help: useId() };
   // A saved token is offered again (auto-connect off, or a connection that failed to come back).
   const email = user?.email;
@@ -35,7 +36,7 @@ export function LifxSection() {
     await engine.connectLifx(token);
   }
 
-  if (lifx.status === 'connected') {
+  if (isProviderConnected(lifx)) {
     const online = lifx.devices.filter((d) => d.connected).length;
     return (
       <div className="flex flex-col gap-4">

@@ -140,6 +140,30 @@ describe('Hue bridge (CLIP v2)', () => {
     expect((await call('GET', '/clip/v2/resource/bridge')).status).toBe(403);
   });
 
+  test('a light removed in the Hue app leaves the list and answers 404; a newly paired one joins it', async () => {
+    const [first] = sim.control.lights();
+    expect((await call('POST', '/_control/remove-light', { id: first!.id })).status).toBe(200);
+    expect((await call('POST', '/_control/remove-light', { id: first!.id })).status).toBe(404);
+    const ids = async () =>
+      (
+        (await call('GET', '/clip/v2/resource/light', undefined, key)).body as { data: { id: string }[] }
+      ).data.map((l) => l.id);
+    expect(await ids()).not.toContain(first!.id);
+    expect(
+      (await call('PUT', `/clip/v2/resource/light/${first!.id}`, { on: { on: true } }, key)).status,
+    ).toBe(404);
+    const added = await call('POST', '/_control/add-light');
+    expect(added.status).toBe(201);
+    const id = (added.body as { id: string }).id;
+    expect(id).not.toBe(first!.id);
+    expect(await ids()).toHaveLength(4);
+    expect(await ids()).toContain(id);
+    expect((await call('PUT', `/clip/v2/resource/light/${id}`, { on: { on: false } }, key)).status).toBe(200);
+    sim.control.reset();
+    expect(await ids()).toContain(first!.id);
+    expect(await ids()).not.toContain(id);
+  });
+
   test('an offline bridge drops the connection', async () => {
     sim.control.setOffline(true);
     await expect(fetch(`${sim.url}/clip/v2/resource/light`, { headers: key })).rejects.toThrow();

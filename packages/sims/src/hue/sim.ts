@@ -87,6 +87,10 @@ export interface HueSimControl {
   pressLinkButton(): void;
   /** A light that dropped off the Zigbee network: its zigbee_connectivity says connectivity_issue. */
   setReachable(id: string, reachable: boolean): boolean;
+  /** A light removed in the Hue app: it leaves the light list, and calls to it get 404. */
+  removeLight(id: string): boolean;
+  /** A light newly paired with the bridge: it joins the light list. */
+  addLight(): HueLightView;
   /** A vanished bridge: local and remote light calls fail at the connection. */
   setOffline(offline: boolean): void;
   applicationKeys(): string[];
@@ -141,6 +145,7 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
   let linkPressedAt = -Infinity;
   let remoteLinkAt = -Infinity;
   let offline = false;
+  let added = 0;
   let codes = new Map<string, { redirectUri: string; expiresAt: number }>();
   let accessTokens = new Map<string, number>();
   let refreshTokens = new Set<string>();
@@ -172,6 +177,18 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
       if (light) light.reachable = reachable;
       return light !== undefined;
     },
+    removeLight(id) {
+      const before = lights.length;
+      lights = lights.filter((l) => l.id !== id);
+      return lights.length !== before;
+    },
+    addLight() {
+      // The next light of a bigger bridge, so its id and name are as stable as the first ones'.
+      added += 1;
+      const fresh = createHueLights(count + added, now()).at(-1)!;
+      lights = [...lights, fresh];
+      return view(fresh);
+    },
     setOffline(next) {
       offline = next;
     },
@@ -193,6 +210,7 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
       linkPressedAt = -Infinity;
       remoteLinkAt = -Infinity;
       offline = false;
+      added = 0;
       codes = new Map();
       accessTokens = new Map();
       refreshTokens = new Set();
@@ -332,6 +350,13 @@ export function createHueSim(options: HueSimOptions = {}): HueSim {
         return reply.code(404).send({ error: 'unknown light' });
       return { ok: true };
     });
+    app.post('/_control/remove-light', async (request, reply) => {
+      const id = asBody(request.body).id;
+      if (typeof id !== 'string' || !control.removeLight(id))
+        return reply.code(404).send({ error: 'unknown light' });
+      return { ok: true };
+    });
+    app.post('/_control/add-light', async (_request, reply) => reply.code(201).send(control.addLight()));
     app.post('/_control/offline', async (request) => {
       control.setOffline(asBody(request.body).offline !== false);
       return { ok: true };

@@ -169,6 +169,21 @@ describe('playing flags (LightsApi contract)', () => {
     expect(window.alert).not.toHaveBeenCalled();
   });
 
+  test('the driven provider follows the selection as it is changed, here or in another tab', async () => {
+    await renderPanel(3);
+    await list();
+    await waitFor(() => expect(lights.restoring).toBe(false));
+    expect(lights.drivenProvider).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
+    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
+    expect(screen.getByText('Flags drive these lights.')).toBeInTheDocument();
+    act(() => {
+      updateLocalSettings(FAN_EMAIL, { selectedLifxDeviceIds: ['not-a-listed-bulb'] });
+    });
+    await waitFor(() => expect(lights.drivenProvider).toBeNull());
+    expect(screen.queryByText('Flags drive these lights.')).not.toBeInTheDocument();
+  });
+
   test('without a selection playFlag returns false, but the screen still shows the flag', async () => {
     await renderPanel(3);
     await list();
@@ -204,7 +219,8 @@ describe('playing flags (LightsApi contract)', () => {
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     await waitFor(() => expect(flagCalls()).toHaveLength(1));
     expect(flagCalls()[0]?.body).toEqual({ lightIds: ['hue-2'], flag: 'yellow', duration: 500 });
-    expect(screen.getByTestId('screen-light')).not.toHaveAttribute('data-color', 'off');
+    // The screen light renders after the timer that sent the flag: wait for it (flaky before).
+    await waitFor(() => expect(screen.getByTestId('screen-light')).not.toHaveAttribute('data-color', 'off'));
     expect(api.calls.some((c) => c.route.startsWith('POST /sims/lifx/v1/lights/'))).toBe(false);
 
     act(() => {

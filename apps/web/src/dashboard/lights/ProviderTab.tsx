@@ -3,8 +3,9 @@ import { Play, RefreshCw, Settings } from 'lucide-react';
 import { Link } from 'react-router';
 import { ConnectionError } from '../../lights/ConnectionError';
 import type { DrivenProvider } from '../../lights/lights-context';
-import type { LightsEngine, ProviderSnapshot } from '../../lights/lights-engine';
+import type { LightsEngine } from '../../lights/lights-engine';
 import { LIGHTS_TEXTS as T } from '../../lights/lights-texts';
+import { isProviderConnected, type ProviderSnapshot } from '../../lights/provider-store';
 import type { LocalSettingsPatch } from '../../settings/local-settings';
 import { toast } from '../../toasts/toast';
 import { buttonClass } from '../../ui/button-styles';
@@ -49,7 +50,7 @@ export function ProviderTab({
   const name = PROVIDER_NAMES[provider];
   const keys = KEYS[provider];
 
-  if (state.status !== 'connected') {
+  if (!isProviderConnected(state)) {
     if (restoring || state.status === 'connecting')
       return (
         <p role="status" className="text-ink-300">

@@ -2,8 +2,9 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { Lightbulb } from 'lucide-react';
 import { useState } from 'react';
 import { useAuth } from '../../auth/auth-context';
-import { useLightControl } from '../../lights/light-control-context';
+import { useLightControl, useProviderState } from '../../lights/light-control-context';
 import { useLights, type DrivenProvider } from '../../lights/lights-context';
+import { isProviderConnected } from '../../lights/provider-store';
 import { useLocalSettings } from '../../settings/local-settings';
 import { Panel } from '../../ui/Panel';
 import { PROVIDER_NAMES, ProviderTab } from '../lights/ProviderTab';
@@ -21,10 +22,11 @@ const TAB_CLASS =
 export function LightControlPanel() {
   const { user } = useAuth();
   const [settings, update] = useLocalSettings(user?.email);
-  const { engine, snapshot } = useLightControl();
+  const { engine } = useLightControl();
+  const states = { lifx: useProviderState('lifx'), hue: useProviderState('hue') };
   const { drivenProvider, restoring } = useLights();
   const [tab, setTab] = useState<DrivenProvider | null>(null);
-  const shown = tab ?? drivenProvider ?? (snapshot.hue.status === 'connected' ? 'hue' : 'lifx');
+  const shown = tab ?? drivenProvider ?? (isProviderConnected(states.hue) ? 'hue' : 'lifx');
 
   return (
     <Panel
@@ -42,7 +44,7 @@ export function LightControlPanel() {
           {(['lifx', 'hue'] as const).map((provider) => (
             <Tabs.Trigger key={provider} value={provider} className={TAB_CLASS}>
               {PROVIDER_NAMES[provider]}
-              {snapshot[provider].status === 'connected' && (
+              {isProviderConnected(states[provider]) && (
                 <span aria-hidden="true" className="ml-2 inline-block size-2 rounded-full bg-flag-green" />
               )}
             </Tabs.Trigger>
@@ -53,7 +55,7 @@ export function LightControlPanel() {
             <ProviderTab
               provider={provider}
               engine={engine}
-              state={snapshot[provider]}
+              state={states[provider]}
               restoring={restoring}
               driven={drivenProvider === provider}
               settings={settings}

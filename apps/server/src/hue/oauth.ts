@@ -1,0 +1,88 @@
+import crypto from 'node:crypto';
+import type { Logger } from 'pino';
+import { buildAuthorizeUrl, type HueRemoteClient } from './client.js';
+import type { HueConnectionStore } from './connection-store.js';
+import { HUE_OAUTH_REASONS, requireHueClient } from './errors.js';
+import type { HueRepository } from './repository.js';
+
+/** An OAuth state is good for this long (the popup itself times out after 60 s, SPEC §9). */
+export const HUE_STATE_TTL_MS = 10 * 60_000;
+
+export type HueCallbackOutcome =
+  { ok: true; redirectUri: string | null } | { ok: false; reason: string; redirectUri: string | null };
+
+export interface HueOAuthDeps {
+  repo: HueRepository;
+  connection: HueConnectionStore;
+  client: HueRemoteClient | undefined;
+  clientId: string | undefined;
+  /** The origin the browser opens the authorize page on, given the app's origin (demo: the app itself). */
+  authorizeBase: (appOrigin: string) => string;
+  logger: Logger;
+  now: () => Date;
+}
+
+const hashState = (state: string) => crypto.createHash('sha256').update(state).digest('base64url');
+
+/** Hue's OAuth (reference §3.6 steps 2-3): a state bound to the user, good for 10 minutes, used once. */
+export function createHueOAuth(deps: HueOAuthDeps) {
+  const { repo } = deps;
+  return {
+    /** SPEC §7 `GET /auth/hue/start`: the authorize URL, its state bound to this user. */
+    async start(userId: string, appOrigin: string): Promise<{ authUrl: string }> {
+      requireHueClient(deps.client);
+      const state = crypto.randomBytes(32).toString('base64url');
+      const redirectUri = `${appOrigin}/auth/hue/callback`;
+      const now = deps.now();
+      await repo.insertState({
+        stateHash: hashState(state),
+        userId,
+        redirectUri,
+        now,
+        expiresAt: new Date(now.getTime() + HUE_STATE_TTL_MS),
+      });
+      return {
+        authUrl: buildAuthorizeUrl({
+          authorizeBase: deps.authorizeBase(appOrigin),
+          clientId: deps.clientId ?? '',
+          state,
+          redirectUri,
+        }),
+      };
+    },
+
+    /** The OAuth callback: never throws; every fault is a reason for the popup. */
+    async completeAuth(query: {
+      code?: string | undefined;
+      state?: string | undefined;
+      error?: string | undefined;
+    }): Promise<HueCallbackOutcome> {
+      if (!query.state) return { ok: false, reason: HUE_OAUTH_REASONS.missingState, redirectUri: null };
+      const pending = await repo.takeState(hashState(query.state));
+      if (!pending || Date.parse(pending.expiresAt) <= deps.now().getTime())
+        return { ok: false, reason: HUE_OAUTH_REASONS.badState, redirectUri: pending?.redirectUri ?? null };
+      const redirectUri = pending.redirectUri;
+      if (query.error)
+        return {
+          ok: false,
+          reason: query.error === 'access_denied' ? HUE_OAUTH_REASONS.denied : query.error.slice(0, 200),
+          redirectUri,
+        };
+      if (!query.code) return { ok: false, reason: HUE_OAUTH_REASONS.missingCode, redirectUri };
+      if (!deps.client) return { ok: false, reason: HUE_OAUTH_REASONS.notConfigured, redirectUri };
+      const tokens = await deps.client.exchangeCode(query.code);
+      if (!tokens.ok) {
+        deps.logger.warn({ kind: tokens.kind, detail: tokens.detail }, 'Hue code exchange failed');
+        const reason =
+          tokens.kind === 'invalid-grant'
+            ? HUE_OAUTH_REASONS.codeRefused
+            : tokens.kind === 'invalid-client'
+              ? HUE_OAUTH_REASONS.notConfigured
+              : HUE_OAUTH_REASONS.unreachable;
+        return { ok: false, reason, redirectUri };
+      }
+      await deps.connection.saveTokens(pending.userId, tokens.value);
+      return { ok: true, redirectUri };
+    },
+  };
+}
