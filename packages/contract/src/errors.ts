@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'hue_not_connected',
   /** The Hue bridge refused the application key: create a new one in Settings. */
   'hue_unauthorized',
+  /** Hue is connected but has no application key yet: create one in Settings. */
+  'hue_no_application_key',
   /** Hue asked us to slow down (429). */
   'hue_busy',
   /** An outside service (OpenF1, Hue, payments, mail) failed or could not be reached (502). */

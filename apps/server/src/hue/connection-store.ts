@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { HttpError } from '../http/errors.js';
 import type { HueRemoteClient, HueResult, HueTokens } from './client.js';
 import type { SecretBox } from './crypto.js';
-import { HUE_MESSAGES, requireHueClient, toHueHttpError } from './errors.js';
+import { HUE_MESSAGES, requireHueClient, toHueHttpError, hueHttpError } from './errors.js';
 import type { HueConnectionRow, HueRepository } from './repository.js';
 
 /** The `devicetype` of the whitelist entry the remote pairing creates (reference §3.6 step 4). */
@@ -40,16 +40,16 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
 
   async function connection(userId: string): Promise<HueConnectionRow> {
     const row = await repo.find(userId);
-    if (!row) throw new HttpError(403, HUE_MESSAGES.notConnected);
+    if (!row) throw hueHttpError(403, 'notConnected');
     if (row.status !== 'connected' || !row.access_token || !row.refresh_token)
-      throw new HttpError(403, HUE_MESSAGES.expired);
+      throw hueHttpError(403, 'expired');
     return row;
   }
 
   async function expire(userId: string): Promise<never> {
     await repo.markExpired(userId, deps.now());
     changed(userId);
-    throw new HttpError(403, HUE_MESSAGES.expired);
+    throw hueHttpError(403, 'expired');
   }
 
   /**
@@ -83,7 +83,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
         now,
       });
       // Disconnected while refreshing: the new tokens are not kept.
-      if (!stored) throw new HttpError(403, HUE_MESSAGES.notConnected);
+      if (!stored) throw hueHttpError(403, 'notConnected');
       return result.value.accessToken;
     })().finally(() => refreshing.delete(userId));
     refreshing.set(userId, task);
@@ -120,7 +120,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
   /** The stored application key, sealed (to forget it by) and open (to use). */
   async function applicationKey(userId: string): Promise<{ sealed: string; key: string }> {
     const row = await connection(userId);
-    if (!row.application_key) throw new HttpError(409, HUE_MESSAGES.noApplicationKey);
+    if (!row.application_key) throw hueHttpError(409, 'noApplicationKey');
     return { sealed: row.application_key, key: open(userId, 'application-key', row.application_key) };
   }
 
@@ -172,7 +172,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
       const client = requireHueClient(deps.client);
       const result = await withToken(userId, (token) => client.createApplicationKey(token, HUE_DEVICE_TYPE));
       if (!result.ok) {
-        if (result.kind === 'link-button') throw new HttpError(502, HUE_MESSAGES.linkButton);
+        if (result.kind === 'link-button') throw hueHttpError(502, 'linkButton');
         throw toHueHttpError(result.kind, result.detail, HUE_MESSAGES.createKeyFailed);
       }
       await repo.saveApplicationKey(userId, seal(userId, 'application-key', result.value), deps.now());
@@ -185,11 +185,11 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
       const client = requireHueClient(deps.client);
       const check = await withToken(userId, (token) => client.clip(token, key, 'GET', 'light'));
       if (!check.ok) {
-        if (check.kind === 'app-key') throw new HttpError(400, HUE_MESSAGES.applicationKeyInvalid);
+        if (check.kind === 'app-key') throw hueHttpError(400, 'applicationKeyInvalid');
         throw toHueHttpError(check.kind, check.detail, HUE_MESSAGES.unreachable);
       }
       if (!(await repo.saveApplicationKey(userId, seal(userId, 'application-key', key), deps.now())))
-        throw new HttpError(403, HUE_MESSAGES.notConnected);
+        throw hueHttpError(403, 'notConnected');
       changed(userId);
       return { success: true };
     },

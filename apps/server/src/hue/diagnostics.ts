@@ -88,16 +88,16 @@ export function createHueDiagnostics(deps: HueDiagnosticsDeps) {
 
 function explain(error: HttpError): HueDiagnostics {
   const details = typeof error.extra.details === 'string' ? error.extra.details : null;
-  if (error.message === HUE_MESSAGES.expired || error.message === HUE_MESSAGES.notConnected)
+  if (error.code === 'hue_not_connected')
     return problem('token_expired', 'The Hue authorization expired', RECONNECT, details);
-  if (error.message === HUE_MESSAGES.applicationKeyRefused)
+  if (error.code === 'hue_unauthorized')
     return problem(
       'application_key_rejected',
       'The Hue bridge did not accept the application key',
       'Press Create Application Key in Settings to pair again.',
       details,
     );
-  if (error.message === HUE_MESSAGES.busy)
+  if (error.code === 'hue_busy')
     return problem(
       'bridge_busy',
       'The Hue bridge is busy',

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@flaglight/contract';
 import { HttpError } from '../http/errors.js';
 import type { HueFailureKind, HueRemoteClient } from './client.js';
 
@@ -23,6 +24,26 @@ export const HUE_MESSAGES = {
   commandRefused: 'The Hue bridge refused the light command',
 } as const;
 
+/** The codes clients act on (the web app marks the bridge disconnected on the first two). */
+const HUE_CODES: Partial<Record<keyof typeof HUE_MESSAGES, ErrorCode>> = {
+  notConnected: 'hue_not_connected',
+  expired: 'hue_not_connected',
+  applicationKeyRefused: 'hue_unauthorized',
+  noApplicationKey: 'hue_no_application_key',
+  notConfigured: 'hue_not_configured',
+  clientRefused: 'hue_not_configured',
+  busy: 'hue_busy',
+};
+
+/** A Hue error with its message and, where clients act on it, its own code. */
+export function hueHttpError(
+  status: number,
+  message: keyof typeof HUE_MESSAGES,
+  extra: Record<string, unknown> = {},
+): HttpError {
+  return new HttpError(status, HUE_MESSAGES[message], extra, HUE_CODES[message]);
+}
+
 /** `hue_error` reasons of the OAuth callback (shown as 'Hue authorization failed: {reason}'). */
 export const HUE_OAUTH_REASONS = {
   missingState: 'the sign-in answer carried no state',
@@ -36,7 +57,7 @@ export const HUE_OAUTH_REASONS = {
 
 /** The remote client, or 503 when the server has no Hue client credentials. */
 export function requireHueClient(client: HueRemoteClient | undefined): HueRemoteClient {
-  if (!client) throw new HttpError(503, HUE_MESSAGES.notConfigured);
+  if (!client) throw hueHttpError(503, 'notConfigured');
   return client;
 }
 
@@ -45,17 +66,17 @@ export function toHueHttpError(kind: HueFailureKind, detail: string, fallback: s
   switch (kind) {
     case 'token':
     case 'invalid-grant':
-      return new HttpError(403, HUE_MESSAGES.expired);
+      return hueHttpError(403, 'expired');
     case 'invalid-client':
-      return new HttpError(503, HUE_MESSAGES.clientRefused);
+      return hueHttpError(503, 'clientRefused');
     case 'app-key':
-      return new HttpError(403, HUE_MESSAGES.applicationKeyRefused);
+      return hueHttpError(403, 'applicationKeyRefused');
     case 'not-found':
-      return new HttpError(404, HUE_MESSAGES.lightNotFound);
+      return hueHttpError(404, 'lightNotFound');
     case 'unreachable':
-      return new HttpError(502, HUE_MESSAGES.unreachable, { details: detail });
+      return hueHttpError(502, 'unreachable', { details: detail });
     case 'busy':
-      return new HttpError(429, HUE_MESSAGES.busy, { details: detail });
+      return hueHttpError(429, 'busy', { details: detail });
     default:
       return new HttpError(400, fallback, { details: detail });
   }

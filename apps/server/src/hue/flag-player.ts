@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { HttpError } from '../http/errors.js';
 import type { HueRemoteClient, HueResult } from './client.js';
 import type { HueConnectionStore } from './connection-store.js';
-import { HUE_MESSAGES, requireHueClient } from './errors.js';
+import { HUE_MESSAGES, requireHueClient, hueHttpError } from './errors.js';
 import type { HueLightsClient } from './lights-client.js';
 
 export interface HueFlagPlayerDeps {
@@ -85,7 +85,7 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
             : { ok: true, value: response };
         });
         // withToken marks the connection expired (and throws) on a second refusal.
-        if (!result.ok) throw new HttpError(403, HUE_MESSAGES.expired);
+        if (!result.ok) throw hueHttpError(403, 'expired');
         return result.value;
       },
     });
