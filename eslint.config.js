@@ -46,6 +46,18 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@flaglight/contract',
+              allowTypeImports: true,
+              message: 'Types only: its values bring zod and every route schema into the landing bundle.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

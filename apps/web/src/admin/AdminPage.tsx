@@ -1,9 +1,9 @@
 import { canAdminDelete, canAdminUpgrade } from '@flaglight/core';
+import type { User } from '@flaglight/core';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowUpCircle, Copy, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { User } from '../auth/user';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
 import {

@@ -1,5 +1,5 @@
-import { apiRequest } from '../api/client';
-import { parseUser, type User } from '../auth/user';
+import type { User } from '@flaglight/core';
+import { apiCall } from '../api/client';
 
 export interface AdminStats {
   totalUsers: number;
@@ -14,31 +14,25 @@ export const ADMIN_USERS_KEY = ['admin', 'users'] as const;
 export const ADMIN_STATS_KEY = ['admin', 'stats'] as const;
 
 export async function fetchAdminUsers(): Promise<User[]> {
-  const body = await apiRequest<{ users?: unknown }>('/admin/users');
-  const list = Array.isArray(body?.users) ? body.users : [];
-  return list.map(parseUser).filter((user): user is User => user !== null);
+  const { users } = await apiCall('GET /admin/users');
+  return users;
 }
 
-const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-
 export async function fetchAdminStats(): Promise<AdminStats> {
-  const body = await apiRequest<Record<string, unknown>>('/admin/stats');
+  const stats = await apiCall('GET /admin/stats');
   return {
-    totalUsers: count(body?.totalUsers),
-    trialUsers: count(body?.trialUsers),
-    lifetimeUsers: count(body?.lifetimeUsers),
-    revenue: count(body?.revenueTotal ?? body?.totalRevenue),
-    currency: typeof body?.currency === 'string' ? body.currency : 'AUD',
+    totalUsers: stats.totalUsers,
+    trialUsers: stats.trialUsers,
+    lifetimeUsers: stats.lifetimeUsers,
+    revenue: stats.revenueTotal,
+    currency: stats.currency,
   };
 }
 
 export async function upgradeUserToLifetime(id: User['id']): Promise<void> {
-  await apiRequest(`/admin/users/${encodeURIComponent(String(id))}/plan`, {
-    method: 'PUT',
-    body: { plan: 'lifetime' },
-  });
+  await apiCall('PUT /admin/users/:id/plan', { params: { id: String(id) }, body: { plan: 'lifetime' } });
 }
 
 export async function deleteUser(id: User['id']): Promise<void> {
-  await apiRequest(`/admin/users/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
+  await apiCall('DELETE /admin/users/:id', { params: { id: String(id) } });
 }

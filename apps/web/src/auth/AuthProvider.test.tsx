@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { stubApi } from '../testing/fetch-stub';
 import { buildUser, seedSession } from '../testing/users';
 import { useAuth, type AuthContextValue } from './auth-context';
 import { AuthProvider } from './AuthProvider';
@@ -20,6 +21,8 @@ function renderAuth() {
 }
 
 describe('AuthProvider start-up restore (SPEC §4 Session)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   test('starts loading, then restores a stored token and user as authenticated', async () => {
     seedSession(buildUser({ email: 'fan@example.com' }));
     const { seen, latest } = renderAuth();
@@ -87,5 +90,33 @@ describe('login and logout', () => {
     localStorage.clear();
     act(() => window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' })));
     expect(screen.getByText('out')).toBeInTheDocument();
+  });
+
+  test('a token the server calls unauthenticated signs out silently', async () => {
+    seedSession();
+    stubApi({
+      'GET /api/auth/me': {
+        status: 401,
+        body: { error: 'Invalid or expired token', code: 'unauthenticated' },
+      },
+    });
+    renderAuth();
+    expect(await screen.findByText('out')).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  test('a server that cannot check the token keeps the session', async () => {
+    seedSession();
+    const api = stubApi({
+      'GET /api/auth/me': { status: 503, body: { error: 'Try again shortly', code: 'service_unavailable' } },
+    });
+    renderAuth();
+    await screen.findByText('in:fan@example.com');
+    await vi.waitFor(() => expect(api.calls.some((call) => call.route === 'GET /api/auth/me')).toBe(true));
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(screen.getByText('in:fan@example.com')).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBe('test-session-token');
   });
 });

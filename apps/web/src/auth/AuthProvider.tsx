@@ -32,7 +32,7 @@ function restore(): State {
 const WATCHED_KEYS = new Set<string | null>([STORAGE_KEYS.token, STORAGE_KEYS.user, null]);
 
 function isUnauthorized(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401;
+  return error instanceof ApiError && error.code === 'unauthenticated';
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

@@ -1,4 +1,4 @@
-import { parseUser, type User } from './user';
+import { parseStoredUser, type User } from './user';
 
 /** Browser storage keys of SPEC §3. */
 export const STORAGE_KEYS = {
@@ -70,7 +70,7 @@ export function readStoredSession(storage: Storage | null = getStorage()): Resto
   } catch {
     return { status: 'corrupt' };
   }
-  const user = parseUser(parsed);
+  const user = parseStoredUser(parsed);
   return user ? { status: 'authenticated', session: { token, user } } : { status: 'corrupt' };
 }
 

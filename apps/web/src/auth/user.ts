@@ -1,17 +1,9 @@
-export const PLANS = ['trial', 'lifetime', 'pro'] as const;
-export type Plan = (typeof PLANS)[number];
+import type { Plan, User } from '@flaglight/core';
 
-/** The signed-in user as the server describes it (SPEC §3 User). */
-export interface User {
-  id: string | number;
-  email: string;
-  plan: Plan;
-  /** Decided by the server only (DESIGN §6 Admins); the client never infers it. */
-  isAdmin: boolean;
-  createdAt?: string;
-  lastLogin?: string | null;
-  trialExpires?: string | null;
-}
+export type { Plan, User } from '@flaglight/core';
+
+// A copy of core's PLANS: importing the value would bring core's zod schemas into the landing bundle.
+const PLANS: readonly Plan[] = ['trial', 'lifetime', 'pro'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,16 +17,20 @@ function optionalString(value: unknown): string | null | undefined {
   return typeof value === 'string' || value === null ? value : undefined;
 }
 
-/** Reads a user from untrusted JSON (storage or a response); null when it is not one. */
-export function parseUser(value: unknown): User | null {
+/**
+ * Reads the user stored in the browser (SPEC §3 Browser storage), which is untrusted: any page
+ * script or an older build may have written it. Null when it is not one. Answers of the server
+ * need no reading: its serializer guarantees their shape.
+ */
+export function parseStoredUser(value: unknown): User | null {
   if (!isRecord(value)) return null;
   const { id, email, plan } = value;
   if (typeof id !== 'string' && typeof id !== 'number') return null;
   if (typeof email !== 'string' || email.trim() === '') return null;
   if (!isPlan(plan)) return null;
-  const user: User = { id, email, plan, isAdmin: value.isAdmin === true };
-  const createdAt = optionalString(value.createdAt);
-  if (typeof createdAt === 'string') user.createdAt = createdAt;
+  // Older builds stored users without createdAt; '' reads as "not known" (no trial clock).
+  const createdAt = typeof value.createdAt === 'string' ? value.createdAt : '';
+  const user: User = { id, email, plan, isAdmin: value.isAdmin === true, createdAt };
   const lastLogin = optionalString(value.lastLogin);
   if (lastLogin !== undefined) user.lastLogin = lastLogin;
   const trialExpires = optionalString(value.trialExpires);

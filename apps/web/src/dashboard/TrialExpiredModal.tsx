@@ -15,9 +15,7 @@ export function TrialExpiredModal({ now = () => Date.now() }: { now?: () => numb
   const { user } = useAuth();
   const navigate = useNavigate();
   const [dismissed, setDismissed] = useState(false);
-  const expired = user
-    ? shouldShowTrialExpiredModal({ ...user, createdAt: user.createdAt ?? '' }, { now: now() })
-    : false;
+  const expired = user ? shouldShowTrialExpiredModal(user, { now: now() }) : false;
   const open = expired && !dismissed;
 
   return (

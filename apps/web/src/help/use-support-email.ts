@@ -1,18 +1,12 @@
 import { useEffect, useState } from 'react';
+import { fetchAppConfig } from '../api/app-config';
 import { FALLBACK_SUPPORT_EMAIL } from './support';
 
 let request: Promise<string> | null = null;
 
 function fetchSupportEmail(): Promise<string> {
-  request ??= fetch('/api/config', { headers: { Accept: 'application/json' } })
-    .then((response): Promise<{ supportEmail?: unknown }> | object =>
-      response.ok ? (response.json() as Promise<{ supportEmail?: unknown }>) : {},
-    )
-    .then((config: { supportEmail?: unknown }) =>
-      typeof config.supportEmail === 'string' && config.supportEmail.includes('@')
-        ? config.supportEmail
-        : FALLBACK_SUPPORT_EMAIL,
-    )
+  request ??= fetchAppConfig()
+    .then(({ supportEmail }) => (supportEmail.includes('@') ? supportEmail : FALLBACK_SUPPORT_EMAIL))
     .catch(() => FALLBACK_SUPPORT_EMAIL);
   return request;
 }

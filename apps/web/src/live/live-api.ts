@@ -1,6 +1,5 @@
+import type { ApiRoutes, RouteInput } from '@flaglight/contract';
 import {
-  CurrentLiveSessionDataSchema,
-  CurrentRaceDataSchema,
   LIGHT_STATES,
   type CurrentLiveSessionData,
   type CurrentRaceData,
@@ -10,7 +9,7 @@ import {
   type StatusEventData,
   type UpstreamStatus,
 } from '@flaglight/core';
-import { apiRequest } from '../api/client';
+import { apiCall } from '../api/client';
 
 export type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from '@flaglight/core';
 
@@ -22,7 +21,10 @@ function isLightState(value: unknown): value is LightState {
   return typeof value === 'string' && (LIGHT_STATES as readonly string[]).includes(value);
 }
 
-/** Reads a flag event's data; anything malformed gives null (the server is trusted, the wire is not). */
+/**
+ * Reads a stream event's flag data (an EventSource hands over text, not the contract's types);
+ * anything malformed gives null (the server is trusted, the wire is not).
+ */
 export function parseFlagEventData(value: unknown): FlagEventData | null {
   if (!isRecord(value) || !isLightState(value.state)) return null;
   const sectors = Array.isArray(value.activeSectors)
@@ -56,9 +58,8 @@ export function parseStatusEventData(value: unknown): StatusEventData | null {
 
 /** `POST /api/live/ticket`: a one-time ticket for the event stream (30 s). */
 export async function requestStreamTicket(): Promise<string> {
-  const body = await apiRequest<{ ticket?: unknown }>('/api/live/ticket', { method: 'POST', body: {} });
-  if (typeof body.ticket !== 'string' || body.ticket === '') throw new Error('No stream ticket');
-  return body.ticket;
+  const { ticket } = await apiCall('POST /api/live/ticket');
+  return ticket;
 }
 
 export interface LiveStateAnswer {
@@ -69,14 +70,11 @@ export interface LiveStateAnswer {
 
 /** `GET /api/live/state`: the current state of a session (the stream's fallback). */
 export async function fetchLiveState(sessionKey?: number, signal?: AbortSignal): Promise<LiveStateAnswer> {
-  const query = sessionKey === undefined ? '' : `?sessionKey=${sessionKey}`;
-  const body = await apiRequest<Record<string, unknown>>(`/api/live/state${query}`, { signal });
-  const data = parseFlagEventData(body.flag);
-  const id = typeof body.id === 'number' ? body.id : null;
+  const state = await apiCall('GET /api/live/state', { query: { sessionKey } }, { signal });
   return {
-    sessionKey: typeof body.sessionKey === 'number' ? body.sessionKey : (sessionKey ?? 0),
-    event: data && id !== null ? { id, data } : null,
-    upstream: parseStatusEventData(body.upstream),
+    sessionKey: state.sessionKey,
+    event: state.flag && state.id !== null ? { id: state.id, data: state.flag } : null,
+    upstream: state.upstream,
   };
 }
 
@@ -87,11 +85,10 @@ export interface CentralizedStatus {
 
 /** `GET /api/sessions/centralized-status` (SPEC §4 Polling). */
 export async function fetchCentralizedStatus(): Promise<CentralizedStatus> {
-  const body = await apiRequest<Record<string, unknown>>('/api/sessions/centralized-status');
-  return {
-    centralizedPollingEnabled: body.centralizedPollingEnabled === true,
-    isPollingActive: body.isPollingActive === true,
-  };
+  const { centralizedPollingEnabled, isPollingActive } = await apiCall(
+    'GET /api/sessions/centralized-status',
+  );
+  return { centralizedPollingEnabled, isPollingActive };
 }
 
 export type CurrentSession =
@@ -99,28 +96,27 @@ export type CurrentSession =
   | { kind: 'upcoming'; race: CurrentRaceData }
   | { kind: 'none' };
 
-/** `GET /api/f1/current`: the live session, else the next race weekend. */
-export async function fetchCurrentSession(signal?: AbortSignal): Promise<CurrentSession> {
-  const body = await apiRequest<Record<string, unknown>>('/api/f1/current', { signal });
-  if (body.live === true) {
-    const live = CurrentLiveSessionDataSchema.safeParse(body.data);
-    if (live.success) return { kind: 'live', session: live.data };
-  }
-  const race = CurrentRaceDataSchema.safeParse(body.data);
-  return race.success ? { kind: 'upcoming', race: race.data } : { kind: 'none' };
+function isLiveSessionData(data: CurrentLiveSessionData | CurrentRaceData): data is CurrentLiveSessionData {
+  return 'date_start' in data;
 }
 
+/** `GET /api/f1/current`: the live session, else the next race weekend. */
+export async function fetchCurrentSession(signal?: AbortSignal): Promise<CurrentSession> {
+  const { live, data } = await apiCall('GET /api/f1/current', undefined, { signal });
+  if (data === null) return { kind: 'none' };
+  if (!isLiveSessionData(data)) return { kind: 'upcoming', race: data };
+  return live ? { kind: 'live', session: data } : { kind: 'none' };
+}
+
+type TrackedSessionData = RouteInput<ApiRoutes['POST /api/sessions/track']>['body']['sessionData'];
+
 /** `POST /api/sessions/track`: starts tracking the session (its end sends the post-race e-mail). */
-export async function trackSession(sessionData: Record<string, unknown>): Promise<string> {
-  const body = await apiRequest<{ sessionId?: unknown }>('/api/sessions/track', {
-    method: 'POST',
-    body: { sessionData },
-  });
-  if (typeof body.sessionId !== 'string') throw new Error('No tracked session id');
-  return body.sessionId;
+export async function trackSession(sessionData: TrackedSessionData): Promise<string> {
+  const { sessionId } = await apiCall('POST /api/sessions/track', { body: { sessionData } });
+  return sessionId;
 }
 
 /** `POST /api/sessions/end`. */
 export async function endTrackedSession(sessionId: string): Promise<void> {
-  await apiRequest('/api/sessions/end', { method: 'POST', body: { sessionId } });
+  await apiCall('POST /api/sessions/end', { body: { sessionId } });
 }

@@ -161,8 +161,9 @@ describe('the live feed', () => {
     const fetchState = vi.fn(async (): Promise<LiveStateAnswer> => {
       calls += 1;
       if (calls === 1) return { sessionKey: 9158, event: null, upstream: null };
-      if (calls === 2) throw new ApiError('Too many requests', 429, {});
-      throw new ApiError('Bad gateway', 502, {});
+      if (calls === 2)
+        throw new ApiError('Too many requests', 429, { error: 'Too many requests', code: 'rate_limited' });
+      throw new ApiError('Bad gateway', 502, { error: 'Bad gateway', code: 'upstream_unavailable' });
     });
     setup({
       fetchState,
@@ -196,12 +197,27 @@ describe('the live feed', () => {
   test('no live session: it fails with the server reason and stops', async () => {
     const { seen, deps } = setup({
       fetchState: async () => {
-        throw new ApiError('No live session found', 404, { error: 'No live session found' });
+        throw new ApiError('No live session found', 404, {
+          error: 'No live session found',
+          code: 'not_found',
+        });
       },
     });
     await flush();
     expect(seen.failed).toEqual(['No live session found']);
     expect(deps.requestTicket).not.toHaveBeenCalled();
+  });
+
+  test('a ticket refused as unauthenticated fails at once, without retrying', async () => {
+    const { seen, deps } = setup({
+      requestTicket: vi.fn(async () => {
+        throw new ApiError('Session expired', 401, { error: 'Session expired', code: 'unauthenticated' });
+      }),
+    });
+    await flush();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(seen.failed).toEqual(['Session expired']);
+    expect(deps.requestTicket).toHaveBeenCalledTimes(1);
   });
 
   test('stop closes the stream and cancels the pending reconnect', async () => {

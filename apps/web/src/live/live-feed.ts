@@ -151,7 +151,7 @@ export function startLiveFeed(
     } catch (error) {
       if (stopped) return;
       // A refused sign-in will not get better by retrying.
-      if (error instanceof ApiError && error.status === 401) return fail(error);
+      if (error instanceof ApiError && error.code === 'unauthenticated') return fail(error);
       if (!connected && streamFailures + 1 >= STREAM_ATTEMPTS_BEFORE_POLLING) return fail(error);
       streamFailures += 1;
       later(() => void openStream(), streamRetryDelay(streamFailures));
@@ -210,7 +210,7 @@ export function startLiveFeed(
       } catch (error) {
         if (stopped) return;
         pollErrors += 1;
-        const limited = error instanceof ApiError && error.status === 429;
+        const limited = error instanceof ApiError && error.code === 'rate_limited';
         poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));
       }
     }, delay);

@@ -44,7 +44,7 @@ describe('sign in', () => {
       ...baseRoutes(),
       'POST /auth/login': () =>
         ++attempts === 1
-          ? { status: 401, body: { error: 'Invalid email or password' } }
+          ? { status: 401, body: { error: 'Invalid email or password', code: 'unauthenticated' } }
           : { body: { token: 'tok', user } },
       'GET /api/auth/me': { body: { user } },
     });

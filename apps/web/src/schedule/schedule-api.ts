@@ -1,6 +1,6 @@
-import { REQUEST_MAX_RETRIES, REQUEST_TIMEOUT_MS, RaceSchema, type Race } from '@flaglight/core';
+import { REQUEST_MAX_RETRIES, REQUEST_TIMEOUT_MS, type Race } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../api/client';
+import { apiCall } from '../api/client';
 
 export interface ScheduleAnswer {
   season: string;
@@ -17,7 +17,7 @@ export class ScheduleTimeoutError extends Error {
   override readonly name = 'ScheduleTimeoutError';
 }
 
-/** `GET /api/f1/schedule`, given up after 10 s (SPEC §7). Races that do not parse are left out. */
+/** `GET /api/f1/schedule`, given up after 10 s (SPEC §7). */
 export async function fetchSchedule(signal?: AbortSignal): Promise<ScheduleAnswer> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -28,17 +28,10 @@ export async function fetchSchedule(signal?: AbortSignal): Promise<ScheduleAnswe
     controller.abort();
   }, REQUEST_TIMEOUT_MS);
   try {
-    const body = await apiRequest<Record<string, unknown>>('/api/f1/schedule', { signal: controller.signal });
-    const races = (Array.isArray(body.races) ? body.races : []).flatMap((race) => {
-      const parsed = RaceSchema.safeParse(race);
-      return parsed.success ? [parsed.data] : [];
+    const { season, races, fallback, message } = await apiCall('GET /api/f1/schedule', undefined, {
+      signal: controller.signal,
     });
-    return {
-      season: typeof body.season === 'string' ? body.season : '',
-      races,
-      fallback: body.fallback === true,
-      message: typeof body.message === 'string' ? body.message : null,
-    };
+    return { season, races, fallback, message: message ?? null };
   } catch (error) {
     if (timedOut) throw new ScheduleTimeoutError('The race schedule took too long to load.');
     throw error;

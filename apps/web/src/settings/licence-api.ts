@@ -1,16 +1,13 @@
+import type { LicenseStatus, User } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../api/client';
-import { parseUser, type User } from '../auth/user';
+import { apiCall } from '../api/client';
 
-export interface LicenceStatus {
-  hasActiveLicense: boolean;
-  licenseDetails: { activatedAt?: string | null; currency?: string | null; amount?: number | null } | null;
-}
+export type LicenceStatus = LicenseStatus;
 
 export const LICENCE_STATUS_QUERY_KEY = ['license-status'] as const;
 
 export function fetchLicenceStatus(): Promise<LicenceStatus> {
-  return apiRequest<LicenceStatus>('/api/license/status');
+  return apiCall('GET /api/license/status');
 }
 
 export function useLicenceStatus(enabled = true) {
@@ -19,11 +16,6 @@ export function useLicenceStatus(enabled = true) {
 
 /** POST /api/license/verify; a non-2xx answer throws an ApiError with the server's error. */
 export async function activateLicence(licenseKey: string): Promise<{ message: string; user: User | null }> {
-  const body = await apiRequest<{ message?: unknown; user?: unknown }>('/api/license/verify', {
-    body: { licenseKey },
-  });
-  return {
-    message: typeof body?.message === 'string' ? body.message : 'License activated.',
-    user: parseUser(body?.user),
-  };
+  const { message, user } = await apiCall('POST /api/license/verify', { body: { licenseKey } });
+  return { message, user };
 }

@@ -19,7 +19,7 @@ export function stubApi(routes: Record<string, Handler | Reply>) {
     const reply =
       typeof entry === 'function'
         ? await entry(body, init)
-        : (entry ?? { status: 404, body: { error: 'Not found' } });
+        : (entry ?? { status: 404, body: { error: 'Not found', code: 'not_found' } });
     if (reply instanceof Error) throw reply;
     return new Response(JSON.stringify(reply.body ?? {}), {
       status: reply.status ?? 200,
