@@ -1,6 +1,5 @@
 import { TOKEN_CACHE_MARGIN_MS } from '@flaglight/core';
 import type { Logger } from 'pino';
-import { HttpError } from '../http/errors.js';
 import type { HueRemoteClient, HueResult, HueTokens } from './client.js';
 import type { SecretBox } from './crypto.js';
 import { HUE_MESSAGES, requireHueClient, toHueHttpError, hueHttpError } from './errors.js';

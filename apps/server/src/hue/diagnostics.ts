@@ -1,6 +1,5 @@
 import { HttpError } from '../http/errors.js';
 import type { HueConnectionStore } from './connection-store.js';
-import { HUE_MESSAGES } from './errors.js';
 import type { HueLightsClient } from './lights-client.js';
 
 export type HueDiagnosticsReason =

@@ -1,64 +1,54 @@
+import type { HueDiagnostics as ServerHueDiagnostics } from '@flaglight/contract';
 import { HUE_TEST_PULSE_BRIGHTNESS, HUE_TEST_PULSE_DURATION_MS } from '@flaglight/core';
-import { apiRequest } from '../api/client';
+import { ApiError, apiCall } from '../api/client';
 
 /** The app server's Hue remote routes (SPEC §7); the OAuth tokens stay on the server. */
 
-export interface HueDiagnostics {
-  connected: boolean;
-  bridges?: unknown;
-  lights?: unknown;
-  reason?: string;
-  message?: string;
-  instructions?: string | string[];
-  error?: string;
-  details?: string;
-}
+/** A diagnostics answer, or one the client makes up when the request itself failed. */
+export type HueDiagnostics = Partial<ServerHueDiagnostics> & { connected: boolean };
 
 export interface HueStatus {
   connected: boolean;
-  /** The server holds an application key for the bridge (absent on older servers: assumed). */
+  /** The server holds an application key for the bridge. */
   hasApplicationKey: boolean;
 }
 
+/** SPEC §8: the server says Hue must be connected again (not connected, or the key refused). */
+export function isHueReconnectError(error: unknown): boolean {
+  return (
+    error instanceof ApiError && (error.code === 'hue_not_connected' || error.code === 'hue_unauthorized')
+  );
+}
+
 export async function fetchHueStatus(signal?: AbortSignal): Promise<HueStatus> {
-  const body = await apiRequest<{ connected?: unknown; hasApplicationKey?: unknown }>('/auth/hue/status', {
-    signal,
-  });
-  const connected = body?.connected === true;
-  return { connected, hasApplicationKey: connected && body?.hasApplicationKey !== false };
+  const { connected, hasApplicationKey } = await apiCall('GET /auth/hue/status', {}, { signal });
+  return { connected, hasApplicationKey: connected && hasApplicationKey };
 }
 
 export async function startHueAuth(): Promise<string> {
-  const body = await apiRequest<{ authUrl?: unknown }>('/auth/hue/start');
-  if (typeof body?.authUrl !== 'string' || body.authUrl === '') throw new Error('No authUrl');
-  return body.authUrl;
+  return (await apiCall('GET /auth/hue/start')).authUrl;
 }
 
 export function fetchHueDiagnostics(): Promise<HueDiagnostics> {
-  return apiRequest<HueDiagnostics>('/hue/diagnostics');
+  return apiCall('GET /hue/diagnostics');
 }
 
 export async function createHueAppKey(): Promise<string> {
-  const body = await apiRequest<{ success?: unknown; applicationKey?: unknown }>('/hue/create-app-key', {
-    method: 'POST',
-  });
-  if (body?.success === false || typeof body?.applicationKey !== 'string') throw new Error('No key');
-  return body.applicationKey;
+  return (await apiCall('POST /hue/create-app-key')).applicationKey;
 }
 
 export async function storeHueAppKey(applicationKey: string): Promise<void> {
-  const body = await apiRequest<{ success?: unknown }>('/hue/store-app-key', { body: { applicationKey } });
-  if (body?.success === false) throw new Error('Not stored');
+  await apiCall('POST /hue/store-app-key', { body: { applicationKey } });
 }
 
 export async function disconnectHue(): Promise<void> {
-  await apiRequest('/auth/hue/disconnect', { method: 'POST' });
+  await apiCall('POST /auth/hue/disconnect');
 }
 
 /** SPEC §7 test pulse: on, brightness 100, green xy 0.3/0.6, 1000 ms. */
 export async function pulseHueLight(id: string): Promise<void> {
-  await apiRequest(`/hue/lights/${encodeURIComponent(id)}/state`, {
-    method: 'PUT',
+  await apiCall('PUT /hue/lights/:id/state', {
+    params: { id },
     body: {
       on: true,
       brightness: HUE_TEST_PULSE_BRIGHTNESS,

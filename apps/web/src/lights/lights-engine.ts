@@ -123,7 +123,7 @@ export class LightsEngine {
       }),
       this.hue.subscribe((event) => {
         if (event.type !== 'disconnect' || this.droppingHue) return;
-        if (!isHueDisconnectError(event.error.message)) return;
+        if (!isHueDisconnectError(event.error)) return;
         void this.markHueRefused(event.error.message);
       }),
     );
@@ -224,7 +224,7 @@ export class LightsEngine {
       const info = toLightErrorInfo(error, T.hueCommandFailed);
       this.toastError(info.message);
       // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.
-      if (isHueDisconnectError(info.message)) void this.markHueRefused(info.message);
+      if (isHueDisconnectError(info)) void this.markHueRefused(info.message);
     });
   }
 
@@ -368,7 +368,7 @@ export class LightsEngine {
     } catch (error) {
       if (epoch !== this.epoch) return;
       // A server without the Hue routes (404) simply has no Hue connection to offer.
-      const missing = error instanceof ApiError && error.status === 404;
+      const missing = error instanceof ApiError && error.code === 'not_found';
       this.setHue({
         ...EMPTY,
         hasApplicationKey: false,
@@ -415,7 +415,8 @@ export class LightsEngine {
       if (epoch !== this.epoch) return;
       const message = errorText(error, T.hueFetchLightsFailed);
       // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.
-      if (isHueDisconnectError(message)) await this.markHueRefused(message);
+      if (isHueDisconnectError(toLightErrorInfo(error, T.hueFetchLightsFailed)))
+        await this.markHueRefused(message);
       else this.setHue({ loadingDevices: false, error: T.hueFetchLightsFailed });
     }
   }

@@ -1,4 +1,3 @@
-import { isHueDisconnectError } from '@flaglight/lights';
 import {
   Activity,
   CircleCheck,
@@ -15,6 +14,7 @@ import {
   createHueAppKey,
   describeDiagnostics,
   fetchHueDiagnostics,
+  isHueReconnectError,
   pulseHueLight,
   storeHueAppKey,
 } from '../lights/hue-api';
@@ -66,10 +66,11 @@ export function HueSection() {
   const ids = { key: useId(), created: useId() };
 
   const fail = useCallback(
-    (message: string) => {
+    (message: string, cause?: unknown) => {
       setError(message);
-      // SPEC §8: these errors mark the bridge provider disconnected.
-      if (isHueDisconnectError(message)) void engine?.markHueRefused(message);
+      // SPEC §8: a Hue that is not connected or refuses the key marks the bridge provider
+      // disconnected; the server says which by its code.
+      if (isHueReconnectError(cause)) void engine?.markHueRefused(message);
     },
     [engine],
   );
@@ -167,7 +168,7 @@ export function HueSection() {
     } catch (cause) {
       const message = messageOf(cause, T.hueCommandFailed);
       toast.error(message);
-      fail(message);
+      fail(message, cause);
     }
   }
 

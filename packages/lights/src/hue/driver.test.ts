@@ -56,10 +56,29 @@ describe('Hue CLIP v2 body', () => {
     });
   });
 
-  test('SPEC §8: "not connected" and "unauthorized" errors disconnect', () => {
-    expect(isHueDisconnectError('Hue bridge not connected')).toBe(true);
-    expect(isHueDisconnectError('Hue bridge unauthorized')).toBe(true);
-    expect(isHueDisconnectError('Failed to fetch lights')).toBe(false);
+  test('SPEC §8: "not connected" and "unauthorized" errors disconnect, by kind', () => {
+    expect(isHueDisconnectError({ kind: 'network', message: 'Hue bridge not connected' })).toBe(true);
+    expect(isHueDisconnectError({ kind: 'auth', message: 'Hue bridge unauthorized' })).toBe(true);
+    expect(isHueDisconnectError({ kind: 'server', message: 'Failed to fetch lights' })).toBe(false);
+    // A message that merely contains the words does not decide anything.
+    expect(isHueDisconnectError({ kind: 'bad-request', message: 'user is unauthorized to pay' })).toBe(false);
+  });
+
+  test("the app server's codes decide: hue_not_connected disconnects, a trial 403 does not", async () => {
+    const answer = (status: number, body: object) => async () =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const refused = createHueRemoteTransport({
+      apiBaseUrl: 'http://127.0.0.1:9',
+      token: 't',
+      fetch: answer(403, { error: 'Hue is not connected.', code: 'hue_not_connected' }),
+    });
+    await expect(refused.listLights()).rejects.toMatchObject({ kind: 'auth' });
+    const paywalled = createHueRemoteTransport({
+      apiBaseUrl: 'http://127.0.0.1:9',
+      token: 't',
+      fetch: answer(403, { error: 'Your trial has ended', code: 'trial_expired' }),
+    });
+    await expect(paywalled.listLights()).rejects.toMatchObject({ kind: 'bad-request' });
   });
 });
 

@@ -7,7 +7,7 @@ import {
   type LightDriver,
   type LightStateCommand,
 } from '../driver.js';
-import { LIGHT_ERROR_MESSAGES as M, LightError, toLightErrorInfo } from '../errors.js';
+import { LIGHT_ERROR_MESSAGES as M, LightError, toLightErrorInfo, type LightErrorInfo } from '../errors.js';
 import { sleep, systemTimers, type Timers } from '../timers.js';
 import type { HueLightCommand, HueLightInfo, HueTransport } from './transports.js';
 
@@ -46,9 +46,13 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** SPEC §8: errors containing 'not connected' or 'unauthorized' mark the bridge provider disconnected. */
-export function isHueDisconnectError(message: string): boolean {
-  return /not connected|unauthorized/i.test(message);
+/**
+ * SPEC §8: a refused key or session ('unauthorized': kind `auth`, from the bridge's 401/403 or the
+ * app server's hue_not_connected / hue_unauthorized codes) or a bridge that is gone ('not
+ * connected') marks the bridge provider disconnected. Decided on the error's kind, not its text.
+ */
+export function isHueDisconnectError(error: LightErrorInfo): boolean {
+  return error.kind === 'auth' || error.message === M.hueNotConnected;
 }
 
 /** The CLIP v2 body for a look: `on`, `dimming.brightness` (%), `color.xy` in the bulb's gamut, `dynamics.duration`. */
@@ -88,7 +92,7 @@ export function createHueDriver(options: HueDriverOptions): HueDriver {
   function fail(error: unknown): LightError {
     const info = toLightErrorInfo(error, M.hueCommandFailed);
     const light = error instanceof LightError ? error : new LightError(info.kind, info.message);
-    if (isHueDisconnectError(light.message) && connected) {
+    if (isHueDisconnectError(light) && connected) {
       connected = false;
       drop();
       events.emit({ type: 'disconnect', error: light.toJSON() });

@@ -33,7 +33,17 @@ export const HUE_BRIDGE_TIMEOUT_MS = REQUEST_TIMEOUT_MS;
 /** Through the app's server, which itself gives up on the Hue remote API after 10 s. */
 export const HUE_REMOTE_TIMEOUT_MS = REQUEST_TIMEOUT_MS + 5_000;
 
-function statusError(status: number, fallback: string): LightError {
+/** Error codes of the app server's answers that mean "connect Hue again" (SPEC §8). */
+const RECONNECT_CODES = new Set(['hue_not_connected', 'hue_unauthorized']);
+
+function statusError(status: number, fallback: string, body: unknown): LightError {
+  // The app server says why with a code; a bridge on the LAN answers 401/403 for a refused key.
+  const code = (body as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (RECONNECT_CODES.has(code)) return new LightError('auth', M.hueUnauthorized, status);
+    if (status === 401) return new LightError('auth', M.hueUnauthorized, status);
+    if (status === 403) return new LightError('bad-request', fallback, status);
+  }
   if (status === 401 || status === 403) return new LightError('auth', M.hueUnauthorized, status);
   if (status === 404) return new LightError('not-found', fallback, status);
   // 429, and the 503 an overloaded bridge answers (reference §3.5): slow down and try again.
@@ -65,7 +75,7 @@ async function call(
   } catch {
     throw new LightError('server', fallback, response.status);
   }
-  if (!response.ok) throw statusError(response.status, fallback);
+  if (!response.ok) throw statusError(response.status, fallback, body);
   // The bridge can answer 200 with a non-empty errors array (reference §3.3): always check it.
   const errors = (body as { errors?: unknown } | null)?.errors;
   if (Array.isArray(errors) && errors.length > 0)
