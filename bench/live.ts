@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_REPLAY_FIXTURE, startOpenF1Sim } from '@flaglight/sims';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { AuthService } from '../apps/server/src/auth/service.js';
 import { createInProcessBus } from '../apps/server/src/live/bus.js';
 import { createSystemTimers } from '../apps/server/src/live/clock.js';
 import { createFakeTimers } from '../apps/server/src/live/fake-timers.js';
@@ -123,7 +122,7 @@ async function fanOut(clients: number): Promise<void> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(liveRoutes, { auth: {} as AuthService, hub, tickets, timers });
+  await app.register(liveRoutes, { hub, tickets, timers });
   const origin = await app.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 });
 
   // Two client processes above 5,000 clients (this machine has 2 cores).
