@@ -80,7 +80,10 @@ function authSuite(dialect: (typeof dialects)[number]) {
       turnstileToken: token,
     });
     expect(reused.statusCode).toBe(400);
-    expect(reused.json()).toEqual({ error: 'Security verification expired. Please verify again.' });
+    expect(reused.json()).toEqual({
+      error: 'Security verification expired. Please verify again.',
+      code: 'bot_check_failed',
+    });
   });
 
   test.each([
@@ -175,7 +178,7 @@ function authSuite(dialect: (typeof dialects)[number]) {
     expect((await get('/api/auth/me', old.token)).statusCode).toBe(401);
     const again = await post('/auth/reset-password', { token, password: 'Newer!Pass9' });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid });
+    expect(again.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid, code: 'invalid_input' });
     const login = await post('/auth/login', {
       email: 'reset@example.com',
       password: 'New!Pass99',

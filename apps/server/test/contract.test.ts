@@ -2,6 +2,7 @@ import { API_ROUTES, AUTH_LEVELS, ErrorBodySchema, type RouteDef } from '@flagli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { concreteUrl, productRoutes } from './api-routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
+import { signUp } from './live-helpers.js';
 
 const contractRoutes = API_ROUTES as readonly RouteDef[];
 const key = (route: { method: string; path?: string; url?: string }) =>
@@ -13,21 +14,8 @@ describe('the API contract, as the server registered it', () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
-    for (const [role, email] of [
-      ['user', 'fan@example.com'],
-      ['admin', 'boss@example.com'],
-    ] as const) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/auth/signup',
-        payload: {
-          email,
-          password: 'Secret!123',
-          turnstileToken: t.context.sims!.turnstile.control.issueToken(),
-        },
-      });
-      tokens[role] = res.json().token;
-    }
+    tokens.user = await signUp(t, 'fan@example.com');
+    tokens.admin = await signUp(t, 'boss@example.com');
   });
   afterAll(() => t.close());
 

@@ -126,7 +126,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     ] as const) {
       const res = await t.app.inject({ method, url, payload: {} });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
-      expect(res.json()).toEqual({ error: 'No authentication token found' });
+      expect(res.json()).toEqual({ error: 'No authentication token found', code: 'unauthenticated' });
     }
   });
 
@@ -205,7 +205,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     });
     const noKey = await a.get('/hue/lights');
     expect(noKey.statusCode).toBe(409);
-    expect(noKey.json()).toEqual({ error: HUE_MESSAGES.noApplicationKey });
+    expect(noKey.json()).toEqual({ error: HUE_MESSAGES.noApplicationKey, code: 'hue_no_application_key' });
 
     // Reference §3.6 step 4: remote link button, then a new whitelist entry.
     sim.resetRequests();
@@ -225,13 +225,17 @@ function hueSuite(dialect: (typeof dialects)[number]) {
 
     const blank = await a.post('/hue/store-app-key', { applicationKey: '   ' });
     expect(blank.statusCode).toBe(400);
-    expect(blank.json()).toEqual({ error: VALIDATION_MESSAGES.applicationKeyRequired });
+    expect(blank.json()).toEqual({
+      error: VALIDATION_MESSAGES.applicationKeyRequired,
+      code: 'invalid_input',
+    });
     expect((await a.post('/hue/store-app-key')).json()).toEqual({
       error: 'Please enter an application key.',
+      code: 'invalid_input',
     });
     const wrong = await a.post('/hue/store-app-key', { applicationKey: 'not-a-key-the-bridge-knows' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: HUE_MESSAGES.applicationKeyInvalid });
+    expect(wrong.json()).toEqual({ error: HUE_MESSAGES.applicationKeyInvalid, code: 'invalid_input' });
     expect((await a.post('/hue/store-app-key', { applicationKey: 42 })).statusCode).toBe(400);
     const stored = await a.post('/hue/store-app-key', { applicationKey: ` ${appKey} ` });
     expect(stored.json()).toEqual({ success: true });
@@ -389,7 +393,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     }
     const unknown = await a.put('/hue/lights/00000000-0000-4000-8000-000000000000/state', { on: true });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ error: HUE_MESSAGES.lightNotFound });
+    expect(unknown.json()).toEqual({ error: HUE_MESSAGES.lightNotFound, code: 'not_found' });
 
     const flags: Array<[unknown, number, RegExp]> = [
       [{ lightIds: [id], flag: 'blue' }, 400, /Unknown flag: use one of green, red, yellow, checkered/],
@@ -473,7 +477,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     sim.reset();
     const res = await a.get('/hue/lights');
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: HUE_MESSAGES.expired });
+    expect(res.json()).toEqual({ error: HUE_MESSAGES.expired, code: 'hue_not_connected' });
     expect(res.json().error).toMatch(/not connected/);
     expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: false, hasApplicationKey: false });
     expect((await a.get('/hue/diagnostics')).json()).toMatchObject({
@@ -494,7 +498,10 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     // the key is forgotten so the status asks for a new one.
     expect((await a.get('/hue/diagnostics')).json()).toMatchObject({ reason: 'application_key_rejected' });
     expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: false });
-    expect((await a.get('/hue/lights')).json()).toEqual({ error: HUE_MESSAGES.noApplicationKey });
+    expect((await a.get('/hue/lights')).json()).toEqual({
+      error: HUE_MESSAGES.noApplicationKey,
+      code: 'hue_no_application_key',
+    });
     expect(
       (await a.post('/hue/store-app-key', { applicationKey: 'demo-hue-application-key' })).json(),
     ).toEqual({
@@ -525,6 +532,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
       ).json(),
     ).toEqual({
       error: HUE_MESSAGES.noApplicationKey,
+      code: 'hue_no_application_key',
     });
     // A new key (link button through the remote API) and the lights work again.
     const created = await a.post('/hue/create-app-key');
@@ -539,7 +547,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     sim.fault({ kind: 'rate-limit', times: 3, path: '/clip/v2/resource/light' });
     const busy = await a.put(`/hue/lights/${id}/state`, { on: true });
     expect(busy.statusCode).toBe(429);
-    expect(busy.json()).toEqual({ error: HUE_MESSAGES.busy, details: 'Too many requests' });
+    expect(busy.json()).toEqual({ error: HUE_MESSAGES.busy, details: 'Too many requests', code: 'hue_busy' });
     expect((await a.get('/hue/lights')).statusCode).toBe(429);
     expect((await a.get('/hue/diagnostics')).json()).toMatchObject({
       connected: false,
@@ -607,6 +615,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(res.json()).toEqual({
       error: HUE_MESSAGES.unreachable,
       details: `Hue did not answer within ${HUE_TEST_TIMEOUT_MS / 1000} s`,
+      code: 'upstream_unavailable',
     });
     expect((await a.get('/hue/lights')).statusCode).toBe(200);
   });
@@ -649,7 +658,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(listReads()).toBe(1);
     const gone = await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'green' });
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual({ error: `${HUE_MESSAGES.lightNotFound}: ${second!.id}` });
+    expect(gone.json()).toEqual({ error: `${HUE_MESSAGES.lightNotFound}: ${second!.id}`, code: 'not_found' });
     expect(listReads()).toBe(2);
 
     // Newly paired: a light the cached list lacks is looked up once, then the list serves again.
@@ -787,7 +796,7 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(rows).toEqual([]);
     const lights = await a.get('/hue/lights');
     expect(lights.statusCode).toBe(403);
-    expect(lights.json()).toEqual({ error: HUE_MESSAGES.notConnected });
+    expect(lights.json()).toEqual({ error: HUE_MESSAGES.notConnected, code: 'hue_not_connected' });
     // Disconnecting twice is harmless.
     expect((await a.post('/auth/hue/disconnect')).statusCode).toBe(200);
   });
@@ -832,7 +841,7 @@ describe('Hue outside demo defaults', () => {
     const { token } = await signup(misconfigured, 'nohue@example.com');
     const res = await api(misconfigured, token).get('/auth/hue/start');
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ error: HUE_MESSAGES.notConfigured });
+    expect(res.json()).toEqual({ error: HUE_MESSAGES.notConfigured, code: 'hue_not_configured' });
     expect(res.json().error).toMatch(/Hue is not configured/);
     expect((await api(misconfigured, token).get('/hue/diagnostics')).json()).toMatchObject({
       connected: false,

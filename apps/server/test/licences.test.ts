@@ -70,6 +70,7 @@ function licenceSuite(dialect: (typeof dialects)[number]) {
     });
     expect((await verify(token, 'ABCD-EFGH-JKLM-NPQR')).json()).toEqual({
       error: LICENCE_MESSAGES.invalidKey,
+      code: 'invalid_input',
     });
     expect((await verify(token, 42)).statusCode).toBe(400);
     const anonymous = await t.app.inject({

@@ -137,7 +137,7 @@ function paymentSuite(dialect: (typeof dialects)[number]) {
     const res = await post('/api/payments/checkout', down);
     sims().checkout.control.setDown(false);
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ error: PAYMENT_MESSAGES.unavailable });
+    expect(res.json()).toEqual({ error: PAYMENT_MESSAGES.unavailable, code: 'upstream_unavailable' });
     const rows = await t.context.db
       .selectFrom('payments')
       .selectAll()

@@ -6,6 +6,7 @@ import { metaRoutes } from './routes/meta.js';
 
 export * from './define.js';
 export * from './errors.js';
+export * from './limits.js';
 export * from './routes/auth.js';
 export * from './routes/hue.js';
 export * from './routes/live.js';

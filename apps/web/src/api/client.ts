@@ -1,5 +1,6 @@
 // Types only: a value import would bring zod and every route schema into the landing bundle.
 import type { ApiRouteKey, ApiRoutes, ErrorCode, RouteInput, RouteOutput } from '@flaglight/contract';
+import { codeForStatus } from '@flaglight/contract/codes';
 import { readStoredToken } from '../auth/auth-storage';
 
 export type { ErrorCode } from '@flaglight/contract';
@@ -23,30 +24,12 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * The code an error status means when the body carries none (a proxy's HTML page, a network
- * appliance). The same table as the contract's `codeForStatus`, copied because importing it
- * would pull zod into the landing bundle (errors.ts builds its schemas at load).
- */
-const CODE_FOR_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: 'invalid_input',
-  401: 'unauthenticated',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  502: 'upstream_unavailable',
-  503: 'service_unavailable',
-  504: 'upstream_timeout',
-};
-
 function errorCode(body: unknown, status: number): ErrorCode {
   const code = isRecord(body) ? body.code : undefined;
   // Every error body of the server carries a code of ERROR_CODES (its serializer checks it).
   if (typeof code === 'string' && code !== '') return code as ErrorCode;
-  return CODE_FOR_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'invalid_input');
+  // A body without one (a proxy's HTML page, a network appliance): the status's generic code.
+  return codeForStatus(status);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

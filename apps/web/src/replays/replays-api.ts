@@ -3,11 +3,12 @@ import { apiCall } from '../api/client';
 
 export type { ReplayChoice } from '@flaglight/core';
 
-export const MIN_REPLAY_SPEED = 1;
-export const MAX_REPLAY_SPEED = 20;
+export {
+  MAX_REPLAY_SPEED,
+  MIN_REPLAY_SPEED,
+  MAX_REPLAY_START_MINUTES as MAX_START_MINUTES,
+} from '@flaglight/contract/limits';
 export const DEFAULT_REPLAY_SPEED = 10;
-/** The server's limit for a start minute. */
-export const MAX_START_MINUTES = 600;
 
 export function replayTitle(choice: Pick<ReplayChoice, 'year' | 'meetingName' | 'sessionName'>): string {
   return `${choice.year} ${choice.meetingName || 'Session'} – ${choice.sessionName || 'Session'}`;

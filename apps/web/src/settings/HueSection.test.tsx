@@ -231,7 +231,7 @@ test("a test pulse answered 'unauthorized' disconnects the bridge provider: ligh
     // The server forgets a key the bridge refused (apps/server hue service).
     'PUT /hue/lights/hue-1/state': () => {
       hasApplicationKey = false;
-      return { status: 403, body: { error: refused } };
+      return { status: 403, body: { error: refused, code: 'hue_unauthorized' } };
     },
     'POST /hue/create-app-key': () => {
       hasApplicationKey = true;
@@ -270,7 +270,7 @@ test("a Hue sign-in that expired ('not connected') returns the section to Connec
     'GET /hue/lights': { body: { lights: hueLights(1) } },
     'PUT /hue/lights/hue-1/state': () => {
       connected = false;
-      return { status: 403, body: { error: expired } };
+      return { status: 403, body: { error: expired, code: 'hue_not_connected' } };
     },
   });
   fireEvent.click(await screen.findByRole('button', { name: 'Test pulse on Hue 1' }));

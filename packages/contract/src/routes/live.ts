@@ -9,10 +9,7 @@ import {
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
-
-/** Replay speeds (1-20×, SPEC §4). */
-export const MIN_REPLAY_SPEED = 1;
-export const MAX_REPLAY_SPEED = 20;
+import { MAX_REPLAY_SPEED, MAX_REPLAY_START_MINUTES, MIN_REPLAY_SPEED } from '../limits.js';
 
 const sessionKey = z.coerce.number().int().positive().max(2_000_000_000).optional();
 
@@ -96,7 +93,7 @@ export const ReplayStartBodySchema = z.object({
   source: z.enum(['bundled', 'openf1']).default('bundled'),
   id: z.string().min(1).max(100),
   speed: z.number().min(MIN_REPLAY_SPEED).max(MAX_REPLAY_SPEED).default(1),
-  startMinutes: z.number().min(0).max(600).default(0),
+  startMinutes: z.number().min(0).max(MAX_REPLAY_START_MINUTES).default(0),
 });
 
 /** What a started replay is: the recording, its speed and where it starts. */

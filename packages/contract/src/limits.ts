@@ -1,0 +1,7 @@
+// Values only, no zod: shared with the web app at run time.
+
+/** Replay speeds (1-20×, SPEC §4). */
+export const MIN_REPLAY_SPEED = 1;
+export const MAX_REPLAY_SPEED = 20;
+/** A replay starts at most this many minutes into its recording. */
+export const MAX_REPLAY_START_MINUTES = 600;
