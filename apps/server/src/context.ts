@@ -54,7 +54,7 @@ export interface DemoSims {
   lifx: ReturnType<typeof createLifxSim>;
   hue: ReturnType<typeof createHueSim>;
   /** Registers every simulator's routes on a scope (prefix it with /sims). */
-  register(scope: FastifyInstance): Promise<void>;
+  register: (scope: FastifyInstance) => Promise<void>;
   /** Origin of the internal server, e.g. http://127.0.0.1:41234; its routes start with /sims/. */
   origin: string;
   close(): Promise<void>;

@@ -85,7 +85,9 @@ describe('login and logout', () => {
     renderAuth();
     await screen.findByText('in:fan@example.com');
     localStorage.clear();
-    act(() => window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' })));
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' }));
+    });
     expect(screen.getByText('out')).toBeInTheDocument();
   });
 });

@@ -126,7 +126,7 @@ describe('replay picker', () => {
   test("adds a season's OpenF1 sessions to the list when online", async () => {
     // The year query goes to the same path, so this stub reads the query string.
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-      const url = String(input);
+      const url = input instanceof Request ? input.url : String(input);
       const body = url.includes('year=')
         ? {
             success: true,

@@ -34,7 +34,7 @@ async function openHue(routes: Parameters<typeof stubApi>[0] = {}) {
 
 const connectButton = () => screen.findByRole('button', { name: 'Connect Philips Hue' });
 const post = (data: unknown, origin = window.location.origin) =>
-  act(() => {
+  act(async () => {
     window.dispatchEvent(new MessageEvent('message', { data, origin }));
   });
 

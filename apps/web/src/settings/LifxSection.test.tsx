@@ -14,7 +14,7 @@ afterEach(() => vi.restoreAllMocks());
 
 async function openSettings() {
   const view = await renderWithLights(<SettingsPage />);
-  const field = (await screen.findByLabelText('LIFX API token')) as HTMLInputElement;
+  const field = await screen.findByLabelText<HTMLInputElement>('LIFX API token');
   const connect = () => screen.getByRole('button', { name: 'Connect' });
   await waitFor(() => expect(screen.queryByRole('button', { name: 'Checking…' })).not.toBeInTheDocument());
   return { ...view, field, connect };

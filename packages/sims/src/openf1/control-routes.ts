@@ -20,7 +20,7 @@ function parseReplay(raw: unknown): ReplayOptions {
   }
   return {
     fixture: String(body.fixture),
-    startedAt: startedAt as string | number | undefined,
+    startedAt,
     startedMinutesAgo: optionalNumber(body, 'startedMinutesAgo'),
     positionMinutes: optionalNumber(body, 'positionMinutes'),
     speed: optionalNumber(body, 'speed'),

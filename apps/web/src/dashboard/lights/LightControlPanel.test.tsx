@@ -158,7 +158,7 @@ describe('playing flags (LightsApi contract)', () => {
     const api = await renderPanel(3);
     await list();
     await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
-    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     fireEvent.click(screen.getByRole('button', { name: 'Test lights' }));
     await waitFor(() => expect(screen.getByTestId('screen-light')).toHaveAttribute('data-color', 'green'));
     await waitFor(() =>
@@ -166,7 +166,7 @@ describe('playing flags (LightsApi contract)', () => {
         'PUT /sims/lifx/v1/lights/id:d073d5000000,id:d073d5000002/state',
       ),
     );
-    expect(window.alert).not.toHaveBeenCalled();
+    expect(alert).not.toHaveBeenCalled();
   });
 
   test('without a selection playFlag returns false, but the screen still shows the flag', async () => {
