@@ -1,5 +1,5 @@
 import { listRaceStarts, type Race } from '@flaglight/core';
-import { loadCalendar2026 } from '@flaglight/sims';
+import { loadCalendar2026 } from '@flaglight/data';
 import type { JolpicaClient } from './client.js';
 
 /**

@@ -1,6 +1,6 @@
+import { type BundledSession } from '@flaglight/data';
 import { type FastifyInstance, type FastifyReply } from 'fastify';
 import { optionalNumber, parseFaultSpec } from '../shared/faults.js';
-import { type BundledSession } from './catalog.js';
 import { type ReplayOptions } from './replay.js';
 import { type OpenF1SimControl } from './sim.js';
 

@@ -1,13 +1,6 @@
+import { type BundledSession, loadBundledSessions, type RaceControlRow } from '@flaglight/data';
 import { formatOpenF1Date } from '../shared/clock.js';
-import {
-  buildMeetingRow,
-  buildSessionRow,
-  type BundledSession,
-  loadBundledSessions,
-  type MeetingRow,
-  type RaceControlRow,
-  type SessionRow,
-} from './catalog.js';
+import { buildMeetingRow, buildSessionRow, type MeetingRow, type SessionRow } from './catalog.js';
 import { type LatestKeys } from './filters.js';
 import { type Replay } from './replay.js';
 
