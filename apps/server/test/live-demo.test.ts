@@ -1,7 +1,7 @@
 import { DEMO_REPLAY_FIXTURE } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DEMO_REPLAY_POSITION_MINUTES } from '../src/context.js';
-import { DEMO_CHECK_MS, DEMO_RESTART_PAUSE_MS } from '../src/live/demo-loop.js';
+import { DEMO_CHECK_MS, DEMO_RESTART_PAUSE_MS } from '../src/demo/loop.js';
+import { DEMO_REPLAY_POSITION_MINUTES } from '../src/demo/sims.js';
 import { createFakeTimers, type FakeTimers } from '../src/live/fake-timers.js';
 import { LIVE_SESSION_TTL_MS } from '../src/live/hub.js';
 import type { FlagEvent } from '../src/live/types.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { DemoSims } from '../context.js';
+import type { DemoSims } from '../demo/sims.js';
 
 /** The named public subset of the configuration that the browser may know (CONVENTIONS.md). */
 export async function publicConfigRoutes(
