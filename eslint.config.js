@@ -57,7 +57,7 @@ export default tseslint.config(
   {
     // Tests read untyped JSON answers (`res.json()`, fixtures) on purpose and assert on them;
     // the no-unsafe-* rules stay on for production sources.
-    files: ['**/*.test.{ts,tsx}', '**/test/**/*.ts', 'e2e/**/*.ts'],
+    files: ['**/*.test.{ts,tsx}', '**/test/**/*.{ts,tsx}', 'e2e/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -78,7 +78,7 @@ export default tseslint.config(
   {
     // packages/core is pure: it runs in the browser, the server and the agent alike.
     files: ['packages/core/src/**/*.ts'],
-    ignores: ['packages/core/src/**/*.test.ts', 'packages/core/src/cli/**', 'packages/core/src/testing/**'],
+    ignores: ['packages/core/src/**/*.test.ts', 'packages/core/src/cli/**'],
     languageOptions: { globals: {} },
     rules: {
       'no-restricted-imports': [

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
-import { buildUser, seedSession } from '../testing/users';
+import { buildUser, seedSession } from '../../test/users';
 import { useAuth, type AuthContextValue } from './auth-context';
 import { AuthProvider } from './AuthProvider';
 

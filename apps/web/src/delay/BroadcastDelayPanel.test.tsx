@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { buildUser } from '../../test/users';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
 import { readLocalSettings, updateLocalSettings } from '../settings/local-settings';
-import { buildUser } from '../testing/users';
 import { toastStore } from '../toasts/toast';
 import { BroadcastDelayPanel } from './BroadcastDelayPanel';
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { baseRoutes, FAN_EMAIL, lifxBulbs, renderWithLights } from '../lights/testing';
-import { stubApi } from '../testing/fetch-stub';
-import { buildUser, seedSession } from '../testing/users';
+import { stubApi } from '../../test/fetch-stub';
+import { baseRoutes, FAN_EMAIL, lifxBulbs, renderWithLights } from '../../test/lights';
+import { buildUser, seedSession } from '../../test/users';
 import { readLocalSettings, updateLocalSettings } from './local-settings';
 import { SettingsPage } from './SettingsPage';
 

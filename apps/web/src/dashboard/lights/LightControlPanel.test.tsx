@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { stubApi } from '../../../test/fetch-stub';
+import { baseRoutes, FAN_EMAIL, hueLights, lifxBulbs, renderWithLights } from '../../../test/lights';
+import { buildUser, seedSession } from '../../../test/users';
 import { useLights, type LightsApi } from '../../lights/lights-context';
-import { baseRoutes, FAN_EMAIL, hueLights, lifxBulbs, renderWithLights } from '../../lights/testing';
 import { readLocalSettings, updateLocalSettings } from '../../settings/local-settings';
-import { stubApi } from '../../testing/fetch-stub';
-import { buildUser, seedSession } from '../../testing/users';
 import { LightControlPanel } from '../panels/LightControlPanel';
 
 const fan = buildUser({ email: FAN_EMAIL });
