@@ -3,7 +3,14 @@ import { defineConfig } from 'vitest/config';
 // One run over every workspace; each project keeps its own environment.
 export default defineConfig({
   test: {
-    projects: ['packages/core', 'packages/lights', 'packages/sims', 'apps/server', 'apps/web'],
+    projects: [
+      'packages/core',
+      'packages/lights',
+      'packages/data',
+      'packages/sims',
+      'apps/server',
+      'apps/web',
+    ],
     // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
     // a test that fails twice still fails, and the retried ones are listed (decision 008).
     retry: process.env.CI ? 1 : 0,

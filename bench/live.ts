@@ -13,12 +13,12 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createInProcessBus } from '../apps/server/src/live/bus.js';
 import { createSystemTimers } from '../apps/server/src/live/clock.js';
-import { createFakeTimers } from '../apps/server/src/live/fake-timers.js';
 import { createLiveHub } from '../apps/server/src/live/hub.js';
 import { connectMqttPush } from '../apps/server/src/live/push.js';
 import { liveRoutes } from '../apps/server/src/live/routes.js';
 import { createTicketStore } from '../apps/server/src/live/tickets.js';
 import { createOpenF1Client } from '../apps/server/src/openf1/client.js';
+import { createFakeTimers } from '../apps/server/test/fake-timers.js';
 
 async function upstreamPerMinute(subscribers: number): Promise<number> {
   const fake = createFakeTimers(Date.parse('2026-09-06T13:00:00Z'));

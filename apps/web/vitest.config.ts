@@ -7,6 +7,6 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['./src/testing/setup.ts'],
+    setupFiles: ['./test/setup.ts'],
   },
 });

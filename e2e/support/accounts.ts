@@ -52,9 +52,12 @@ export async function botToken(request: APIRequestContext, action = 'e2e'): Prom
   return ((await response.json()) as { token: string }).token;
 }
 
-async function expectOk(response: Awaited<ReturnType<APIRequestContext['post']>>, what: string) {
+async function expectOk(
+  response: Awaited<ReturnType<APIRequestContext['post']>>,
+  what: string,
+): Promise<unknown> {
   if (!response.ok()) throw new Error(`${what}: ${response.status()} ${await response.text()}`);
-  return response.json() as Promise<unknown>;
+  return response.json();
 }
 
 export async function signUpViaApi(

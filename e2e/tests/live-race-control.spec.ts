@@ -7,7 +7,7 @@ import { seriousViolations } from '../support/axe';
 /**
  * A fan follows race control on the dashboard. Demo mode replays a real race as the live
  * session; replays of other real races, started at the minutes below at 20×, bring every flag
- * within seconds (timings from packages/sims/data/race-control, minutes after the first message).
+ * within seconds (timings from packages/data/race-control, minutes after the first message).
  */
 const FAN = USERS.lifetime;
 

@@ -40,8 +40,10 @@ export interface BuildOptions {
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { context } = options;
+  // Typed as Fastify's logger, so the app is the plain FastifyInstance the plugins expect.
+  const loggerInstance: FastifyBaseLogger = context.logger;
   const app = Fastify({
-    loggerInstance: context.logger as FastifyBaseLogger,
+    loggerInstance,
     // Health checks would drown the request log; tests log nothing per request.
     logController: new LogController({
       disableRequestLogging: (request) => !options.logRequests || request.url === '/api/health',

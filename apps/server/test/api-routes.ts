@@ -10,7 +10,7 @@ export function productRoutes(app: FastifyInstance): RegisteredRoute[] {
     (route) =>
       route.method !== 'HEAD' &&
       !route.url.startsWith('/sims') &&
-      !(route.schema as { hide?: boolean } | undefined)?.hide,
+      !(route.schema)?.hide,
   );
 }
 

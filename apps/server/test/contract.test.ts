@@ -86,7 +86,7 @@ describe('the API contract, as the server registered it', () => {
   test('/api/openapi.json lists every registered route with its request and response schemas', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as {
+    const doc = res.json<{
       openapi: string;
       paths: Record<
         string,
@@ -100,7 +100,7 @@ describe('the API contract, as the server registered it', () => {
           }
         >
       >;
-    };
+    }>();
     expect(doc.openapi).toMatch(/^3\./);
     for (const route of contractRoutes) {
       const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}').replace(/\*$/, '{*}');

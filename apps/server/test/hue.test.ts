@@ -415,11 +415,13 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     const a = api(t, user.token);
     const expiresAt = async () =>
       Date.parse(
-        (await t.context.db
-          .selectFrom('hue_connections')
-          .select('access_expires_at')
-          .where('user_id', '=', user.userId)
-          .executeTakeFirstOrThrow())!.access_expires_at!,
+        (
+          await t.context.db
+            .selectFrom('hue_connections')
+            .select('access_expires_at')
+            .where('user_id', '=', user.userId)
+            .executeTakeFirstOrThrow()
+        ).access_expires_at!,
       );
     const before = await expiresAt();
     expect(before).toBeGreaterThan(clock);

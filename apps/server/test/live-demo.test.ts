@@ -1,10 +1,10 @@
 import { DEMO_REPLAY_FIXTURE } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DEMO_REPLAY_POSITION_MINUTES } from '../src/context.js';
-import { DEMO_CHECK_MS, DEMO_RESTART_PAUSE_MS } from '../src/live/demo-loop.js';
-import { createFakeTimers, type FakeTimers } from '../src/live/fake-timers.js';
+import { DEMO_CHECK_MS, DEMO_RESTART_PAUSE_MS } from '../src/demo/loop.js';
+import { DEMO_REPLAY_POSITION_MINUTES } from '../src/demo/sims.js';
 import { LIVE_SESSION_TTL_MS } from '../src/live/hub.js';
 import type { FlagEvent } from '../src/live/types.js';
+import { createFakeTimers, type FakeTimers } from './fake-timers.js';
 import type { TestApp } from './helper.js';
 import { buildLiveApp } from './live-helpers.js';
 

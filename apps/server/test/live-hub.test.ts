@@ -3,11 +3,11 @@ import { DEMO_REPLAY_FIXTURE, startOpenF1Sim, type RunningOpenF1Sim } from '@fla
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createInProcessBus } from '../src/live/bus.js';
 import { createSystemTimers } from '../src/live/clock.js';
-import { createFakeTimers, type FakeTimers } from '../src/live/fake-timers.js';
 import { createLiveHub, type LiveHub } from '../src/live/hub.js';
 import { connectMqttPush } from '../src/live/push.js';
 import type { FlagEvent, StatusEventData } from '../src/live/types.js';
 import { createOpenF1Client } from '../src/openf1/client.js';
+import { createFakeTimers, type FakeTimers } from './fake-timers.js';
 
 const T0 = Date.parse('2026-09-06T13:00:00Z');
 let sim: RunningOpenF1Sim | undefined;

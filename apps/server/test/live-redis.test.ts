@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { DEMO_REPLAY_FIXTURE, startOpenF1Sim, type RunningOpenF1Sim } from '@flaglight/sims';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { createFakeTimers, type FakeTimers } from '../src/live/fake-timers.js';
 import { createRedisBus, type RedisBus } from '../src/live/redis.js';
 import type { BusMessage, FlagEvent } from '../src/live/types.js';
+import { createFakeTimers, type FakeTimers } from './fake-timers.js';
 import type { TestApp } from './helper.js';
 import { buildLiveApp, readSse, signUp, type SseEvent } from './live-helpers.js';
 

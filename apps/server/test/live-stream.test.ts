@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { createFakeTimers, type FakeTimers } from '../src/live/fake-timers.js';
 import { MAX_BUFFERED_BYTES } from '../src/live/routes.js';
+import { createFakeTimers, type FakeTimers } from './fake-timers.js';
 import type { TestApp } from './helper.js';
 import { buildLiveApp, readSse, signUp, type SseEvent } from './live-helpers.js';
 

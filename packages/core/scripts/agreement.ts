@@ -1,6 +1,6 @@
 // Prints the time-weighted agreement of derived flags with F1's TrackStatus, per session and overall.
-import { combineAgreements, measureAgreement } from '../src/testing/agreement.js';
-import { listAgreementFixtures, loadRaceControlFixture } from '../src/testing/fixtures.js';
+import { combineAgreements, measureAgreement } from '../src/flags/agreement.js';
+import { listAgreementFixtures, loadRaceControlFixture } from '../test/fixtures.js';
 
 const rows = listAgreementFixtures().map((name) => ({
   name,

@@ -1,6 +1,6 @@
 /** The clock and timers a driver or the player uses; injected so tests run on a fake clock. */
 export interface Timers {
-  now(): number;
+  now: () => number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }

@@ -1,13 +1,7 @@
 export { type Clock, formatOpenF1Date, systemClock } from './shared/clock.js';
 export { type ActiveFault, FAULT_KINDS, type FaultKind, type FaultSpec } from './shared/faults.js';
 export { type LoggedRequest } from './shared/request-log.js';
-export {
-  type BundledSession,
-  loadBundledSessions,
-  type MeetingRow,
-  type RaceControlRow,
-  type SessionRow,
-} from './openf1/catalog.js';
+export { type MeetingRow, type SessionRow } from './openf1/catalog.js';
 export { parseFilterQuery, parseOpenF1Date } from './openf1/filters.js';
 export { RACE_CONTROL_TOPIC } from './openf1/push.js';
 export { type ReplayInfo, type ReplayOptions } from './openf1/replay.js';
@@ -24,14 +18,6 @@ export {
 } from './openf1/sim.js';
 export { type RunningOpenF1Sim, startOpenF1Sim, type StartOpenF1SimOptions } from './openf1/server.js';
 export { DEFAULT_OPENF1_USERS, TOKEN_LIFETIME_SECONDS } from './openf1/tokens.js';
-export {
-  type BundledCalendar,
-  CALENDAR_2026_PATH,
-  type ErgastRace,
-  type ErgastSessionTime,
-  loadCalendar2026,
-  raceStart,
-} from './jolpica/calendar.js';
 export {
   createJolpicaSim,
   JOLPICA_THROTTLED_DETAIL,

@@ -53,10 +53,11 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<Migratio
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error');
+    const cause: unknown = result.error;
     throw new MigrationError(
-      `Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(
-        result.error instanceof Error ? result.error.message : result.error,
-      )}`,
+      `Migration ${failed?.migrationName ?? '(unknown)'} failed: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
     );
   }
   return result;

@@ -30,7 +30,7 @@ export function fromContract<const R extends RouteDef>(
       ...(route.params ? { params: route.params } : {}),
       ...(route.query ? { querystring: route.query } : {}),
       ...(route.body ? { body: route.body } : {}),
-      response: response as R['responses'],
+      response: response,
     },
   } as {
     method: R['method'];

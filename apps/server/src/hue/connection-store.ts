@@ -125,7 +125,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
 
   return {
     /** Listens for changed connections; returns the unsubscribe. */
-    onChange(listener: HueConnectionListener): () => void {
+    onChange: (listener: HueConnectionListener): (() => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
@@ -135,7 +135,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
     withToken,
     applicationKey,
 
-    async status(userId: string): Promise<{ connected: boolean; hasApplicationKey: boolean }> {
+    status: async (userId: string): Promise<{ connected: boolean; hasApplicationKey: boolean }> => {
       const row = await repo.find(userId);
       return {
         connected: row?.status === 'connected',
@@ -144,7 +144,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
     },
 
     /** Fresh tokens from the OAuth code (a new connection, or a reconnection that keeps the key). */
-    async saveTokens(userId: string, tokens: HueTokens): Promise<void> {
+    saveTokens: async (userId: string, tokens: HueTokens): Promise<void> => {
       const now = deps.now();
       await repo.saveTokens({
         userId,
@@ -160,14 +160,14 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
      * A key the bridge refused (removed in the Hue app, bridge reset) is forgotten, so the status
      * says a new one is needed (SPEC §8: 'unauthorized' disconnects).
      */
-    async forgetApplicationKey(userId: string, sealed: string, detail: string): Promise<void> {
+    forgetApplicationKey: async (userId: string, sealed: string, detail: string): Promise<void> => {
       logger.info({ userId, detail }, 'Hue bridge refused the application key: forgotten');
       await repo.forgetApplicationKey(userId, sealed, deps.now());
       changed(userId);
     },
 
     /** Reference §3.6 step 4. The new key is stored at once, and returned to be shown (SPEC §4). */
-    async createApplicationKey(userId: string): Promise<{ success: true; applicationKey: string }> {
+    createApplicationKey: async (userId: string): Promise<{ success: true; applicationKey: string }> => {
       const client = requireHueClient(deps.client);
       const result = await withToken(userId, (token) => client.createApplicationKey(token, HUE_DEVICE_TYPE));
       if (!result.ok) {
@@ -180,7 +180,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
     },
 
     /** Stores a pasted key after the bridge accepted it. */
-    async storeApplicationKey(userId: string, key: string): Promise<{ success: true }> {
+    storeApplicationKey: async (userId: string, key: string): Promise<{ success: true }> => {
       const client = requireHueClient(deps.client);
       const check = await withToken(userId, (token) => client.clip(token, key, 'GET', 'light'));
       if (!check.ok) {
@@ -194,7 +194,7 @@ export function createHueConnectionStore(deps: HueConnectionStoreDeps) {
     },
 
     /** Removes the tokens and the application key (and any pending OAuth state). */
-    async remove(userId: string): Promise<void> {
+    remove: async (userId: string): Promise<void> => {
       changed(userId);
       await repo.remove(userId);
     },

@@ -129,7 +129,7 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
      * Plays the flag on these lights. Answers once the lights are checked; the effect then runs
      * for its few seconds. A newer flag replaces it.
      */
-    async play(userId: string, lightIds: readonly string[], flag: EffectFlag): Promise<void> {
+    play: async (userId: string, lightIds: readonly string[], flag: EffectFlag): Promise<void> => {
       const client = requireHueClient(deps.client);
       const { key } = await connection.applicationKey(userId);
       let entry = players.get(userId);
@@ -152,7 +152,7 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
 
     drop,
 
-    close(): void {
+    close: (): void => {
       for (const userId of [...players.keys()]) drop(userId);
     },
   };

@@ -102,7 +102,7 @@ export function createHueLightsClient(deps: HueLightsClientDeps) {
     invalidate,
 
     /** `GET /hue/lights`: always asked for (the user wants the list as it is), with reachability. */
-    async listLights(userId: string): Promise<HueLightView[]> {
+    listLights: async (userId: string): Promise<HueLightView[]> => {
       const lights = await fetchLights(userId);
       // Reachability lives on the device's zigbee_connectivity; a bridge without it counts as reachable.
       const { result: connectivity } = await clip(userId, 'GET', 'zigbee_connectivity');
@@ -117,10 +117,10 @@ export function createHueLightsClient(deps: HueLightsClientDeps) {
      * The lights a flag may use: the cached list while it holds (`cached`), else a fresh one
      * (`fresh` forces it).
      */
-    async knownLights(
+    knownLights: async (
       userId: string,
       { fresh = false } = {},
-    ): Promise<{ lights: HueLightInfo[]; cached: boolean }> {
+    ): Promise<{ lights: HueLightInfo[]; cached: boolean }> => {
       const cached = cache.get(userId);
       if (!fresh && cached && deps.now().getTime() - cached.fetchedAt < ttlMs) {
         const { sealed } = await connection.applicationKey(userId);
@@ -129,7 +129,7 @@ export function createHueLightsClient(deps: HueLightsClientDeps) {
       return { lights: (await fetchLights(userId)).map(toLightInfo), cached: false };
     },
 
-    async setLightState(userId: string, lightId: string, input: HueLightStateInput): Promise<void> {
+    setLightState: async (userId: string, lightId: string, input: HueLightStateInput): Promise<void> => {
       const body = {
         ...(input.on === undefined ? {} : { on: { on: input.on } }),
         ...(input.brightness === undefined ? {} : { dimming: { brightness: input.brightness } }),

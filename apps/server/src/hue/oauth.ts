@@ -29,7 +29,7 @@ export function createHueOAuth(deps: HueOAuthDeps) {
   const { repo } = deps;
   return {
     /** SPEC §7 `GET /auth/hue/start`: the authorize URL, its state bound to this user. */
-    async start(userId: string, appOrigin: string): Promise<{ authUrl: string }> {
+    start: async (userId: string, appOrigin: string): Promise<{ authUrl: string }> => {
       requireHueClient(deps.client);
       const state = crypto.randomBytes(32).toString('base64url');
       const redirectUri = `${appOrigin}/auth/hue/callback`;
@@ -52,11 +52,11 @@ export function createHueOAuth(deps: HueOAuthDeps) {
     },
 
     /** The OAuth callback: never throws; every fault is a reason for the popup. */
-    async completeAuth(query: {
+    completeAuth: async (query: {
       code?: string | undefined;
       state?: string | undefined;
       error?: string | undefined;
-    }): Promise<HueCallbackOutcome> {
+    }): Promise<HueCallbackOutcome> => {
       if (!query.state) return { ok: false, reason: HUE_OAUTH_REASONS.missingState, redirectUri: null };
       const pending = await repo.takeState(hashState(query.state));
       if (!pending || Date.parse(pending.expiresAt) <= deps.now().getTime())

@@ -3,7 +3,7 @@
  * tests (CONVENTIONS.md: time comes in as a parameter).
  */
 export interface Timers {
-  now(): number;
+  now: () => number;
   setTimeout(fn: () => unknown, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }

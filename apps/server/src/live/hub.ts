@@ -27,7 +27,7 @@ export interface Subscription {
   /** What the client gets first: the current state, or on resume every event it missed. */
   initial: FlagEvent[];
   status: StatusEventData | null;
-  unsubscribe(): void;
+  unsubscribe: () => void;
 }
 
 export interface ReplayDefinition {

@@ -40,7 +40,7 @@ function formatStatus(status: StatusEventData): string {
 }
 
 function parseEventId(value: unknown): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
+  const text: unknown = Array.isArray(value) ? value[0] : value;
   if (typeof text !== 'string' || !/^\d{1,16}$/.test(text)) return undefined;
   return Number(text);
 }

@@ -2,7 +2,7 @@ import { api, type PublicConfig } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
-import type { DemoSims } from '../context.js';
+import type { DemoSims } from '../demo/sims.js';
 import { fromContract } from '../http/contract-route.js';
 
 /** The named public subset of the configuration that the browser may know (CONVENTIONS.md). */

@@ -1,6 +1,6 @@
 import type { ReplayInfo } from '@flaglight/contract';
 import { LiveSessionSchema, type ReplayChoice } from '@flaglight/core';
-import { loadBundledSessions, type BundledSession } from '@flaglight/sims';
+import { loadBundledSessions, type BundledSession } from '@flaglight/data';
 import type { LiveHub } from '../live/hub.js';
 import type { OpenF1Client } from '../openf1/client.js';
 

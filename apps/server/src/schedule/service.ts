@@ -1,5 +1,5 @@
 import { listRaceStarts, type Race } from '@flaglight/core';
-import { loadCalendar2026 } from '@flaglight/sims';
+import { loadCalendar2026 } from '@flaglight/data';
 import type { JolpicaClient } from './client.js';
 
 /**
@@ -27,7 +27,7 @@ export function createScheduleService(options: { client: JolpicaClient; now: () 
     const calendar = loadCalendar2026();
     return {
       season: calendar.season,
-      races: calendar.Races as Race[],
+      races: calendar.Races,
       fallback: true,
       message: FALLBACK_MESSAGE,
     };
@@ -57,7 +57,7 @@ export function createScheduleService(options: { client: JolpicaClient; now: () 
   return {
     schedule,
     /** Race start times, for the trial-length rule (DESIGN §6). */
-    async raceStarts(): Promise<Date[]> {
+    raceStarts: async (): Promise<Date[]> => {
       const { races } = await schedule();
       return listRaceStarts(races).map((ms) => new Date(ms));
     },

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { stubApi } from '../testing/fetch-stub';
-import { buildUser, seedSession } from '../testing/users';
+import { stubApi } from '../../test/fetch-stub';
+import { buildUser, seedSession } from '../../test/users';
 import { useAuth, type AuthContextValue } from './auth-context';
 import { AuthProvider } from './AuthProvider';
 
@@ -88,7 +88,9 @@ describe('login and logout', () => {
     renderAuth();
     await screen.findByText('in:fan@example.com');
     localStorage.clear();
-    act(() => window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' })));
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'auth_token' }));
+    });
     expect(screen.getByText('out')).toBeInTheDocument();
   });
 

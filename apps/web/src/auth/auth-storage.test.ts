@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildUser } from '../testing/users';
+import { buildUser } from '../../test/users';
 import { clearStoredSession, migrateLegacyToken, readStoredSession, storeSession } from './auth-storage';
 
 describe('migrateLegacyToken', () => {

@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { buildUser } from '../../test/users';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
 import { readLocalSettings, updateLocalSettings } from '../settings/local-settings';
-import { buildUser } from '../testing/users';
 import { toastStore } from '../toasts/toast';
 import { BroadcastDelayPanel } from './BroadcastDelayPanel';
 
@@ -105,7 +105,9 @@ describe('Broadcast Delay panel', () => {
     vi.useFakeTimers({ now: new Date('2026-03-08T04:00:00Z') });
     renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Start' }));
-    act(() => vi.advanceTimersByTime(7400));
+    act(() => {
+      vi.advanceTimersByTime(7400);
+    });
     expect(screen.getByTestId('calibration-elapsed')).toHaveTextContent('7.4 s');
     fireEvent.click(screen.getByRole('button', { name: 'Mark' }));
     expect(delay()).toBe(7);
@@ -118,7 +120,9 @@ describe('Broadcast Delay panel', () => {
     updateLocalSettings(USER.email, { delaySeconds: 30 });
     renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Start' }));
-    act(() => vi.advanceTimersByTime(21_600));
+    act(() => {
+      vi.advanceTimersByTime(21_600);
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Mark' }));
     expect(screen.getByRole('alertdialog')).toHaveTextContent('From 30 s to 22 s');
     expect(delay()).toBe(30);

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { renderApp } from '../testing/render-app';
-import { seedSession } from '../testing/users';
+import { renderApp } from '../../test/render-app';
+import { seedSession } from '../../test/users';
 
 vi.mock('../help/HelpPage', () => ({
   HelpPage: () => {

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import { renderApp } from '../testing/render-app';
-import { seedSession } from '../testing/users';
+import { renderApp } from '../../test/render-app';
+import { seedSession } from '../../test/users';
 
 async function openMenu() {
   await userEvent.click(await screen.findByRole('button', { name: 'Open menu' }));

@@ -190,7 +190,7 @@ export class LightsEngine {
    * Plays a flag on the driven provider and on the on-screen light, now or at `atEpochMs`.
    * Returns false when no provider is ready (the screen still follows).
    */
-  playFlag(flag: EffectFlag | string, options: { atEpochMs?: number; only?: DrivenProvider } = {}): boolean {
+  playFlag(flag: string, options: { atEpochMs?: number; only?: DrivenProvider } = {}): boolean {
     const program = createLightProgram(flag);
     if (!program.ok) {
       this.options.notify.warning(program.warning);

@@ -32,8 +32,8 @@ export interface ProviderSnapshots {
 }
 
 export interface Store<T> {
-  getSnapshot(): T;
-  subscribe(listener: () => void): () => void;
+  getSnapshot: () => T;
+  subscribe: (listener: () => void) => () => void;
 }
 
 export interface ProviderStore<T> extends Store<T> {
@@ -51,12 +51,12 @@ export const EMPTY_PROVIDER: ProviderSnapshot = Object.freeze({
   loadingDevices: false,
   error: null,
   selectedIds: NO_SELECTION,
-}) as ProviderSnapshot;
+});
 
 /** A provider without a connection (signed out, before the lights code loaded, after a disconnect). */
 export const EMPTY_PROVIDER_SNAPSHOTS: ProviderSnapshots = Object.freeze({
-  lifx: Object.freeze({ ...EMPTY_PROVIDER, hasToken: false }) as LifxSnapshot,
-  hue: Object.freeze({ ...EMPTY_PROVIDER, hasApplicationKey: false }) as HueSnapshot,
+  lifx: Object.freeze({ ...EMPTY_PROVIDER, hasToken: false }),
+  hue: Object.freeze({ ...EMPTY_PROVIDER, hasApplicationKey: false }),
 });
 
 export function createProviderStore<T>(initial: T): ProviderStore<T> {
@@ -64,7 +64,7 @@ export function createProviderStore<T>(initial: T): ProviderStore<T> {
   const listeners = new Set<() => void>();
   return {
     getSnapshot: () => state,
-    subscribe(listener) {
+    subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

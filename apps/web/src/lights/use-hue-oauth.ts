@@ -59,7 +59,7 @@ export function useHueOAuth(callbacks: HueOAuthCallbacks) {
     window.addEventListener('message', onMessage);
     // The callback page also broadcasts on this origin, for when the popup lost its opener.
     const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(HUE_OAUTH_CHANNEL);
-    channel?.addEventListener('message', (event: MessageEvent) =>
+    channel?.addEventListener('message', (event: MessageEvent<unknown>) =>
       onMessage(new MessageEvent('message', { data: event.data, origin: window.location.origin })),
     );
     return () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { asEventSource, FakeEventSource } from '../../test/fake-event-source';
 import { ApiError } from '../api/client';
-import { asEventSource, FakeEventSource } from './fake-event-source';
 import type { FlagEvent, LiveStateAnswer } from './live-api';
 import { nextPollDelay, startLiveFeed, streamRetryDelay, type LiveFeedDeps } from './live-feed';
 

@@ -197,23 +197,26 @@ export function startLiveFeed(
 
   let pollErrors = 0;
   function poll(delay: number) {
-    later(async () => {
-      try {
-        const answer = await deps.fetchState(resolvedKey);
-        if (stopped) return;
-        pollErrors = 0;
-        resolvedKey ??= answer.sessionKey;
-        markConnected('polling');
-        if (answer.upstream) handlers.onStatus(answer.upstream);
-        if (answer.event) deliver(answer.event);
-        poll(nextPollDelay('ok', 0));
-      } catch (error) {
-        if (stopped) return;
-        pollErrors += 1;
-        const limited = error instanceof ApiError && error.code === 'rate_limited';
-        poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));
-      }
-    }, delay);
+    later(() => void pollOnce(), delay);
+  }
+
+  // Never rejects: every failure schedules the next poll.
+  async function pollOnce() {
+    try {
+      const answer = await deps.fetchState(resolvedKey);
+      if (stopped) return;
+      pollErrors = 0;
+      resolvedKey ??= answer.sessionKey;
+      markConnected('polling');
+      if (answer.upstream) handlers.onStatus(answer.upstream);
+      if (answer.event) deliver(answer.event);
+      poll(nextPollDelay('ok', 0));
+    } catch (error) {
+      if (stopped) return;
+      pollErrors += 1;
+      const limited = error instanceof ApiError && error.code === 'rate_limited';
+      poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));
+    }
   }
 
   function stop() {

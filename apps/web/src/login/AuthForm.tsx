@@ -82,7 +82,7 @@ export function AuthForm({
   return (
     <form
       noValidate
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
       className="flex flex-col gap-5"
       aria-label={signUp ? 'Sign up' : 'Sign in'}
     >

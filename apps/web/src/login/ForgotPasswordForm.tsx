@@ -32,7 +32,12 @@ export function ForgotPasswordForm({ initialEmail = '' }: { initialEmail?: strin
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-5" aria-label="Reset password request">
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      className="flex flex-col gap-5"
+      aria-label="Reset password request"
+    >
       <p className="text-ink-300">Enter your email and we will send you a link to choose a new password.</p>
       <FormField label="Email" type="email" autoComplete="email" inputMode="email" {...register('email')} />
       {outcome && <FormMessage kind={outcome.kind}>{outcome.text}</FormMessage>}

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { DEMO_CONFIG, stubApi } from '../testing/fetch-stub';
-import { renderApp } from '../testing/render-app';
-import { buildUser } from '../testing/users';
+import { DEMO_CONFIG, stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { buildUser } from '../../test/users';
 
 const WEAK =
   'Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character (@$!%*?&)';

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, test, vi } from 'vitest';
-import { stubApi } from '../testing/fetch-stub';
-import { renderApp } from '../testing/render-app';
+import { stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -63,7 +63,7 @@ export function ResetPasswordPage() {
         ) : (
           <form
             noValidate
-            onSubmit={onSubmit}
+            onSubmit={(event) => void onSubmit(event)}
             className="flex flex-col gap-5"
             aria-label="Choose a new password"
           >

@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { stubApi } from '../testing/fetch-stub';
-import { createTestQueryClient } from '../testing/render-app';
+import { stubApi } from '../../test/fetch-stub';
+import { createTestQueryClient } from '../../test/render-app';
 import { ReplayPicker, type StartedReplay } from './ReplayPicker';
 
 const BUNDLED = [
@@ -126,7 +126,7 @@ describe('replay picker', () => {
   test("adds a season's OpenF1 sessions to the list when online", async () => {
     // The year query goes to the same path, so this stub reads the query string.
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-      const url = String(input);
+      const url = input instanceof Request ? input.url : String(input);
       const body = url.includes('year=')
         ? {
             success: true,

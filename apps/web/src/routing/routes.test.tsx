@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
+import { renderApp } from '../../test/render-app';
+import { buildUser, seedSession } from '../../test/users';
 import type { User } from '../auth/user';
-import { renderApp } from '../testing/render-app';
-import { buildUser, seedSession } from '../testing/users';
 
 const SIGNED_OUT = null;
 const MEMBER = buildUser({ plan: 'lifetime' });

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
-import { renderApp } from '../testing/render-app';
-import { seedSession } from '../testing/users';
+import { renderApp } from '../../test/render-app';
+import { seedSession } from '../../test/users';
 
 test('Sign Out in Settings clears the stored session and goes to the landing', async () => {
   seedSession();

@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { stubApi } from '../testing/fetch-stub';
-import { createTestQueryClient } from '../testing/render-app';
+import { stubApi } from '../../test/fetch-stub';
+import { createTestQueryClient } from '../../test/render-app';
 import { RaceScheduleBody } from './RaceScheduleBody';
 import { shouldRetrySchedule, ScheduleTimeoutError } from './schedule-api';
 

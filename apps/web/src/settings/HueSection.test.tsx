@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { baseRoutes, FAN_EMAIL, hueLights, renderWithLights } from '../lights/testing';
-import { stubApi } from '../testing/fetch-stub';
-import { buildUser, seedSession } from '../testing/users';
+import { stubApi } from '../../test/fetch-stub';
+import { baseRoutes, FAN_EMAIL, hueLights, renderWithLights } from '../../test/lights';
+import { buildUser, seedSession } from '../../test/users';
 import { SettingsPage } from './SettingsPage';
 
 const fan = buildUser({ email: FAN_EMAIL });
@@ -34,7 +34,7 @@ async function openHue(routes: Parameters<typeof stubApi>[0] = {}) {
 
 const connectButton = () => screen.findByRole('button', { name: 'Connect Philips Hue' });
 const post = (data: unknown, origin = window.location.origin) =>
-  act(() => {
+  act(async () => {
     window.dispatchEvent(new MessageEvent('message', { data, origin }));
   });
 

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { stubApi } from '../testing/fetch-stub';
-import { renderApp } from '../testing/render-app';
-import { buildUser, seedSession } from '../testing/users';
+import { stubApi } from '../../test/fetch-stub';
+import { renderApp } from '../../test/render-app';
+import { buildUser, seedSession } from '../../test/users';
 
 const trial = buildUser({ plan: 'trial', trialExpires: '2099-01-01T00:00:00.000Z' });
 const lifetime = { ...trial, plan: 'lifetime' };

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { baseRoutes, FAN_EMAIL, lifxBulbs, renderWithLights } from '../lights/testing';
-import { stubApi } from '../testing/fetch-stub';
-import { buildUser, seedSession } from '../testing/users';
+import { stubApi } from '../../test/fetch-stub';
+import { baseRoutes, FAN_EMAIL, lifxBulbs, renderWithLights } from '../../test/lights';
+import { buildUser, seedSession } from '../../test/users';
 import { readLocalSettings, updateLocalSettings } from './local-settings';
 import { SettingsPage } from './SettingsPage';
 
@@ -14,7 +14,7 @@ afterEach(() => vi.restoreAllMocks());
 
 async function openSettings() {
   const view = await renderWithLights(<SettingsPage />);
-  const field = (await screen.findByLabelText('LIFX API token')) as HTMLInputElement;
+  const field = await screen.findByLabelText<HTMLInputElement>('LIFX API token');
   const connect = () => screen.getByRole('button', { name: 'Connect' });
   await waitFor(() => expect(screen.queryByRole('button', { name: 'Checking…' })).not.toBeInTheDocument());
   return { ...view, field, connect };

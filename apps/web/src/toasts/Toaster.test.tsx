@@ -28,9 +28,13 @@ test('an error toast is an alert and leaves after 6 s', () => {
     store.show('Connection Failed', { type: 'error', message: 'Could not connect to live session.' });
   });
   expect(screen.getByRole('alert')).toHaveTextContent('Connection Failed');
-  act(() => vi.advanceTimersByTime(5999));
+  act(() => {
+    vi.advanceTimersByTime(5999);
+  });
   expect(screen.getByRole('alert')).toBeInTheDocument();
-  act(() => vi.advanceTimersByTime(1));
+  act(() => {
+    vi.advanceTimersByTime(1);
+  });
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
 

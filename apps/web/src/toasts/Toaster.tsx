@@ -22,7 +22,7 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
       onPointerLeave={store.resume}
       onFocus={store.pause}
       onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) store.resume();
+        if (!event.currentTarget.contains(event.relatedTarget)) store.resume();
       }}
       className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col items-center gap-3 p-4 sm:items-end sm:p-6"
     >

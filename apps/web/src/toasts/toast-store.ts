@@ -115,7 +115,7 @@ export function createToastStore() {
     resume,
     clear,
     getToasts: () => toasts,
-    subscribe(listener: Listener) {
+    subscribe: (listener: Listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

@@ -29,9 +29,10 @@ describe('useFlagTitle', () => {
       initialProps: { title: 'Dashboard' },
     });
     expect(document.title).toBe('Dashboard · Flaglight');
-    const { rerender, unmount } = renderHook(({ flag }) => useFlagTitle(flag), {
-      initialProps: { flag: 'yellow' as const } as { flag: 'yellow' | 'red' | null },
-    });
+    const { rerender, unmount } = renderHook<void, { flag: 'yellow' | 'red' | null }>(
+      ({ flag }) => useFlagTitle(flag),
+      { initialProps: { flag: 'yellow' } },
+    );
     expect(document.title).toBe('Yellow flag · Flaglight');
     rerender({ flag: 'red' });
     expect(document.title).toBe('Red flag · Flaglight');

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { TEST_DATA_DIR, listRaceControlFixtures, loadRaceControlFixture } from '../../test/fixtures.js';
 import { deriveLightChanges } from '../flags/tracker.js';
-import { TEST_DATA_DIR, listRaceControlFixtures, loadRaceControlFixture } from '../testing/fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..', '..', '..');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fastestLap, otherMessage, safetyCar, sectorFlag, trackFlag } from '../testing/builders.js';
+import { fastestLap, otherMessage, safetyCar, sectorFlag, trackFlag } from '../../test/builders.js';
 import { classifyMessage } from './classify.js';
 
 describe('classifyMessage', () => {

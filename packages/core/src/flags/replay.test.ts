@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { combineAgreements, measureAgreement } from '../testing/agreement.js';
 import {
   listAgreementFixtures,
   listRaceControlFixtures,
   loadRaceControlFixture,
-} from '../testing/fixtures.js';
+} from '../../test/fixtures.js';
+import { combineAgreements, measureAgreement } from './agreement.js';
 import { createFlagTracker, deriveLightChanges, readMessageDate } from './tracker.js';
 import type { TrackState } from './types.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { fastestLap, otherMessage, safetyCar, sectorFlag, trackFlag } from '../testing/builders.js';
+import { fastestLap, otherMessage, safetyCar, sectorFlag, trackFlag } from '../../test/builders.js';
 import { createFlagTracker, deriveLightChanges } from './tracker.js';
 
 const seconds = fc.integer({ min: 0, max: 7200 });

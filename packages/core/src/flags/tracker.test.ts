@@ -7,7 +7,7 @@ import {
   safetyCar,
   sectorFlag,
   trackFlag,
-} from '../testing/builders.js';
+} from '../../test/builders.js';
 import { createFlagTracker, deriveLightChanges, readMessageDate } from './tracker.js';
 
 describe('createFlagTracker', () => {

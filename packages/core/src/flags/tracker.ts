@@ -117,7 +117,8 @@ export function createFlagTracker(options: FlagTrackerOptions = {}): FlagTracker
  * sort by date, so arrival order breaks ties); records without a readable date are skipped.
  */
 export function deriveLightChanges(messages: readonly unknown[]): LightChange[] {
-  const dated = (Array.isArray(messages) ? messages : [])
+  const list: readonly unknown[] = Array.isArray(messages) ? messages : [];
+  const dated = list
     .map((message, index) => ({ message, index, date: readMessageDate(message) }))
     .filter(
       (entry): entry is { message: unknown; index: number; date: { text: string; ms: number } } =>

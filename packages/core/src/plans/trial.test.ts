@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { buildUser } from '../../test/builders.js';
 import { DAY_MS, HOUR_MS } from '../constants.js';
-import { buildUser } from '../testing/builders.js';
 import {
   canAdminDelete,
   canAdminUpgrade,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildRace } from '../testing/builders.js';
+import { buildRace } from '../../test/builders.js';
 import {
   findNextRace,
   formatSessionTime,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadRaceControlFixture } from '../testing/fixtures.js';
+import { loadRaceControlFixture } from '../../test/fixtures.js';
 import { LightDeviceListSchema } from './devices.js';
 import { RaceControlInputSchema, RaceControlMessageSchema } from './race-control.js';
 import { LocalSettingsSchema } from './ui.js';

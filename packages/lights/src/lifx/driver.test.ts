@@ -1,8 +1,8 @@
 import { COLOR_PRESETS, createLightProgram, type LightStep } from '@flaglight/core';
 import { startLifxSim, type RunningLifxSim } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { FakeTimers, until } from '../../test/fake-timers.js';
 import type { DriverEvent } from '../driver.js';
-import { FakeTimers, until } from '../testing/fake-timers.js';
 import { createLifxCloudDriver, type LifxCloudDriverOptions } from './driver.js';
 import { parseDeviceIds, toLifxSelectors } from './selector.js';
 

@@ -1,8 +1,8 @@
 import { COLOR_PRESETS, FASTEST_LAP_PURPLE, type LightStep } from '@flaglight/core';
 import { describe, expect, test } from 'vitest';
+import { FakeTimers } from '../../test/fake-timers.js';
 import { DriverEvents, type LightDriver } from '../driver.js';
 import { createScreenDriver } from '../screen/driver.js';
-import { FakeTimers } from '../testing/fake-timers.js';
 import { createEffectPlayer } from './player.js';
 import { expandStrobe } from './strobe.js';
 

@@ -25,9 +25,9 @@ export interface ScreenLightState {
 
 export interface ScreenDriver extends LightDriver {
   readonly provider: 'screen';
-  getState(): ScreenLightState;
+  getState: () => ScreenLightState;
   /** Called on every change; returns an unsubscribe function (fits React's useSyncExternalStore). */
-  subscribeState(listener: (state: ScreenLightState) => void): () => void;
+  subscribeState: (listener: (state: ScreenLightState) => void) => () => void;
 }
 
 /**

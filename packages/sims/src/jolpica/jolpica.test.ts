@@ -1,6 +1,6 @@
+import { type ErgastRace, loadCalendar2026, raceStart } from '@flaglight/data';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { type ErgastRace, loadCalendar2026, raceStart } from './calendar.js';
 import {
   createJolpicaSim,
   JOLPICA_THROTTLED_DETAIL,

@@ -1,3 +1,4 @@
+import { type BundledCalendar, type ErgastRace, loadCalendar2026, raceStart } from '@flaglight/data';
 import Fastify, {
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -15,7 +16,6 @@ import {
   type FaultSpec,
 } from '../shared/faults.js';
 import { type LoggedRequest, RequestLog, splitUrl } from '../shared/request-log.js';
-import { type BundledCalendar, type ErgastRace, loadCalendar2026, raceStart } from './calendar.js';
 
 export const JOLPICA_THROTTLED_DETAIL = 'Request was throttled. Expected available in 1 second.';
 /** A race counts as run (for `last`/`next`) this long after its start, about when results appear. */

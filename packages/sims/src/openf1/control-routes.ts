@@ -1,6 +1,6 @@
+import { type BundledSession } from '@flaglight/data';
 import { type FastifyInstance, type FastifyReply } from 'fastify';
 import { optionalNumber, parseFaultSpec } from '../shared/faults.js';
-import { type BundledSession } from './catalog.js';
 import { type ReplayOptions } from './replay.js';
 import { type OpenF1SimControl } from './sim.js';
 
@@ -20,7 +20,7 @@ function parseReplay(raw: unknown): ReplayOptions {
   }
   return {
     fixture: String(body.fixture),
-    startedAt: startedAt as string | number | undefined,
+    startedAt,
     startedMinutesAgo: optionalNumber(body, 'startedMinutesAgo'),
     positionMinutes: optionalNumber(body, 'positionMinutes'),
     speed: optionalNumber(body, 'speed'),

@@ -1,13 +1,6 @@
+import { type BundledSession, loadBundledSessions, type RaceControlRow } from '@flaglight/data';
 import { formatOpenF1Date } from '../shared/clock.js';
-import {
-  buildMeetingRow,
-  buildSessionRow,
-  type BundledSession,
-  loadBundledSessions,
-  type MeetingRow,
-  type RaceControlRow,
-  type SessionRow,
-} from './catalog.js';
+import { buildMeetingRow, buildSessionRow, type MeetingRow, type SessionRow } from './catalog.js';
 import { type LatestKeys } from './filters.js';
 import { type Replay } from './replay.js';
 
@@ -159,6 +152,7 @@ export function toCsv(rows: object[]): string {
   const columns = [...new Set(records.flatMap((r) => Object.keys(r)))].sort();
   const cell = (v: unknown): string => {
     if (v === null || v === undefined) return '';
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are JSON values; arrays print as the real CSV does
     const s = String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { parseJson, rawGet } from '../testing/http.js';
+import { parseJson, rawGet } from '../../test/http.js';
 import { startOpenF1Sim, type RunningOpenF1Sim } from './server.js';
 import { RATE_LIMIT_ERROR, SESSION_LOCKED_DETAIL } from './sim.js';
 

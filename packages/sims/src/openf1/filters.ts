@@ -184,6 +184,7 @@ function matchCondition(rowValue: unknown, cond: Condition, latest: LatestKeys):
     if (lowered !== 'true' && lowered !== 'false') return false;
     return holds(op, compare(Number(rowValue), Number(lowered === 'true')));
   }
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what is left are strings (and arrays, compared as their text)
   return holds(op, compare(String(rowValue), text));
 }
 

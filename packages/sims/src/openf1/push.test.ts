@@ -1,8 +1,8 @@
+import { type RaceControlRow } from '@flaglight/data';
 import Fastify from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { parseJson, rawGet } from '../testing/http.js';
-import { type RaceControlRow } from './catalog.js';
+import { parseJson, rawGet } from '../../test/http.js';
 import { RACE_CONTROL_TOPIC } from './push.js';
 import { startOpenF1Sim, type RunningOpenF1Sim } from './server.js';
 import { createOpenF1Sim, DEMO_REPLAY_FIXTURE } from './sim.js';

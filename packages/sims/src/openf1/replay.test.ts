@@ -1,8 +1,9 @@
+import { type RaceControlRow } from '@flaglight/data';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { parseJson, rawGet } from '../../test/http.js';
 import { formatOpenF1Date } from '../shared/clock.js';
-import { parseJson, rawGet } from '../testing/http.js';
-import { type RaceControlRow, type SessionRow } from './catalog.js';
+import { type SessionRow } from './catalog.js';
 import { startOpenF1Sim, type RunningOpenF1Sim } from './server.js';
 import { createOpenF1Sim, DEMO_REPLAY_FIXTURE, FIRST_REPLAY_KEY } from './sim.js';
 

@@ -1,5 +1,5 @@
+import { type BundledSession, type RaceControlRow } from '@flaglight/data';
 import { formatOpenF1Date } from '../shared/clock.js';
-import { type BundledSession, type RaceControlRow } from './catalog.js';
 
 export interface ReplayOptions {
   /** A bundled recording: its id (`2021-saudi-arabia-race`) or its original session key. */

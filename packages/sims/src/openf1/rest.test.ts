@@ -1,6 +1,7 @@
+import { type RaceControlRow } from '@flaglight/data';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { parseJson, rawGet } from '../testing/http.js';
-import { type RaceControlRow, type SessionRow } from './catalog.js';
+import { parseJson, rawGet } from '../../test/http.js';
+import { type SessionRow } from './catalog.js';
 import { startOpenF1Sim, type RunningOpenF1Sim } from './server.js';
 import { SESSION_LOCKED_DETAIL } from './sim.js';
 

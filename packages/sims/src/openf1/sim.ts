@@ -1,3 +1,4 @@
+import { findBundledSession, loadBundledSessions } from '@flaglight/data';
 import {
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -13,7 +14,6 @@ import {
   type FaultSpec,
 } from '../shared/faults.js';
 import { type LoggedRequest, RequestLog, splitUrl } from '../shared/request-log.js';
-import { findBundledSession, loadBundledSessions } from './catalog.js';
 import { registerControlRoutes } from './control-routes.js';
 import { type Endpoint, ENDPOINTS, latestKeys, rowsAt, toCsv } from './data.js';
 import { matchesFilters, parseFilterQuery, usesLatest } from './filters.js';

@@ -48,7 +48,7 @@ export function parseFaultSpec(raw: unknown): FaultSpec {
     kind: body.kind as FaultKind,
     times: optionalNumber(body, 'times'),
     delayMs: optionalNumber(body, 'delayMs'),
-    path: body.path as string | undefined,
+    path: body.path,
   };
 }
 

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { stubApi } from '../../../test/fetch-stub';
+import { baseRoutes, FAN_EMAIL, hueLights, lifxBulbs, renderWithLights } from '../../../test/lights';
+import { buildUser, seedSession } from '../../../test/users';
 import { useLights, type LightsApi } from '../../lights/lights-context';
-import { baseRoutes, FAN_EMAIL, hueLights, lifxBulbs, renderWithLights } from '../../lights/testing';
 import { readLocalSettings, updateLocalSettings } from '../../settings/local-settings';
-import { stubApi } from '../../testing/fetch-stub';
-import { buildUser, seedSession } from '../../testing/users';
 import { LightControlPanel } from '../panels/LightControlPanel';
 
 const fan = buildUser({ email: FAN_EMAIL });
@@ -158,7 +158,7 @@ describe('playing flags (LightsApi contract)', () => {
     const api = await renderPanel(3);
     await list();
     await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
-    vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     fireEvent.click(screen.getByRole('button', { name: 'Test lights' }));
     await waitFor(() => expect(screen.getByTestId('screen-light')).toHaveAttribute('data-color', 'green'));
     await waitFor(() =>
@@ -166,7 +166,7 @@ describe('playing flags (LightsApi contract)', () => {
         'PUT /sims/lifx/v1/lights/id:d073d5000000,id:d073d5000002/state',
       ),
     );
-    expect(window.alert).not.toHaveBeenCalled();
+    expect(alert).not.toHaveBeenCalled();
   });
 
   test('the driven provider follows the selection as it is changed, here or in another tab', async () => {

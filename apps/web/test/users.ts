@@ -1,4 +1,4 @@
-import type { User } from '../auth/user';
+import type { User } from '../src/auth/user';
 
 export function buildUser(overrides: Partial<User> = {}): User {
   return {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RaceControlFixture } from './agreement.js';
+import type { RaceControlFixture } from '../src/flags/agreement.js';
 
 /** packages/core/test-data: unedited copies of ../shared/fixtures. */
-export const TEST_DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-data');
+export const TEST_DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-data');
 
 /** Loads one race-control fixture by its file name without `.json`. */
 export function loadRaceControlFixture(name: string): RaceControlFixture {

@@ -1,5 +1,5 @@
 // A manual clock for tests and benchmarks: nothing runs until advance() is called.
-import type { TimerHandle, Timers } from './clock.js';
+import type { TimerHandle, Timers } from '../src/live/clock.js';
 
 /** A fake clock for the hub: timers run only when the test advances time, in due order. */
 export interface FakeTimers extends Timers {

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AuthProvider } from '../auth/AuthProvider';
-import { appRoutes } from '../routing/routes';
+import { AuthProvider } from '../src/auth/AuthProvider';
+import { appRoutes } from '../src/routing/routes';
 
 /** A query client for one test: no retries, so a stubbed failure shows at once. */
 export function createTestQueryClient(): QueryClient {

@@ -1,6 +1,6 @@
 import type { OpenF1SimControl, ReplayInfo } from '@flaglight/sims';
 import type { Logger } from 'pino';
-import type { TimerHandle, Timers } from './clock.js';
+import type { TimerHandle, Timers } from '../live/clock.js';
 
 /** After the replayed race ends, its chequered flag stays the live session this long. */
 export const DEMO_RESTART_PAUSE_MS = 2 * 60_000;
@@ -16,6 +16,11 @@ export interface DemoLoopOptions {
   logger?: Logger | undefined;
 }
 
+export interface DemoLoop {
+  stop(): void;
+  restarts(): number;
+}
+
 const ended = (r: ReplayInfo) => r.speed > 0 && r.positionMs >= r.lengthMs;
 
 /**
@@ -25,7 +30,7 @@ const ended = (r: ReplayInfo) => r.speed > 0 && r.positionMs >= r.lengthMs;
  * a live race. Replays cleared on purpose (through `/_control`) are left cleared, and a paused one
  * has not ended.
  */
-export function startDemoLoop(options: DemoLoopOptions): { stop(): void; restarts(): number } {
+export function startDemoLoop(options: DemoLoopOptions): DemoLoop {
   const { control, timers } = options;
   let timer: TimerHandle | null = null;
   let stopped = false;

@@ -34,8 +34,8 @@ export interface BundledCalendar {
   Races: ErgastRace[];
 }
 
-/** Absolute path of the bundled 2026 calendar (packages/sims/data/calendar-2026.json). */
-export const CALENDAR_2026_PATH = fileURLToPath(new URL('../../data/calendar-2026.json', import.meta.url));
+/** Absolute path of the bundled 2026 calendar (packages/data/calendar-2026.json). */
+export const CALENDAR_2026_PATH = fileURLToPath(new URL('../calendar-2026.json', import.meta.url));
 
 let cache: BundledCalendar | null = null;
 

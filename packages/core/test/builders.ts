@@ -1,6 +1,6 @@
-import type { RaceControlMessage } from '../types/race-control.js';
-import type { Race } from '../types/race.js';
-import type { User } from '../types/user.js';
+import type { RaceControlMessage } from '../src/types/race-control.js';
+import type { Race } from '../src/types/race.js';
+import type { User } from '../src/types/user.js';
 
 const BASE_MS = Date.parse('2025-07-06T14:00:00+00:00');
 

@@ -1,4 +1,4 @@
-import type { Timers } from '../timers.js';
+import type { Timers } from '../src/timers.js';
 
 interface Entry {
   id: number;

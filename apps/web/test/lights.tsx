@@ -2,9 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AuthProvider } from '../auth/AuthProvider';
-import { DEMO_CONFIG } from '../testing/fetch-stub';
-import { createTestQueryClient } from '../testing/render-app';
+import { AuthProvider } from '../src/auth/AuthProvider';
+import { DEMO_CONFIG } from './fetch-stub';
+import { createTestQueryClient } from './render-app';
 
 /** Test helpers for the lights (component tests stub the HTTP answers at window.fetch). */
 
@@ -12,7 +12,7 @@ export const FAN_EMAIL = 'fan@example.com';
 
 /** Renders a screen under the providers App.tsx mounts (auth, query, lights); /settings is a stand-in. */
 export async function renderWithLights(ui: ReactElement) {
-  const { LightsProvider } = await import('./LightsProvider');
+  const { LightsProvider } = await import('../src/lights/LightsProvider');
   const router = createMemoryRouter(
     [
       { path: '/settings', element: <p>Settings page</p> },

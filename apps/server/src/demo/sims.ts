@@ -1,0 +1,110 @@
+import {
+  createCheckoutSim,
+  createHueSim,
+  createLifxSim,
+  createJolpicaSim,
+  createOpenF1Sim,
+  createTurnstileSim,
+  DEFAULT_OPENF1_USERS,
+  DEMO_REPLAY_FIXTURE,
+  startMailCatcher,
+  type JolpicaSim,
+  type OpenF1Sim,
+} from '@flaglight/sims';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Timers } from '../live/clock.js';
+import { type DemoLoop, startDemoLoop } from './loop.js';
+
+/** Demo mode replays this far into the Saudi race: the pit exit opens 4.5 minutes later. */
+export const DEMO_REPLAY_POSITION_MINUTES = 75;
+
+/**
+ * The simulators of demo mode. The app mounts their plugins under /sims/ on its own origin for
+ * the browser (DESIGN §5.5); the same plugins (same state) also run on an internal loopback
+ * server, which the server-side clients call, so they work before and without the app listening.
+ */
+export interface DemoSims {
+  turnstile: ReturnType<typeof createTurnstileSim>;
+  mail: Awaited<ReturnType<typeof startMailCatcher>>;
+  checkout: ReturnType<typeof createCheckoutSim>;
+  openf1: OpenF1Sim;
+  jolpica: JolpicaSim;
+  lifx: ReturnType<typeof createLifxSim>;
+  hue: ReturnType<typeof createHueSim>;
+  /** Registers every simulator's routes on a scope (prefix it with /sims). */
+  register: (scope: FastifyInstance) => Promise<void>;
+  /** Origin of the internal server, e.g. http://127.0.0.1:41234; its routes start with /sims/. */
+  origin: string;
+  /** The simulator's default account, which the server's OpenF1 client follows the push with. */
+  openf1Account: { username: string; password: string | undefined };
+  /** Demo mode's endless race weekend: restarts the replayed race when it ends (DESIGN §4). */
+  startReplayLoop(options: { timers: Timers; logger: Logger }): DemoLoop;
+  close(): Promise<void>;
+}
+
+export async function startDemoSims(now: () => Date, appPort: number): Promise<DemoSims> {
+  const turnstile = createTurnstileSim({ now: () => now().getTime() });
+  const mail = await startMailCatcher({ now: () => now().getTime() });
+  const checkout = createCheckoutSim({
+    now: () => now().getTime(),
+    pagePath: '/sims/checkout',
+    // Like Stripe, the simulator posts signed events to the app's webhook once it listens.
+    webhookSink: async (payload, headers) => {
+      if (appPort === 0) return;
+      await fetch(`http://127.0.0.1:${appPort}/api/payments/webhook`, {
+        method: 'POST',
+        headers,
+        body: payload,
+      });
+    },
+  });
+  // DESIGN §4: a real race with a safety car, VSCs and red flags, replayed as the live session.
+  const openf1 = await createOpenF1Sim({
+    now: () => now().getTime(),
+    replays: [{ fixture: DEMO_REPLAY_FIXTURE, positionMinutes: DEMO_REPLAY_POSITION_MINUTES }],
+  });
+  const jolpica = createJolpicaSim({ now: () => now().getTime() });
+  // 12 LIFX bulbs (token demo-token) and a Hue bridge with 4 lights: their pages show them live.
+  const lifx = createLifxSim({ now: () => now().getTime() });
+  const hue = createHueSim({ now: () => now().getTime() });
+  const register = async (scope: FastifyInstance) => {
+    await scope.register(openf1.plugin, { prefix: '/openf1' });
+    await scope.register(jolpica.plugin, { prefix: '/jolpica' });
+    await scope.register(turnstile.plugin, { prefix: '/turnstile' });
+    await scope.register(mail.plugin, { prefix: '/mail' });
+    await scope.register(checkout.plugin, { prefix: '/checkout' });
+    await scope.register(lifx.plugin, { prefix: '/lifx' });
+    await scope.register(hue.plugin, { prefix: '/hue' });
+  };
+  const internal = Fastify();
+  await internal.register(register, { prefix: '/sims' });
+  // The stripe SDK takes a host and port but no path prefix: its API is at this server's root.
+  await internal.register(checkout.plugin);
+  const origin = await internal.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    turnstile,
+    mail,
+    checkout,
+    openf1,
+    jolpica,
+    lifx,
+    hue,
+    register,
+    origin,
+    openf1Account: { username: 'flaglight', password: DEFAULT_OPENF1_USERS.flaglight },
+    startReplayLoop: ({ timers, logger }) =>
+      startDemoLoop({
+        control: openf1.control,
+        timers,
+        fixture: DEMO_REPLAY_FIXTURE,
+        positionMinutes: DEMO_REPLAY_POSITION_MINUTES,
+        logger,
+      }),
+    async close() {
+      await internal.close();
+      await openf1.close();
+      await mail.close();
+    },
+  };
+}
