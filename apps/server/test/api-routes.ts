@@ -7,10 +7,7 @@ import type { RegisteredRoute } from '../src/http/route-table.js';
  */
 export function productRoutes(app: FastifyInstance): RegisteredRoute[] {
   return app.routeTable.filter(
-    (route) =>
-      route.method !== 'HEAD' &&
-      !route.url.startsWith('/sims') &&
-      !(route.schema)?.hide,
+    (route) => route.method !== 'HEAD' && !route.url.startsWith('/sims') && !route.schema?.hide,
   );
 }
 
