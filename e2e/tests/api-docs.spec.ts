@@ -1,0 +1,16 @@
+import { expect, test } from '../fixtures';
+
+test('the API reference renders offline from the server, with the product routes and no simulators', async ({
+  page,
+}) => {
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith('http://127.0.0.1')) outside.push(request.url());
+  });
+  await page.goto('/api/docs/');
+  await expect(page.getByRole('heading', { name: /Flaglight API/ })).toBeVisible();
+  await expect(page.getByText('/api/live/events', { exact: true })).toBeVisible();
+  await expect(page.getByText('/admin/users/{id}/plan', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^\/sims\//)).toHaveCount(0);
+  expect(outside).toEqual([]);
+});
