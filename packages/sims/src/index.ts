@@ -65,19 +65,16 @@ export {
   startLifxSim,
 } from './lifx/sim.js';
 export { renderLightsPage } from './lights-page/page.js';
+export { type HueLightView, type HueSimControl } from './hue/control.js';
+export { type RunningHueSim, startHueSim } from './hue/server.js';
+export { createHueSim, type HueSim } from './hue/sim.js';
 export {
-  createHueSim,
   DEMO_HUE_APPLICATION_KEY,
   DEMO_HUE_CLIENT_ID,
   DEMO_HUE_CLIENT_SECRET,
   HUE_ACCESS_TOKEN_TTL_S,
   HUE_DEMO_LIGHT_COUNT,
   HUE_LINK_BUTTON_WINDOW_MS,
-  type HueLightView,
   type HueLoggedRequest,
-  type HueSim,
-  type HueSimControl,
   type HueSimOptions,
-  type RunningHueSim,
-  startHueSim,
-} from './hue/sim.js';
+} from './hue/state.js';
