@@ -50,34 +50,28 @@ export {
   type WebhookSink,
 } from './checkout/index.js';
 export { hsbkToHex, LIFX_COLOR_NAMES, parseLifxColor, type HsbkPatch } from './lifx/colors.js';
+export { type LifxBulbView, type LifxSimControl } from './lifx/control.js';
+export { type RunningLifxSim, startLifxSim } from './lifx/server.js';
+export { createLifxSim, type LifxSim } from './lifx/sim.js';
 export {
-  createLifxSim,
   DEMO_LIFX_TOKEN,
   LIFX_DEMO_BULB_COUNT,
   LIFX_RATE_LIMIT,
-  type LifxBulbView,
   type LifxFailure,
   type LifxLoggedRequest,
-  type LifxSim,
-  type LifxSimControl,
   type LifxSimOptions,
-  type RunningLifxSim,
-  startLifxSim,
-} from './lifx/sim.js';
+} from './lifx/state.js';
 export { renderLightsPage } from './lights-page/page.js';
+export { type HueLightView, type HueSimControl } from './hue/control.js';
+export { type RunningHueSim, startHueSim } from './hue/server.js';
+export { createHueSim, type HueSim } from './hue/sim.js';
 export {
-  createHueSim,
   DEMO_HUE_APPLICATION_KEY,
   DEMO_HUE_CLIENT_ID,
   DEMO_HUE_CLIENT_SECRET,
   HUE_ACCESS_TOKEN_TTL_S,
   HUE_DEMO_LIGHT_COUNT,
   HUE_LINK_BUTTON_WINDOW_MS,
-  type HueLightView,
   type HueLoggedRequest,
-  type HueSim,
-  type HueSimControl,
   type HueSimOptions,
-  type RunningHueSim,
-  startHueSim,
-} from './hue/sim.js';
+} from './hue/state.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { DEMO_HUE_APPLICATION_KEY, startHueSim, type RunningHueSim } from './sim.js';
+import { startHueSim, type RunningHueSim } from './server.js';
+import { DEMO_HUE_APPLICATION_KEY } from './state.js';
 
 const sim: RunningHueSim = await startHueSim({ redirectUri: 'http://app.test/auth/hue/callback' });
 afterAll(() => sim.close());

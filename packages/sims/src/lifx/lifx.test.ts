@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { parseLifxColor } from './colors.js';
-import { startLifxSim, type RunningLifxSim } from './sim.js';
+import { startLifxSim, type RunningLifxSim } from './server.js';
 
 const auth = { Authorization: 'Bearer demo-token' };
 const json = { ...auth, 'Content-Type': 'application/json' };
