@@ -14,7 +14,6 @@ import {
 } from '@flaglight/core';
 import {
   DriverEvents,
-  isOff,
   type DriverListener,
   type LightDeviceInfo,
   type LightDriver,
@@ -22,6 +21,16 @@ import {
 } from '../driver.js';
 import { LIGHT_ERROR_MESSAGES as M, LightError } from '../errors.js';
 import { sleep, systemTimers, type Timers } from '../timers.js';
+import {
+  Cancelled,
+  finalError,
+  judgeResponse,
+  statePayload,
+  type Job,
+  type JobKind,
+  type RateBudget,
+  type Verdict,
+} from './requests.js';
 import { parseDeviceIds, toLifxSelectors } from './selector.js';
 
 export interface LifxCloudDriverOptions {
@@ -36,21 +45,6 @@ export interface LifxCloudDriverOptions {
   timeoutMs?: number;
   maxRetries?: number;
   retryBaseDelayMs?: number;
-}
-
-type JobKind = 'list' | 'state' | 'flag';
-
-interface Job {
-  kind: JobKind;
-  method: string;
-  path: string;
-  body?: unknown;
-  /** Devices the request touches ('*' for all), for the per-device throttles. */
-  devices: string[];
-  attempts: number;
-  notBefore: number;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
 }
 
 export interface LifxCloudDriver extends LightDriver {
@@ -71,21 +65,6 @@ export interface LifxCloudDriver extends LightDriver {
   /** The last `X-RateLimit-*` figures seen. */
   rateLimit(): { limit: number; remaining: number; resetAtMs: number } | null;
 }
-
-class Cancelled extends Error {
-  override readonly name = 'Cancelled';
-}
-
-const statePayload = (state: LightStateCommand) =>
-  isOff(state)
-    ? { power: 'off', duration: state.transitionMs / 1000, fast: false }
-    : {
-        power: 'on',
-        color: formatLifxColor(state.color),
-        brightness: state.brightness,
-        duration: state.transitionMs / 1000,
-        fast: false,
-      };
 
 /**
  * The LIFX cloud driver (SPEC §7, §9): one request at a time, at least 300 ms apart, 100 ms
@@ -114,7 +93,7 @@ export function createLifxCloudDriver(options: LifxCloudDriverOptions): LifxClou
   let lastStart = -Infinity;
   let lastTouched = { state: new Map<string, number>(), flag: new Map<string, number>() };
   let holdUntil = 0;
-  let budget: { limit: number; remaining: number; resetAtMs: number } | null = null;
+  let budget: RateBudget | null = null;
   let running = false;
   let generation = 0;
   let wake: AbortController | null = null;
@@ -157,23 +136,8 @@ export function createLifxCloudDriver(options: LifxCloudDriverOptions): LifxClou
     if (remaining <= 0) holdUntil = Math.max(holdUntil, resetAtMs);
   }
 
-  function finalError(job: Job, cause: 'timeout' | 'network' | 'server' | 'rate-limit', status?: number) {
-    if (cause === 'timeout')
-      return new LightError(
-        'timeout',
-        job.kind === 'list' ? M.lifxConnectionTimedOut : M.lifxRequestTimedOut,
-      );
-    const message = job.kind === 'list' ? M.lifxConnectFailed : M.lifxSetFlagFailed;
-    return new LightError(cause, cause === 'network' ? M.lifxConnectFailed : message, status);
-  }
-
   /** One attempt; returns the parsed body, or a verdict for the queue. */
-  async function attempt(
-    job: Job,
-  ): Promise<
-    | { ok: true; value: unknown }
-    | { ok: false; retry: boolean; error: LightError; waitMs?: number; disconnect?: boolean; skip?: string }
-  > {
+  async function attempt(job: Job): Promise<Verdict> {
     const controller = new AbortController();
     inFlight = controller;
     const timer = timers.setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
@@ -192,54 +156,14 @@ export function createLifxCloudDriver(options: LifxCloudDriverOptions): LifxClou
       timers.clearTimeout(timer);
       if (controller.signal.reason instanceof Cancelled) throw controller.signal.reason;
       const timedOut = controller.signal.aborted;
-      return { ok: false, retry: true, error: finalError(job, timedOut ? 'timeout' : 'network') };
+      return { ok: false, retry: true, error: finalError(job.kind, timedOut ? 'timeout' : 'network') };
     } finally {
       inFlight = null;
     }
     timers.clearTimeout(timer);
     noteRateLimit(response);
     const text = await response.text().catch(() => '');
-    const status = response.status;
-    if (status === 401)
-      return {
-        ok: false,
-        retry: false,
-        disconnect: true,
-        error: new LightError('auth', M.lifxInvalidToken, 401),
-      };
-    if (status === 404)
-      return {
-        ok: false,
-        retry: false,
-        skip: `No LIFX devices match ${job.path}`,
-        error: new LightError(
-          'not-found',
-          job.kind === 'list' ? M.lifxConnectFailed : M.lifxSetFlagFailed,
-          404,
-        ),
-      };
-    if (status === 429) {
-      // A spent budget (reference §2.1: Remaining ≤ 0) waits for the window's reset; any other
-      // 429 (the budget still has room) only backs off.
-      const waitMs = budget && budget.remaining <= 0 ? budget.resetAtMs - timers.now() : undefined;
-      return { ok: false, retry: true, waitMs, error: finalError(job, 'rate-limit', 429) };
-    }
-    if (status >= 500) return { ok: false, retry: true, error: finalError(job, 'server', status) };
-    if (status >= 400)
-      return {
-        ok: false,
-        retry: false,
-        error: new LightError(
-          'bad-request',
-          job.kind === 'list' ? M.lifxConnectFailed : M.lifxSetFlagFailed,
-          status,
-        ),
-      };
-    try {
-      return { ok: true, value: text === '' ? null : (JSON.parse(text) as unknown) };
-    } catch {
-      return { ok: false, retry: true, error: finalError(job, 'server', status) };
-    }
+    return judgeResponse(job, response.status, text, budget, timers.now());
   }
 
   async function pump(): Promise<void> {

@@ -1,0 +1,110 @@
+import { formatLifxColor } from '@flaglight/core';
+import { isOff, type LightStateCommand } from '../driver.js';
+import { LIGHT_ERROR_MESSAGES as M, LightError } from '../errors.js';
+
+// The LIFX cloud driver's requests: what it queues, and what each answer means for the queue.
+
+export type JobKind = 'list' | 'state' | 'flag';
+
+export interface Job {
+  kind: JobKind;
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Devices the request touches ('*' for all), for the per-device throttles. */
+  devices: string[];
+  attempts: number;
+  notBefore: number;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A job dropped on purpose (token switch, disconnect, superseded): not an error to report. */
+export class Cancelled extends Error {
+  override readonly name = 'Cancelled';
+}
+
+/** The `PUT /lights/:selector/state` body for a light state. */
+export const statePayload = (state: LightStateCommand) =>
+  isOff(state)
+    ? { power: 'off', duration: state.transitionMs / 1000, fast: false }
+    : {
+        power: 'on',
+        color: formatLifxColor(state.color),
+        brightness: state.brightness,
+        duration: state.transitionMs / 1000,
+        fast: false,
+      };
+
+/** What one attempt came to: the parsed body, or a verdict for the queue. */
+export type Verdict =
+  | { ok: true; value: unknown }
+  | { ok: false; retry: boolean; error: LightError; waitMs?: number; disconnect?: boolean; skip?: string };
+
+/** The `X-RateLimit-*` budget last seen. */
+export interface RateBudget {
+  limit: number;
+  remaining: number;
+  resetAtMs: number;
+}
+
+export function finalError(
+  kind: JobKind,
+  cause: 'timeout' | 'network' | 'server' | 'rate-limit',
+  status?: number,
+) {
+  if (cause === 'timeout')
+    return new LightError('timeout', kind === 'list' ? M.lifxConnectionTimedOut : M.lifxRequestTimedOut);
+  const message = kind === 'list' ? M.lifxConnectFailed : M.lifxSetFlagFailed;
+  return new LightError(cause, cause === 'network' ? M.lifxConnectFailed : message, status);
+}
+
+/** What an answer means for the job: done, retry (after `waitMs`), give up, or disconnect. */
+export function judgeResponse(
+  job: Pick<Job, 'kind' | 'path'>,
+  status: number,
+  text: string,
+  budget: RateBudget | null,
+  nowMs: number,
+): Verdict {
+  if (status === 401)
+    return {
+      ok: false,
+      retry: false,
+      disconnect: true,
+      error: new LightError('auth', M.lifxInvalidToken, 401),
+    };
+  if (status === 404)
+    return {
+      ok: false,
+      retry: false,
+      skip: `No LIFX devices match ${job.path}`,
+      error: new LightError(
+        'not-found',
+        job.kind === 'list' ? M.lifxConnectFailed : M.lifxSetFlagFailed,
+        404,
+      ),
+    };
+  if (status === 429) {
+    // A spent budget (reference §2.1: Remaining ≤ 0) waits for the window's reset; any other
+    // 429 (the budget still has room) only backs off.
+    const waitMs = budget && budget.remaining <= 0 ? budget.resetAtMs - nowMs : undefined;
+    return { ok: false, retry: true, waitMs, error: finalError(job.kind, 'rate-limit', 429) };
+  }
+  if (status >= 500) return { ok: false, retry: true, error: finalError(job.kind, 'server', status) };
+  if (status >= 400)
+    return {
+      ok: false,
+      retry: false,
+      error: new LightError(
+        'bad-request',
+        job.kind === 'list' ? M.lifxConnectFailed : M.lifxSetFlagFailed,
+        status,
+      ),
+    };
+  try {
+    return { ok: true, value: text === '' ? null : (JSON.parse(text) as unknown) };
+  } catch {
+    return { ok: false, retry: true, error: finalError(job.kind, 'server', status) };
+  }
+}
