@@ -1,7 +1,7 @@
 // Benchmark of DESIGN §7 "full-race derivation (≈ 1,000 messages) < 5 ms", plus agreement figures.
 import { performance } from 'node:perf_hooks';
-import { combineAgreements, measureAgreement } from '../src/flags/agreement.js';
 import { deriveLightChanges } from '../src/flags/tracker.js';
+import { combineAgreements, measureAgreement } from '../src/measure/agreement.js';
 import { listAgreementFixtures, listRaceControlFixtures, loadRaceControlFixture } from '../test/fixtures.js';
 
 const RUNS = 1000;

@@ -1,5 +1,5 @@
 // Prints the time-weighted agreement of derived flags with F1's TrackStatus, per session and overall.
-import { combineAgreements, measureAgreement } from '../src/flags/agreement.js';
+import { combineAgreements, measureAgreement } from '../src/measure/agreement.js';
 import { listAgreementFixtures, loadRaceControlFixture } from '../test/fixtures.js';
 
 const rows = listAgreementFixtures().map((name) => ({

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RaceControlFixture } from '../src/flags/agreement.js';
+import type { RaceControlFixture } from '../src/measure/agreement.js';
 
 /** packages/core/test-data: unedited copies of ../shared/fixtures. */
 export const TEST_DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-data');

@@ -1,9 +1,4 @@
-import {
-  createLightProgram,
-  HUE_FLAG_DURATION_MS,
-  pruneLightSelection,
-  type EffectFlag,
-} from '@flaglight/core';
+import { createLightProgram, HUE_FLAG_DURATION_MS, type EffectFlag } from '@flaglight/core';
 import {
   createEffectPlayer,
   createHueDriver,
@@ -25,45 +20,21 @@ import {
 import { ApiError } from '../api/client';
 import { disconnectHue, fetchHueStatus } from './hue-api';
 import type { DrivenProvider } from './lights-context';
+import {
+  createErrorToasts,
+  errorText,
+  SCREEN_MIN_STROBE_HALF_PERIOD_MS,
+  type LightsEngineOptions,
+} from './lights-engine-options';
 import { LIGHTS_TEXTS as T } from './lights-texts';
+import { createProviderStates, type ProviderStores } from './provider-states';
 import {
   createProviderStore,
-  deriveDrivenProvider,
   EMPTY_PROVIDER as EMPTY,
-  EMPTY_PROVIDER_SNAPSHOTS,
   isProviderConnected,
   isProviderReady,
-  type ProviderSnapshot,
   type ProviderSnapshots,
-  type ProviderStore,
 } from './provider-store';
-
-export interface Notifier {
-  success(title: string): void;
-  warning(title: string): void;
-  error(title: string, message?: string): void;
-}
-
-export interface LightsEngineOptions {
-  lifxApiUrl: string;
-  /** The app's session token, for the Hue routes of the app's server. */
-  sessionToken: () => string | null;
-  notify: Notifier;
-  /** Called with the ids of a fresh device list, so the stored selection can be pruned. */
-  onDevicesLoaded?: (provider: DrivenProvider, ids: string[]) => void;
-  /** The user's stored selection per provider. */
-  selection: () => Record<DrivenProvider, readonly string[]>;
-  /** Tells when the stored selection may have changed (it decides which provider is driven). */
-  subscribeSelection?: (listener: () => void) => () => void;
-  /** Keeps the LIFX token in the browser (SPEC §3). */
-  tokenStore: { read(): string | null; write(token: string): void; clear(): void };
-}
-
-/** A flash (on and off) every 350 ms: under three a second. */
-export const SCREEN_MIN_STROBE_HALF_PERIOD_MS = 175;
-
-/** The same error toast twice within this window is shown once (a failing strobe repeats). */
-const ERROR_REPEAT_WINDOW_MS = 5000;
 
 /**
  * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
@@ -79,19 +50,19 @@ export class LightsEngine {
   /** Hue flags go to the server (SPEC §7 POST /hue/lights/flag), which plays the effect on the bridge. */
   private readonly hueFlags = new TargetScheduler(systemTimers);
   private readonly players: Record<'lifx' | 'screen', EffectPlayer>;
-  readonly providers: { [P in DrivenProvider]: ProviderStore<ProviderSnapshots[P]> } = {
-    lifx: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.lifx),
-    hue: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.hue),
-  };
+  private readonly states = createProviderStates(() => this.options.selection());
+  readonly providers: ProviderStores = this.states.providers;
   readonly session = createProviderStore({ restoring: false });
-  private readonly lastErrors = new Map<string, number>();
   private readonly unsubscribe: (() => void)[] = [];
   /** Bumped on a user switch: answers for the previous user are ignored. */
   private epoch = 0;
   /** True while this engine itself disconnects Hue (its event then carries no error to show). */
   private droppingHue = false;
 
+  private readonly errorToasts: ReturnType<typeof createErrorToasts>;
+
   constructor(private readonly options: LightsEngineOptions) {
+    this.errorToasts = createErrorToasts(options.notify);
     this.lifx = createLifxCloudDriver({ baseUrl: options.lifxApiUrl });
     this.hueTransport = createHueRemoteTransport({ token: options.sessionToken });
     this.hue = createHueDriver({ transport: this.hueTransport });
@@ -112,7 +83,8 @@ export class LightsEngine {
         'screen',
       ),
     };
-    if (options.subscribeSelection) this.unsubscribe.push(options.subscribeSelection(() => this.reselect()));
+    if (options.subscribeSelection)
+      this.unsubscribe.push(options.subscribeSelection(() => this.states.reselect()));
     this.unsubscribe.push(
       this.lifx.subscribe((event) => {
         if (event.type !== 'disconnect' || event.error.kind !== 'auth') return;
@@ -132,59 +104,22 @@ export class LightsEngine {
   // --- stores -----------------------------------------------------------------------------
 
   private setLifx(patch: Partial<ProviderSnapshots['lifx']>): void {
-    this.update('lifx', patch);
+    this.states.update('lifx', patch);
   }
 
   private setHue(patch: Partial<ProviderSnapshots['hue']>): void {
-    this.update('hue', patch);
+    this.states.update('hue', patch);
   }
-
-  private update<P extends DrivenProvider>(provider: P, patch: Partial<ProviderSnapshots[P]>): void {
-    const store = this.providers[provider];
-    const next = { ...store.getSnapshot(), ...patch };
-    store.set({ ...next, selectedIds: this.pruned(provider, next) });
-  }
-
-  /** The stored selection changed: each store takes its new pruned selection, if it differs. */
-  private reselect(): void {
-    for (const provider of ['lifx', 'hue'] as const) {
-      const current = this.providers[provider].getSnapshot();
-      const selectedIds = this.pruned(provider, current);
-      if (selectedIds !== current.selectedIds) this.update(provider, { selectedIds });
-    }
-  }
-
-  /** The stored selection pruned to the listed devices; the same array while it is unchanged. */
-  private pruned(provider: DrivenProvider, state: ProviderSnapshot): readonly string[] {
-    const ids = state.devicesLoaded
-      ? pruneLightSelection(
-          this.options.selection()[provider],
-          state.devices.map((d) => d.id),
-        )
-      : [];
-    const current = this.providers[provider].getSnapshot().selectedIds;
-    const same = ids.length === current.length && ids.every((id, i) => id === current[i]);
-    return same ? current : ids;
-  }
-
-  // --- selection and driving --------------------------------------------------------------
 
   selectedIds(provider: DrivenProvider): string[] {
     return [...this.providers[provider].getSnapshot().selectedIds];
   }
 
   /** SPEC §4: Hue when it is ready with a selected light, else LIFX on the same terms. */
-  drivenProvider = (): DrivenProvider | null =>
-    deriveDrivenProvider({
-      lifx: this.providers.lifx.getSnapshot(),
-      hue: this.providers.hue.getSnapshot(),
-    });
+  drivenProvider = (): DrivenProvider | null => this.states.drivenProvider();
 
   /** Listens to both providers' stores (whatever decides the driven provider). */
-  subscribeProviders = (listener: () => void): (() => void) => {
-    const off = [this.providers.lifx.subscribe(listener), this.providers.hue.subscribe(listener)];
-    return () => off.forEach((fn) => fn());
-  };
+  subscribeProviders = (listener: () => void): (() => void) => this.states.subscribe(listener);
 
   /**
    * Plays a flag on the driven provider and on the on-screen light, now or at `atEpochMs`.
@@ -240,11 +175,7 @@ export class LightsEngine {
   }
 
   private toastError(message: string): void {
-    const now = Date.now();
-    const last = this.lastErrors.get(message);
-    if (last !== undefined && now - last < ERROR_REPEAT_WINDOW_MS) return;
-    this.lastErrors.set(message, now);
-    this.options.notify.error(message);
+    this.errorToasts.show(message);
   }
 
   // --- session ----------------------------------------------------------------------------
@@ -455,9 +386,4 @@ export class LightsEngine {
     this.hueFlags.cancelAll();
     Object.values(this.players).forEach((player) => player.dispose());
   }
-}
-
-function errorText(error: unknown, fallback: string): string {
-  if (error instanceof Error && error.message !== '') return error.message;
-  return fallback;
 }

@@ -33,7 +33,8 @@ test('section 1 is open with instructions; Connect is disabled while the token i
   fireEvent.change(field, { target: { value: '   ' } });
   expect(connect()).toBeDisabled();
   fireEvent.change(field, { target: { value: 'abc' } });
-  expect(connect()).toBeEnabled();
+  // Connect waits for the lazily loaded lights engine too.
+  await waitFor(() => expect(connect()).toBeEnabled());
 });
 
 test('a good token lists the devices, is stored for the user, and shows connected + Disconnect', async () => {

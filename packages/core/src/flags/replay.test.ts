@@ -4,7 +4,7 @@ import {
   listRaceControlFixtures,
   loadRaceControlFixture,
 } from '../../test/fixtures.js';
-import { combineAgreements, measureAgreement } from './agreement.js';
+import { combineAgreements, measureAgreement } from '../measure/agreement.js';
 import { createFlagTracker, deriveLightChanges, readMessageDate } from './tracker.js';
 import type { TrackState } from './types.js';
 

@@ -1,5 +1,5 @@
-import { createFlagTracker } from './tracker.js';
-import type { TrackState } from './types.js';
+import { createFlagTracker } from '../flags/tracker.js';
+import type { TrackState } from '../flags/types.js';
 
 /** The parts of a fixture file (fixtures/race-control/README.md) that the agreement needs. */
 export interface RaceControlFixture {
