@@ -1,9 +1,4 @@
-import {
-  POLL_ERROR_BACKOFF_MS,
-  POLL_ERROR_THRESHOLD,
-  POLL_INTERVAL_MS,
-  POLL_RATE_LIMIT_BACKOFF_MS,
-} from '@flaglight/core';
+import { nextPollDelay, POLL_INTERVAL_MS } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { OpenF1Client, OpenF1Result } from '../openf1/client.js';
 import type { Bus } from './bus.js';
@@ -14,13 +9,6 @@ import type { FlagEventData, StatusEventData } from './types.js';
 
 /** Wait before trying the push connection again after it dropped or was refused. */
 export const PUSH_RETRY_MS = 15_000;
-
-/** SPEC §4 Polling: 3 s; 10 s after a rate limit; 5 s after more than 3 consecutive errors. */
-export function nextPollDelay(outcome: 'ok' | 'rate-limited' | 'error', consecutiveErrors: number): number {
-  if (outcome === 'rate-limited') return POLL_RATE_LIMIT_BACKOFF_MS;
-  if (outcome === 'error' && consecutiveErrors > POLL_ERROR_THRESHOLD) return POLL_ERROR_BACKOFF_MS;
-  return POLL_INTERVAL_MS;
-}
 
 export interface Follower {
   readonly sessionKey: number;

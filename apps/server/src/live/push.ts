@@ -1,7 +1,6 @@
+import { OPENF1_RACE_CONTROL_TOPIC as RACE_CONTROL_TOPIC } from '@flaglight/core';
 import mqtt from 'mqtt';
 
-/** OpenF1's push topic for race-control records (reference §1.9). */
-export const RACE_CONTROL_TOPIC = 'v1/race_control';
 /** How long a push connection may take to connect and subscribe before polling carries on alone. */
 export const PUSH_CONNECT_TIMEOUT_MS = 10_000;
 

@@ -1,8 +1,9 @@
+import { nextPollDelay } from '@flaglight/core';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { asEventSource, FakeEventSource } from '../../test/fake-event-source';
 import { ApiError } from '../api/client';
 import type { FlagEvent, LiveStateAnswer } from './live-api';
-import { nextPollDelay, startLiveFeed, streamRetryDelay, type LiveFeedDeps } from './live-feed';
+import { startLiveFeed, streamRetryDelay, type LiveFeedDeps } from './live-feed';
 
 const flag = (id: number, state: FlagEvent['data']['state'], message = state.toUpperCase()): FlagEvent => ({
   id,

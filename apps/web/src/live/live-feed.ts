@@ -1,9 +1,4 @@
-import {
-  POLL_ERROR_BACKOFF_MS,
-  POLL_ERROR_THRESHOLD,
-  POLL_INTERVAL_MS,
-  POLL_RATE_LIMIT_BACKOFF_MS,
-} from '@flaglight/core';
+import { nextPollDelay, POLL_INTERVAL_MS } from '@flaglight/core';
 import { ApiError } from '../api/client';
 import {
   fetchCentralizedStatus,
@@ -24,13 +19,6 @@ export const STREAM_RETRY_MAX_MS = 30_000;
 export const STREAM_ATTEMPTS_BEFORE_POLLING = 3;
 
 export type FeedTransport = 'stream' | 'polling';
-
-/** SPEC §4 Polling: 3 s; 10 s after a rate limit; 5 s after more than 3 errors in a row. */
-export function nextPollDelay(outcome: 'ok' | 'rate-limited' | 'error', consecutiveErrors: number): number {
-  if (outcome === 'rate-limited') return POLL_RATE_LIMIT_BACKOFF_MS;
-  if (outcome === 'error' && consecutiveErrors > POLL_ERROR_THRESHOLD) return POLL_ERROR_BACKOFF_MS;
-  return POLL_INTERVAL_MS;
-}
 
 /** The stream's back-off after `failures` failed tries in a row (1, 2, 4 … 30 s). */
 export function streamRetryDelay(failures: number): number {

@@ -4,7 +4,7 @@ import { type Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 
-export const RACE_CONTROL_TOPIC = 'v1/race_control';
+export { OPENF1_RACE_CONTROL_TOPIC as RACE_CONTROL_TOPIC } from '@flaglight/core';
 
 /** Why a connection is refused, or null to accept it. MQTT CONNACK codes: 3 unavailable, 4 bad credentials. */
 export type PushGate = (username: string | undefined, password: string | undefined) => 3 | 4 | 5 | null;
