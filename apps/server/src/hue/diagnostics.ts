@@ -1,26 +1,10 @@
+import type { HueDiagnostics, HueDiagnosticsReason } from '@flaglight/contract';
 import { HttpError } from '../http/errors.js';
 import type { HueConnectionStore } from './connection-store.js';
 import type { HueLightsClient } from './lights-client.js';
 
-export type HueDiagnosticsReason =
-  | 'not_configured'
-  | 'not_connected'
-  | 'token_expired'
-  | 'no_application_key'
-  | 'application_key_rejected'
-  | 'bridge_busy'
-  | 'bridge_unreachable';
-
-export interface HueDiagnostics {
-  connected: boolean;
-  bridges: number;
-  lights: number;
-  reason: HueDiagnosticsReason | null;
-  message: string;
-  instructions: string | null;
-  error?: string;
-  details?: string | null;
-}
+// The answer's shape is the contract's (GET /hue/diagnostics).
+export type { HueDiagnostics, HueDiagnosticsReason };
 
 export interface HueDiagnosticsDeps {
   configured: boolean;

@@ -1,3 +1,4 @@
+import type { HueLightView } from '@flaglight/contract';
 import type { HueLightInfo } from '@flaglight/lights';
 import type { HueRemoteClient } from './client.js';
 import type { HueConnectionStore } from './connection-store.js';
@@ -11,21 +12,8 @@ interface XY {
   y: number;
 }
 
-/** A light as `GET /hue/lights` lists it: what packages/lights' remote transport reads, plus its state. */
-export interface HueLightView {
-  id: string;
-  name: string;
-  label: string;
-  type: string;
-  archetype: string | null;
-  on: boolean;
-  /** 0-100 %. */
-  brightness: number | null;
-  color: { xy: { x: number; y: number } } | null;
-  gamut?: { red: XY; green: XY; blue: XY };
-  reachable: boolean;
-  connected: boolean;
-}
+// A light as `GET /hue/lights` lists it: the contract's shape.
+export type { HueLightView };
 
 export interface HueLightStateInput {
   on?: boolean | undefined;

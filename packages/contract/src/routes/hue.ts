@@ -1,10 +1,8 @@
-import { EFFECT_FLAGS } from '@flaglight/core';
+import { EFFECT_FLAGS, HUE_FLAG_DURATION_MS } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
 
-/** SPEC §9 "Bridge flag duration 500 ms". */
-export const HUE_FLAG_DURATION_MS = 500;
 /** More lights than a bridge holds in one room is a client fault. */
 export const HUE_MAX_FLAG_LIGHTS = 50;
 
