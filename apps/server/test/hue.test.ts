@@ -344,6 +344,22 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(sim.light(second!.id)).toMatchObject({ on: true, brightness: 1, xy: { x: 0.3227, y: 0.329 } });
   });
 
+  test('an application key with line breaks, NUL or broken Unicode is a 400 before the bridge is asked', async () => {
+    const a = api(t, user.token);
+    const before = sim.requests().length;
+    // Once a 502 carrying the header library's own text: the key goes to the bridge in a header.
+    for (const applicationKey of [`${appKey}\r\nX-Injected: 1`, `${appKey}\u0000`, `${appKey}\uD800`]) {
+      const res = await a.post('/hue/store-app-key', { applicationKey });
+      expect(res.statusCode, JSON.stringify(applicationKey)).toBe(400);
+      expect(res.json()).toEqual({ error: expect.stringMatching(/^applicationKey/), code: 'invalid_input' });
+    }
+    expect(sim.requests()).toHaveLength(before);
+    // A key pasted with its line break still works: surrounding white space is trimmed first.
+    expect((await a.post('/hue/store-app-key', { applicationKey: `${appKey}\n` })).json()).toEqual({
+      success: true,
+    });
+  });
+
   test('tokens and the application key are encrypted at rest; the sealed token is the live one', async () => {
     const row = await t.context.db
       .selectFrom('hue_connections')

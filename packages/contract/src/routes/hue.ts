@@ -2,6 +2,7 @@ import { EFFECT_FLAGS, HUE_FLAG_DURATION_MS } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
+import { safeString } from '../strings.js';
 
 /** More lights than a bridge holds in one room is a client fault. */
 export const HUE_MAX_FLAG_LIGHTS = 50;
@@ -61,16 +62,14 @@ export const HueFlagBodySchema = z.object({
 });
 
 export const HueStoreKeyBodySchema = z.object({
-  applicationKey: z
-    .string({ error: 'applicationKey must be text' })
-    .max(256, 'That application key is too long')
-    .optional(),
+  // Sent to the bridge in a header: no line breaks or lone surrogates.
+  applicationKey: safeString('applicationKey', { max: 256, trim: true }).optional(),
 });
 
 export const HueCallbackQuerySchema = z.object({
-  code: z.string().max(2048).optional(),
-  state: z.string().max(512).optional(),
-  error: z.string().max(512).optional(),
+  code: safeString('code', { max: 2048 }).optional(),
+  state: safeString('state', { max: 512 }).optional(),
+  error: safeString('error', { max: 512 }).optional(),
 });
 
 export const HUE_DIAGNOSTICS_REASONS = [

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
 import { MAX_REPLAY_SPEED, MAX_REPLAY_START_MINUTES, MIN_REPLAY_SPEED } from '../limits.js';
+import { safeString } from '../strings.js';
 
 const sessionKey = z.coerce.number().int().positive().max(2_000_000_000).optional();
 
@@ -36,9 +37,9 @@ export const liveRoutes = {
       'never by the session token.',
     tags: ['live'],
     query: z.object({
-      ticket: z.string().min(1).max(200),
+      ticket: safeString('ticket', { min: 1, max: 200 }),
       sessionKey,
-      lastEventId: z.string().max(20).optional(),
+      lastEventId: safeString('lastEventId', { max: 20 }).optional(),
     }),
     produces: 'text/event-stream',
     responses: { ...errors(400, 401, 404, 503) },
@@ -91,7 +92,7 @@ export const liveRoutes = {
 
 export const ReplayStartBodySchema = z.object({
   source: z.enum(['bundled', 'openf1']).default('bundled'),
-  id: z.string().min(1).max(100),
+  id: safeString('id', { min: 1, max: 100 }),
   speed: z.number().min(MIN_REPLAY_SPEED).max(MAX_REPLAY_SPEED).default(1),
   startMinutes: z.number().min(0).max(MAX_REPLAY_START_MINUTES).default(0),
 });
