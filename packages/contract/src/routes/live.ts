@@ -81,6 +81,15 @@ export const liveRoutes = {
     path: '/api/openf1/proxy/*',
     auth: 'user',
     summary: 'OpenF1 /v1/sessions, /v1/location and /v1/race_control, cached and coalesced',
+    // Not a zod query schema: OpenF1's operators live in the keys (`date>=…`, reference §1.3), so the
+    // raw query string is checked and rewritten by the server's proxy (apps/server/src/openf1/proxy.ts).
+    description:
+      'Filters, each validated and rewritten to one canonical form (fixed order, duplicates dropped, ' +
+      'times in UTC), so every spelling of one question shares one cached upstream call. ' +
+      '`/v1/sessions`: `session_key` and `meeting_key` (a number or `latest`), `year`. ' +
+      '`/v1/location`: `session_key` (required), `driver_number` (up to 4), `date` with `>`, `>=`, `<`, ' +
+      '`<=` (one lower and one upper bound). `/v1/race_control`: `session_key` (required), `date>`. ' +
+      'Any other endpoint or parameter is a 400 `invalid_input` naming it.',
     tags: ['live'],
     params: z.object({ '*': z.string() }),
     responses: {
