@@ -136,6 +136,9 @@ export const hueRoutes = {
     path: '/auth/hue/start',
     auth: 'user',
     summary: "Hue's authorize URL for the OAuth popup (state single use, 10 minutes)",
+    description:
+      'Also sets `flaglight_hue_oauth`, a signed HttpOnly SameSite=Lax cookie for `/auth/hue/callback` ' +
+      '(10 minutes): the callback accepts the state only from the browser that started the flow.',
     tags: ['hue'],
     responses: { 200: z.object({ authUrl: z.string() }), ...errors(401, 503) },
   }),
@@ -161,6 +164,9 @@ export const hueRoutes = {
     path: '/auth/hue/callback',
     auth: 'public',
     summary: "Hue's OAuth redirect target: a page that reports to the app window",
+    description:
+      'Needs the `flaglight_hue_oauth` cookie set by the start in this browser; spends the state and ' +
+      'clears the cookie whatever the outcome.',
     tags: ['hue'],
     produces: 'text/html',
     responses: {},
