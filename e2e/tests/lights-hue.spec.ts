@@ -93,6 +93,38 @@ test('denying access shows Hue authorization failed', async ({ page }) => {
   await expect(section.getByRole('alert')).toContainText(/Hue authorization failed: \S+/);
 });
 
+test('a Hue sign-in link finished in another browser is refused; the starter stays disconnected', async ({
+  page,
+  browser,
+}) => {
+  const session = await signInAs(page, USERS.lifetime);
+  const auth = { authorization: `Bearer ${session.token}` };
+  // The start, as the app's fetch makes it: the binding cookie lands in this browser only.
+  const start = await page.request.get('/auth/hue/start', { headers: auth });
+  const { authUrl } = (await start.json()) as { authUrl: string };
+
+  // Someone else's browser (the attacker's, or a victim sent the link) finishes the sign-in.
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    // Keep the callback page on screen: its script would otherwise move on to the app at once.
+    await other.route('**/auth/hue/callback.js', (route) => route.abort());
+    await other.goto(authUrl);
+    await other.getByRole('button', { name: 'Allow' }).click();
+    await expect(other).toHaveURL(/\/auth\/hue\/callback\?/);
+    await expect(
+      other.getByText(
+        'Hue authorization failed: the sign-in was finished in a different browser from the one that started it',
+        { exact: false },
+      ),
+    ).toBeVisible();
+  } finally {
+    await elsewhere.close();
+  }
+  const status = await page.request.get('/auth/hue/status', { headers: auth });
+  expect(await status.json()).toEqual({ connected: false, hasApplicationKey: false });
+});
+
 /** Signs in to Hue through the popup and stores the key it creates; returns the key. */
 async function connectHue(page: Page, section: Locator): Promise<string> {
   await answerHuePopup(page, section, 'Allow');

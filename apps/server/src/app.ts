@@ -10,7 +10,8 @@ import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
-import { HttpError, registerErrorHandling } from './http/errors.js';
+import { answerFrameworkError, HttpError, registerErrorHandling } from './http/errors.js';
+import { registerInputGuard } from './http/input-guard.js';
 import { recordRoutes } from './http/route-table.js';
 import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
 import { hueRoutes } from './hue/routes.js';
@@ -49,6 +50,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       disableRequestLogging: (request) => !options.logRequests || request.url === '/api/health',
     }),
     bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors: answerFrameworkError,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -57,6 +59,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputGuard(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

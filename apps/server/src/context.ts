@@ -5,6 +5,7 @@ import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
 import type { DemoSims } from './demo/sims.js';
+import { createBrowserBinding } from './hue/browser-binding.js';
 import { createHueRemoteClient } from './hue/client.js';
 import { createSecretBox, resolveAppSecret } from './hue/crypto.js';
 import { createHueService, type HueService } from './hue/service.js';
@@ -141,9 +142,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const hueClientSecret = config.hue.clientSecret ?? (config.hue.apiUrl ? undefined : sims?.hue.clientSecret);
   const hueApiUrl = config.hue.apiUrl ?? simUrl('hue');
   const hueAuthorizeBase = (appOrigin: string) => config.hue.apiUrl ?? `${appOrigin}/sims/hue`;
+  const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
   const hue = createHueService({
     db,
-    box: createSecretBox(resolveAppSecret(config.appSecret, config.dataDir)),
+    box: createSecretBox(appSecret),
+    binding: createBrowserBinding(appSecret),
     client:
       hueClientId && hueClientSecret
         ? createHueRemoteClient({

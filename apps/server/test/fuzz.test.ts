@@ -1,6 +1,8 @@
 import { ErrorBodySchema } from '@flaglight/contract';
 import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../src/app.js';
 import { concreteUrl, productRoutes } from './api-routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
 
@@ -31,6 +33,27 @@ describe('fuzzing every registered route', () => {
   });
   afterAll(() => t.close());
 
+  /** Every body field some route reads. */
+  const FIELDS = [
+    'email',
+    'applicationKey',
+    'lightIds',
+    'flag',
+    'source',
+    'id',
+    'speed',
+    'startMinutes',
+    'password',
+    'plan',
+    'turnstileToken',
+    'token',
+    'licenseKey',
+    'sessionId',
+    'sessionData',
+    'confirmPassword',
+    'extra',
+  ] as const;
+
   const field = fc.oneof(
     fc.string(),
     fc.integer(),
@@ -42,28 +65,7 @@ describe('fuzzing every registered route', () => {
     fc.string({ minLength: 2000, maxLength: 5000 }),
   );
   const body = fc.oneof(
-    fc.record(
-      {
-        email: field,
-        applicationKey: field,
-        lightIds: field,
-        flag: field,
-        source: field,
-        id: field,
-        speed: field,
-        startMinutes: field,
-        password: field,
-        plan: field,
-        turnstileToken: field,
-        token: field,
-        licenseKey: field,
-        sessionId: field,
-        sessionData: field,
-        confirmPassword: field,
-        extra: field,
-      },
-      { requiredKeys: [] },
-    ),
+    fc.record(Object.fromEntries(FIELDS.map((name) => [name, field])), { requiredKeys: [] }),
     fc.jsonValue(),
   );
 
@@ -119,6 +121,105 @@ describe('fuzzing every registered route', () => {
         });
         expect(res.statusCode, `${route.method} ${route.url} ${payload}`).toBeLessThan(500);
         if (res.statusCode >= 400) expect(ErrorBodySchema.safeParse(res.json()).success).toBe(true);
+      }
+    }
+  });
+  /** Sends a raw JSON body (or none) and checks the answer: never a 5xx, every error `{error, code}`. */
+  async function expectNo5xx(route: Route, url: string, payload: string | undefined, what: string) {
+    const res: LightMyRequestResponse = await t.app.inject({
+      method: route.method,
+      url,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(route.url !== '/auth/logout' ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(route.method === 'GET' || payload === undefined ? {} : { payload }),
+    });
+    expect.soft(res.statusCode, what).toBeLessThan(500);
+    if (res.statusCode >= 400) {
+      expect.soft(res.headers['content-type'], what).toMatch(/^application\/json/);
+      expect
+        .soft(ErrorBodySchema.safeParse(res.json()).success, `${what}: ${res.body.slice(0, 200)}`)
+        .toBe(true);
+    }
+    return res;
+  }
+
+  const nested = (depth: number, leaf: unknown = 1): string =>
+    '{"a":'.repeat(depth) + JSON.stringify(leaf) + '}'.repeat(depth);
+  const nestedArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+  // Strings as JSON text: JSON.stringify writes a lone surrogate as the escape \ud800.
+  const HOSTILE_STRINGS: Record<string, string> = {
+    'a lone high surrogate': '\uD800',
+    'a lone low surrogate': 'key\uDC00tail',
+    'CR/LF': 'a\r\nX-Injected: 1',
+    NUL: 'a\u0000b',
+    'a huge string': 'x'.repeat(BODY_LIMIT_BYTES - 200),
+  };
+
+  test('hostile shapes in every body field of every route: 4xx JSON or success, never a 5xx', async () => {
+    const bodyRoutes = routes.filter((r) => r.method !== 'GET');
+    for (const route of bodyRoutes) {
+      const url = concreteUrl(route);
+      // 10,000 levels deep: the whole body, an array, and inside each field.
+      await expectNo5xx(route, url, nested(10_000), `${route.method} ${route.url} nested body`);
+      await expectNo5xx(route, url, nestedArray(10_000), `${route.method} ${route.url} nested array`);
+      for (const name of FIELDS) {
+        await expectNo5xx(
+          route,
+          url,
+          `{${JSON.stringify(name)}:${nested(10_000)}}`,
+          `${route.method} ${route.url} ${name} nested 10,000 deep`,
+        );
+        for (const [label, value] of Object.entries(HOSTILE_STRINGS)) {
+          await expectNo5xx(
+            route,
+            url,
+            JSON.stringify({ [name]: value }),
+            `${route.method} ${route.url} ${name} = ${label}`,
+          );
+        }
+      }
+      // Every field hostile at once, and inside a free-form object.
+      for (const [label, value] of Object.entries(HOSTILE_STRINGS)) {
+        const all = Object.fromEntries(FIELDS.map((name) => [name, value]));
+        await expectNo5xx(route, url, JSON.stringify(all), `${route.method} ${route.url} all = ${label}`);
+        await expectNo5xx(
+          route,
+          url,
+          JSON.stringify({ sessionData: { session_name: value, [value.slice(0, 50)]: value } }),
+          `${route.method} ${route.url} sessionData with ${label}`,
+        );
+      }
+    }
+  });
+
+  // A URL cannot carry a lone surrogate as UTF-8: these are the byte sequences that decode to one
+  // (CESU-8), the %u form, bare continuation bytes, and CR/LF/NUL.
+  const HOSTILE_URL_VALUES = [
+    '%ED%A0%80',
+    '%uD800',
+    '%80',
+    '%0D%0AX-Injected:%201',
+    '%00',
+    `${'%41'.repeat(3000)}`,
+  ];
+
+  test('hostile path values and query values on every route: 4xx JSON or success, never a 5xx', async () => {
+    for (const route of routes) {
+      for (const raw of HOSTILE_URL_VALUES) {
+        const withPath = route.url.replace(/:[A-Za-z]+/g, raw).replace(/\*$/, `v1/${raw}`);
+        if (withPath !== route.url)
+          await expectNo5xx(route, withPath, '{}', `${route.method} ${withPath.slice(0, 120)}`);
+        const keys = ['sessionKey', 'year', 'ticket', 'lastEventId', 'session_key', 'code', 'state', 'x'];
+        const query = keys.map((k) => `${k}=${raw}`).join('&');
+        await expectNo5xx(
+          route,
+          `${concreteUrl(route)}?${query}`,
+          '{}',
+          `${route.method} ${route.url}?…=${raw.slice(0, 30)}`,
+        );
       }
     }
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { TOKEN_CACHE_MARGIN_MS, VALIDATION_MESSAGES } from '@flaglight/core';
 import { HUE_ACCESS_TOKEN_TTL_S, startHueSim, type HueSimControl, type RunningHueSim } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { bindingCookie, createBrowserBinding } from '../src/hue/browser-binding.js';
 import { CALLBACK_SCRIPT_PATH } from '../src/hue/callback-page.js';
 import { createSecretBox, resolveAppSecret } from '../src/hue/crypto.js';
 import { HUE_LIGHT_LIST_TTL_MS } from '../src/hue/lights-client.js';
@@ -69,6 +70,20 @@ async function authorizeOnSim(authUrl: string, simOrigin: string, decision: 'all
   return new URL(res.headers.get('location')!);
 }
 
+/** `GET /auth/hue/start` as the app's fetch makes it: the authorize URL and the cookie the browser keeps. */
+async function startHue(t: TestApp, token: string): Promise<{ authUrl: string; cookie: string }> {
+  const res = await api(t, token).get('/auth/hue/start');
+  expect(res.statusCode).toBe(200);
+  const setCookie = String(res.headers['set-cookie']);
+  return { authUrl: res.json().authUrl as string, cookie: setCookie.split(';')[0]! };
+}
+
+/** The browser's return from Hue's page to the callback, with the cookie it holds (if any). */
+function openCallback(t: TestApp, back: URL | string, cookie?: string) {
+  const url = typeof back === 'string' ? back : `${back.pathname}${back.search}`;
+  return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+}
+
 /** The server's wait for Hue in these tests (10 s in production). */
 const HUE_TEST_TIMEOUT_MS = 2_000;
 
@@ -104,10 +119,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
   afterAll(() => t.close());
 
   async function connect(token: string): Promise<string> {
-    const start = await api(t, token).get('/auth/hue/start');
-    expect(start.statusCode).toBe(200);
-    const back = await authorizeOnSim(start.json().authUrl, simOrigin, 'allow');
-    const res = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const { authUrl, cookie } = await startHue(t, token);
+    const back = await authorizeOnSim(authUrl, simOrigin, 'allow');
+    const res = await openCallback(t, back, cookie);
     expect(callbackData(res.body).type).toBe('HUE_OAUTH_SUCCESS');
     return res.body;
   }
@@ -164,11 +178,11 @@ function hueSuite(dialect: (typeof dialects)[number]) {
 
   test('the whole flow: authorize on Hue, callback page, connected, app key, lights, pulse, flag', async () => {
     const a = api(t, user.token);
-    const start = (await a.get('/auth/hue/start')).json().authUrl as string;
+    const { authUrl: start, cookie } = await startHue(t, user.token);
     const back = await authorizeOnSim(start, simOrigin, 'allow');
     expect(back.pathname).toBe('/auth/hue/callback');
     expect(back.searchParams.get('state')).toBe(new URL(start).searchParams.get('state'));
-    const page = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const page = await openCallback(t, back, cookie);
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['cache-control']).toBe('no-store');
@@ -342,6 +356,22 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(strobe.every((r) => r.path === `/route/clip/v2/resource/light/${second!.id}`)).toBe(true);
     expect(strobe.filter((r) => (r.body as typeof white).on.on === false).length).toBeGreaterThan(3);
     expect(sim.light(second!.id)).toMatchObject({ on: true, brightness: 1, xy: { x: 0.3227, y: 0.329 } });
+  });
+
+  test('an application key with line breaks, NUL or broken Unicode is a 400 before the bridge is asked', async () => {
+    const a = api(t, user.token);
+    const before = sim.requests().length;
+    // Once a 502 carrying the header library's own text: the key goes to the bridge in a header.
+    for (const applicationKey of [`${appKey}\r\nX-Injected: 1`, `${appKey}\u0000`, `${appKey}\uD800`]) {
+      const res = await a.post('/hue/store-app-key', { applicationKey });
+      expect(res.statusCode, JSON.stringify(applicationKey)).toBe(400);
+      expect(res.json()).toEqual({ error: expect.stringMatching(/^applicationKey/), code: 'invalid_input' });
+    }
+    expect(sim.requests()).toHaveLength(before);
+    // A key pasted with its line break still works: surrounding white space is trimmed first.
+    expect((await a.post('/hue/store-app-key', { applicationKey: `${appKey}\n` })).json()).toEqual({
+      success: true,
+    });
   });
 
   test('tokens and the application key are encrypted at rest; the sealed token is the live one', async () => {
@@ -723,8 +753,8 @@ function hueSuite(dialect: (typeof dialects)[number]) {
   });
 
   test('the callback refuses a missing, unknown, reused or expired state, a denial and a bad code', async () => {
-    const reasonOf = async (url: string) => {
-      const res = await t.app.inject({ method: 'GET', url });
+    const reasonOf = async (url: string, cookie?: string) => {
+      const res = await openCallback(t, url, cookie);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       const data = callbackData(res.body);
@@ -743,40 +773,125 @@ function hueSuite(dialect: (typeof dialects)[number]) {
 
     const a = api(t, user.token);
     // Reused: the same answer twice.
-    const start = (await a.get('/auth/hue/start')).json().authUrl as string;
-    const back = await authorizeOnSim(start, simOrigin, 'allow');
-    expect(
-      callbackData((await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).body).type,
-    ).toBe('HUE_OAUTH_SUCCESS');
-    expect(await reasonOf(`${back.pathname}${back.search}`)).toBe(HUE_OAUTH_REASONS.badState);
+    const first = await startHue(t, user.token);
+    const back = await authorizeOnSim(first.authUrl, simOrigin, 'allow');
+    expect(callbackData((await openCallback(t, back, first.cookie)).body).type).toBe('HUE_OAUTH_SUCCESS');
+    expect(await reasonOf(`${back.pathname}${back.search}`, first.cookie)).toBe(HUE_OAUTH_REASONS.badState);
 
     // Denied on Hue's page.
-    const denied = await authorizeOnSim((await a.get('/auth/hue/start')).json().authUrl, simOrigin, 'deny');
+    const deny = await startHue(t, user.token);
+    const denied = await authorizeOnSim(deny.authUrl, simOrigin, 'deny');
     expect(denied.searchParams.get('error')).toBe('access_denied');
-    expect(await reasonOf(`${denied.pathname}${denied.search}`)).toBe(HUE_OAUTH_REASONS.denied);
+    expect(await reasonOf(`${denied.pathname}${denied.search}`, deny.cookie)).toBe(HUE_OAUTH_REASONS.denied);
 
     // A good state with a code Hue never issued.
-    const state = new URL((await a.get('/auth/hue/start')).json().authUrl).searchParams.get('state')!;
-    expect(await reasonOf(`/auth/hue/callback?code=forged&state=${state}`)).toBe(
+    const forged = await startHue(t, user.token);
+    const state = new URL(forged.authUrl).searchParams.get('state')!;
+    expect(await reasonOf(`/auth/hue/callback?code=forged&state=${state}`, forged.cookie)).toBe(
       HUE_OAUTH_REASONS.codeRefused,
     );
-    const noCode = new URL((await a.get('/auth/hue/start')).json().authUrl).searchParams.get('state')!;
-    expect(await reasonOf(`/auth/hue/callback?state=${noCode}`)).toBe(HUE_OAUTH_REASONS.missingCode);
+    const noCodeStart = await startHue(t, user.token);
+    const noCode = new URL(noCodeStart.authUrl).searchParams.get('state')!;
+    expect(await reasonOf(`/auth/hue/callback?state=${noCode}`, noCodeStart.cookie)).toBe(
+      HUE_OAUTH_REASONS.missingCode,
+    );
 
     // Expired: answered after the state's 10 minutes.
-    const late = (await a.get('/auth/hue/start')).json().authUrl as string;
-    const lateBack = await authorizeOnSim(late, simOrigin, 'allow');
+    const late = await startHue(t, user.token);
+    const lateBack = await authorizeOnSim(late.authUrl, simOrigin, 'allow');
     clock += HUE_STATE_TTL_MS + 1000;
-    expect(await reasonOf(`${lateBack.pathname}${lateBack.search}`)).toBe(HUE_OAUTH_REASONS.badState);
+    expect(await reasonOf(`${lateBack.pathname}${lateBack.search}`, late.cookie)).toBe(
+      HUE_OAUTH_REASONS.badState,
+    );
     // The failures did not disturb the working connection.
     expect((await a.get('/auth/hue/status')).json().connected).toBe(true);
   });
 
+  test('a flow finished in another browser is refused: the starter is not connected and the link is spent', async () => {
+    const starter = await signup(t, 'starter@example.com');
+    const started = await startHue(t, starter.token);
+    // The start sets the binding cookie: HttpOnly, Lax, only for the callback, as long as the state.
+    const setCookie = String((await api(t, starter.token).get('/auth/hue/start')).headers['set-cookie']);
+    expect(setCookie).toMatch(
+      /^flaglight_hue_oauth=\d+\.[\w-]{43}; Path=\/auth\/hue\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/,
+    );
+    const attacker = await signup(t, 'attacker@example.com');
+    const attackerOwn = await startHue(t, attacker.token);
+    const back = await authorizeOnSim(started.authUrl, simOrigin, 'allow');
+
+    // No cookie, the cookie of another flow, a forged or altered one: each refused with a clear page.
+    const attempts = [
+      undefined,
+      attackerOwn.cookie,
+      'flaglight_hue_oauth=9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      `${started.cookie.slice(0, -2)}xx`,
+      'other=1',
+    ];
+    for (const cookie of attempts) {
+      const fresh = await startHue(t, starter.token);
+      const freshBack = await authorizeOnSim(fresh.authUrl, simOrigin, 'allow');
+      const page = await openCallback(t, freshBack, cookie);
+      expect(page.statusCode).toBe(200);
+      const data = callbackData(page.body);
+      expect(data.type, String(cookie)).toBe('HUE_OAUTH_ERROR');
+      expect(data.error).toBe(HUE_OAUTH_REASONS.otherBrowser);
+      expect(data.fallback).toBe(
+        `/#/settings?hue_error=${encodeURIComponent(HUE_OAUTH_REASONS.otherBrowser)}`,
+      );
+      expect(page.body).toContain(`Hue authorization failed: ${HUE_OAUTH_REASONS.otherBrowser}`);
+      // Spent by the refused attempt: the starter's own browser cannot use that link any more.
+      expect(callbackData((await openCallback(t, freshBack, fresh.cookie)).body).error).toBe(
+        HUE_OAUTH_REASONS.badState,
+      );
+    }
+    const hijack = await openCallback(t, back);
+    expect(callbackData(hijack.body).error).toBe(HUE_OAUTH_REASONS.otherBrowser);
+    expect((await api(t, starter.token).get('/auth/hue/status')).json()).toEqual({
+      connected: false,
+      hasApplicationKey: false,
+    });
+    const rows = await t.context.db
+      .selectFrom('hue_connections')
+      .select('user_id')
+      .where('user_id', '=', starter.userId)
+      .execute();
+    expect(rows).toEqual([]);
+    // Single use: the callback clears the cookie, and the state is gone even for its own browser.
+    expect(String(hijack.headers['set-cookie'])).toMatch(
+      /^flaglight_hue_oauth=; Path=\/auth\/hue\/callback; Max-Age=0;/,
+    );
+    expect(callbackData((await openCallback(t, back, started.cookie)).body).error).toBe(
+      HUE_OAUTH_REASONS.badState,
+    );
+
+    // The starter's own browser, with its cookie, connects as before.
+    const own = await startHue(t, starter.token);
+    const ownBack = await authorizeOnSim(own.authUrl, simOrigin, 'allow');
+    expect(callbackData((await openCallback(t, ownBack, own.cookie)).body).type).toBe('HUE_OAUTH_SUCCESS');
+    expect((await api(t, starter.token).get('/auth/hue/status')).json().connected).toBe(true);
+    await api(t, starter.token).post('/auth/hue/disconnect');
+  });
+
+  test('the binding cookie is Secure when the callback is https, and expires with the state', () => {
+    expect(bindingCookie('v', { maxAgeS: 600, secure: true })).toBe(
+      'flaglight_hue_oauth=v; Path=/auth/hue/callback; Max-Age=600; HttpOnly; SameSite=Lax; Secure',
+    );
+    const binding = createBrowserBinding('x'.repeat(32));
+    const issuedAt = new Date(START);
+    const value = binding.issue('the-state', new Date(START + HUE_STATE_TTL_MS));
+    expect(binding.check([value], 'the-state', issuedAt)).toBe('ok');
+    expect(binding.check([value], 'another-state', issuedAt)).toBe('mismatch');
+    expect(binding.check([value], 'the-state', new Date(START + HUE_STATE_TTL_MS))).toBe('expired');
+    expect(binding.check([], 'the-state', issuedAt)).toBe('missing');
+    // Signed with another server's secret: worthless here.
+    expect(createBrowserBinding('y'.repeat(32)).check([value], 'the-state', issuedAt)).toBe('mismatch');
+  });
+
   test("a state is bound to the user who started: another user's session gains nothing", async () => {
     const other = await signup(t, 'other-fan@example.com');
-    const start = (await api(t, other.token).get('/auth/hue/start')).json().authUrl as string;
-    const back = await authorizeOnSim(start, simOrigin, 'allow');
-    await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const { authUrl, cookie } = await startHue(t, other.token);
+    const back = await authorizeOnSim(authUrl, simOrigin, 'allow');
+    await openCallback(t, back, cookie);
     expect((await api(t, other.token).get('/auth/hue/status')).json()).toEqual({
       connected: true,
       hasApplicationKey: false,
@@ -828,10 +943,10 @@ describe('Hue outside demo defaults', () => {
 
   test("the authorize page is Hue's own; the callback lets the popup keep its opener", async () => {
     const { token } = await signup(t, 'live@example.com');
-    const start = (await api(t, token).get('/auth/hue/start')).json().authUrl as string;
+    const { authUrl: start, cookie } = await startHue(t, token);
     expect(start.startsWith(`${external.url}/v2/oauth2/authorize?client_id=real-client&`)).toBe(true);
     const back = await authorizeOnSim(start, external.url, 'allow');
-    const page = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const page = await openCallback(t, back, cookie);
     expect(callbackData(page.body).type).toBe('HUE_OAUTH_SUCCESS');
     // Coming back from a cross-origin page, a stricter policy would cut window.opener.
     expect(page.headers['cross-origin-opener-policy']).toBe('unsafe-none');

@@ -87,6 +87,96 @@ describe('OpenF1 proxy', () => {
   });
 });
 
+describe('OpenF1 proxy: one canonical question per cache entry', () => {
+  let sim: RunningOpenF1Sim;
+  let t: TestApp;
+  let auth: { authorization: string };
+  // A clock that stands still: the cache never expires during the test, so counts are exact.
+  const frozen = Date.now();
+  beforeAll(async () => {
+    sim = await startOpenF1Sim({
+      mqttPort: null,
+      replays: [{ fixture: '2021-saudi-arabia-race', positionMinutes: 80 }],
+    });
+    t = await buildTestApp({ env: { OPENF1_BASE_URL: sim.url }, now: () => new Date(frozen) });
+    auth = { authorization: `Bearer ${await signUp(t)}` };
+  });
+  afterAll(async () => {
+    await t.close();
+    await sim.close();
+  });
+  const get = (url: string) => t.app.inject({ url: `/api/openf1/proxy${url}`, headers: auth });
+
+  async function expectOneUpstreamCall(path: string, spellings: string[]) {
+    sim.control.resetRequests();
+    const answers = [];
+    for (const url of spellings) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      answers.push(res.body);
+    }
+    expect(new Set(answers).size).toBe(1);
+    expect(sim.control.requestCount(path)).toBe(1);
+    return sim.control.requestLog().find((r) => r.path === path)!.query;
+  }
+
+  test('the same parameters in another order, repeated, or spelled differently cost one upstream call', async () => {
+    const sessions = await expectOneUpstreamCall('/v1/sessions', [
+      '/v1/sessions?year=2021&session_key=latest',
+      '/v1/sessions?session_key=latest&year=2021',
+      '/v1/sessions?session_key=latest&year=2021&year=2021&session_key=latest',
+      '/v1/sessions?session_key%3Dlatest&year%3D2021&',
+      '/v1/sessions/?&year=2021&&session_key=latest',
+    ]);
+    // Forwarded in the endpoint's fixed order, each token encoded whole (reference §1.3).
+    expect(sessions).toBe('session_key%3Dlatest&year%3D2021');
+
+    const raceControl = await expectOneUpstreamCall('/v1/race_control', [
+      '/v1/race_control?session_key=latest&date>2021-12-05T17:00:00Z',
+      '/v1/race_control?date>2021-12-05T17:00:00Z&session_key=latest',
+      '/v1/race_control?date%3E2021-12-05T17%3A00%3A00Z&session_key=latest',
+      '/v1/race_control?session_key=latest&date>2021-12-05T20:00+03:00&session_key=latest',
+      '/v1/race_control?session_key=latest&date>2021-12-05T17:00:00.000000Z',
+      '/v1/race_control?session_key=latest&date>2021-12-05T17:00:00.000%2B00:00',
+      '/v1/race_control?session_key=latest&date>2021-12-05T17:00',
+    ]);
+    expect(decodeURIComponent(raceControl)).toBe('session_key=latest&date>2021-12-05T17:00:00+00:00');
+
+    const location = await expectOneUpstreamCall('/v1/location', [
+      '/v1/location?session_key=latest&driver_number=44&driver_number=33&date>=2021-12-05T17:00:00Z&date<2021-12-05T17:00:05Z',
+      '/v1/location?date<2021-12-05T17:00:05Z&driver_number=33&date>=2021-12-05T17:00:00Z&driver_number=44&session_key=latest',
+      '/v1/location?driver_number=044&driver_number=33&driver_number=44&session_key=latest&date>=2021-12-05T17:00:00Z&date<2021-12-05T17:00:05Z',
+    ]);
+    expect(decodeURIComponent(location)).toBe(
+      'session_key=latest&driver_number=33&driver_number=44&date>=2021-12-05T17:00:00+00:00&date<2021-12-05T17:00:05+00:00',
+    );
+  });
+
+  test.each([
+    ['/v1/sessions?session_key=latest&csv=true', 'csv'],
+    ['/v1/sessions?session_key=latest&country_name=Monaco', 'country_name'],
+    ['/v1/race_control?session_key=latest&category=Flag', 'category'],
+    ['/v1/location?session_key=latest&x>0', '"x"'],
+    ['/v1/car_data?session_key=latest', '/v1/car_data'],
+    ['/v1/sessions?session_key=0', 'session_key'],
+    ['/v1/sessions?meeting_key=next', 'meeting_key'],
+    ['/v1/race_control?session_key=latest&date>2021-02-30T00:00:00Z', 'date'],
+    ['/v1/race_control?session_key=latest&date>2021-12-05T25:00:00Z', 'date'],
+    ['/v1/location?session_key=latest&date>2021-12-05&date>=2021-12-06', 'date'],
+    [
+      '/v1/location?session_key=1&driver_number=1&driver_number=2&driver_number=3&driver_number=4&driver_number=5',
+      'driver_number',
+    ],
+  ])('refuses %s with 400 invalid_input naming %s, without an upstream call', async (url, named) => {
+    sim.control.resetRequests();
+    const res = await get(url);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, code: 'invalid_input' });
+    expect(res.json().error).toContain(named);
+    expect(sim.control.requestCounts()).toEqual({});
+  });
+});
+
 describe('live stream', () => {
   let t: TestApp;
   let token: string;

@@ -47,6 +47,17 @@ function paymentSuite(dialect: (typeof dialects)[number]) {
     });
   };
 
+  test('a session id that is not valid text is a 400 before the payment service is asked', async () => {
+    const token = await signup('surrogate@example.com');
+    for (const sessionId of ['cs_\uD800', 'cs_\uDC00x', 'cs_1\r\nX-Injected: 1', 'cs_\u0000']) {
+      const res = await post('/api/payments/upgrade-after-payment', token, { sessionId });
+      expect(res.statusCode, JSON.stringify(sessionId)).toBe(400);
+      expect(res.json().code).toBe('invalid_input');
+      expect(res.json().error).toMatch(/^sessionId/);
+    }
+    expect((await me(token)).plan).toBe('trial');
+  });
+
   test('checkout → pay → signed webhook upgrades to lifetime once, with revenue and licence details', async () => {
     const token = await signup('payer@example.com');
     const start = await post('/api/payments/checkout', token);

@@ -53,6 +53,34 @@ function trackingSuite(dialect: (typeof dialects)[number]) {
     expect(mails[0]).toMatchObject({ subject: 'Chequered flag: Singapore Grand Prix – Race' });
   });
 
+  test('a deeply nested or oversized sessionData is a clear 400, never a crash', async () => {
+    // 10,000 levels: serializing it used to overflow the stack (a 500).
+    const deep = await t.app.inject({
+      method: 'POST',
+      url: '/api/sessions/track',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: `{"sessionData":{"extra":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json()).toEqual({ error: expect.stringMatching(/nested too deeply/), code: 'invalid_input' });
+    // Nine levels is one too many for sessionData (at most 8).
+    let nine: Record<string, unknown> = { a: 1 };
+    for (let i = 0; i < 7; i++) nine = { a: nine };
+    const tooDeep = await post('/api/sessions/track', { sessionData: { extra: nine } });
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.json().error).toBe('sessionData: sessionData is nested too deeply (at most 8 levels)');
+    expect((await post('/api/sessions/track', { sessionData: { extra: nine.a } })).statusCode).toBe(200);
+    const big = await post('/api/sessions/track', { sessionData: { extra: 'x'.repeat(9000) } });
+    expect(big.statusCode).toBe(400);
+    expect(big.json().error).toMatch(/too large \(at most 8192 characters/);
+    const surrogate = await post('/api/sessions/track', { sessionData: { session_name: 'Race \uD800' } });
+    expect(surrogate.statusCode).toBe(400);
+    expect(surrogate.json()).toEqual({
+      error: 'sessionData.session_name is not valid Unicode text',
+      code: 'invalid_input',
+    });
+  });
+
   test('someone else’s or an unknown session is a 404; signed out is a 401', async () => {
     expect((await post('/api/sessions/end', { sessionId: 'nope' })).statusCode).toBe(404);
     expect((await post('/api/sessions/track', { sessionData: {} }, '')).statusCode).toBe(401);

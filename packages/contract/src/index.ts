@@ -11,6 +11,7 @@ export * from './routes/auth.js';
 export * from './routes/hue.js';
 export * from './routes/live.js';
 export * from './routes/meta.js';
+export * from './strings.js';
 
 /** The whole API, by feature. The server registers exactly these routes; clients call them. */
 export const api = {

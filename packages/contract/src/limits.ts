@@ -5,3 +5,7 @@ export const MIN_REPLAY_SPEED = 1;
 export const MAX_REPLAY_SPEED = 20;
 /** A replay starts at most this many minutes into its recording. */
 export const MAX_REPLAY_START_MINUTES = 600;
+
+/** A tracked session's free-form summary (sessionData): nesting levels and JSON characters. */
+export const MAX_SESSION_DATA_DEPTH = 8;
+export const MAX_SESSION_DATA_CHARS = 8192;

@@ -1,5 +1,5 @@
 import { codeForStatus, type ErrorCode } from '@flaglight/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /**
@@ -43,6 +43,25 @@ function describeValidation(error: FastifyError): string {
     return where ? `${where}: ${message}` : message;
   }
   return error.message;
+}
+
+/**
+ * Faults the router finds before any route runs (a path segment that is not valid percent-encoded
+ * UTF-8, or one past the router's length limit): Fastify's `frameworkErrors` option, so they
+ * answer `{ error, code }` like every other 4xx instead of Fastify's own body.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The URL is not valid: a part of its path is not valid percent-encoded UTF-8'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'The URL is not valid: a part of its path is too long'
+        : 'The request could not be routed';
+  void reply.status(400).send({ error: message, code: 'invalid_input' });
 }
 
 /**

@@ -93,13 +93,15 @@ export function createHueRemoteClient(options: HueRemoteClientOptions): HueRemot
       response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      // The details reach the client: a network code at most, never an exception's own text.
+      const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
       return fail(
         'unreachable',
         timedOut
           ? `Hue did not answer within ${timeoutMs / 1000} s`
-          : error instanceof Error
-            ? error.message
-            : 'no answer',
+          : typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code)
+            ? `no connection to Hue (${code})`
+            : 'no connection to Hue',
       );
     }
     const text = await response.text().catch(() => '');

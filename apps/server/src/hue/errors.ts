@@ -48,6 +48,8 @@ export function hueHttpError(
 export const HUE_OAUTH_REASONS = {
   missingState: 'the sign-in answer carried no state',
   badState: 'the sign-in link expired or was already used. Please try again',
+  otherBrowser:
+    'the sign-in was finished in a different browser from the one that started it. Start again from Settings in this browser',
   denied: 'access was denied',
   missingCode: 'Hue sent no authorization code',
   codeRefused: 'Hue refused the authorization code. Please try again',

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
 import { badRequest } from '../http/errors.js';
+import { bindingCookie, readBindingCookies } from './browser-binding.js';
 import { CALLBACK_SCRIPT, renderCallbackPage } from './callback-page.js';
 import { HUE_OAUTH_REASONS, type HueService } from './service.js';
 
@@ -48,7 +49,16 @@ export async function hueRoutes(fastify: FastifyInstance, opts: HueRoutesOptions
 
   app.route({
     ...fromContract(api.hue.start),
-    handler: async (request) => hue.start(userId(request), appOrigin(request)),
+    // The start is an authenticated fetch from the app: the browser keeps the cookie it sets
+    // (same origin) and sends it on the popup's way back to the callback (SameSite=Lax).
+    handler: async (request, reply) => {
+      const started = await hue.start(userId(request), appOrigin(request));
+      void reply.header(
+        'set-cookie',
+        bindingCookie(started.browserCookie, { maxAgeS: started.maxAgeS, secure: started.secure }),
+      );
+      return { authUrl: started.authUrl };
+    },
   });
 
   app.route({
@@ -72,8 +82,11 @@ export async function hueRoutes(fastify: FastifyInstance, opts: HueRoutesOptions
     handler: async (request, reply) => {
       const query = HueCallbackQuerySchema.safeParse(request.query);
       const outcome = query.success
-        ? await hue.completeAuth(query.data)
+        ? await hue.completeAuth(query.data, readBindingCookies(request.headers.cookie))
         : ({ ok: false, reason: HUE_OAUTH_REASONS.badState, redirectUri: null } as const);
+      // The binding is single use: whatever the outcome, this browser's cookie is spent.
+      const secure = (outcome.redirectUri ?? appOrigin(request)).startsWith('https:');
+      void reply.header('set-cookie', bindingCookie('', { maxAgeS: 0, secure }));
       const origin = (outcome.redirectUri && originOf(outcome.redirectUri)) || appOrigin(request);
       // The popup keeps its opener only if this page's opener policy allows it after a cross-origin
       // authorize page (live Hue); the demo's authorize page is on our origin with our own policy.

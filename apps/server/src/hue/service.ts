@@ -1,6 +1,7 @@
 import type { EffectFlag } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
+import type { BrowserBinding } from './browser-binding.js';
 import type { HueRemoteClient } from './client.js';
 import { createHueConnectionStore } from './connection-store.js';
 import type { SecretBox } from './crypto.js';
@@ -22,6 +23,8 @@ export interface HueServiceDeps {
   /** Undefined when the server has no Hue client credentials (live mode without HUE_CLIENT_ID). */
   client: HueRemoteClient | undefined;
   clientId: string | undefined;
+  /** Signs the cookie that ties an OAuth flow to the browser that started it. */
+  binding: BrowserBinding;
   /** The origin the browser opens the authorize page on, given the app's origin (demo: the app itself). */
   authorizeBase: (appOrigin: string) => string;
   logger: Logger;

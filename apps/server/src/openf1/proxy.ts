@@ -1,40 +1,98 @@
 import type { OpenF1Client, OpenF1Result } from './client.js';
 
 /**
- * What the proxy accepts (SPEC §7): three endpoints and, per endpoint, the filters the app uses.
- * Everything else is refused with a 400 before any upstream call.
+ * What the proxy accepts (SPEC §7; OpenF1's syntax in reference §1.3): three endpoints and, per
+ * endpoint, the filters the app uses. Everything else is refused with a 400 naming the parameter,
+ * before any upstream call. Accepted queries are rewritten to one canonical form (parameters in a
+ * fixed order, values normalized, duplicates dropped), so every spelling of the same question
+ * shares one cache entry and costs at most one upstream call per TTL.
  */
 type Op = '=' | '>' | '>=' | '<' | '<=';
 interface ParamRule {
   ops: readonly Op[];
-  pattern: RegExp;
+  /** The canonical spelling of a valid value, or null when the value is refused. */
+  canonical: (value: string) => string | null;
   describe: string;
-  /** May appear more than once (OpenF1 ORs repeated values). */
-  repeat?: boolean;
+  /** Distinct `=` values allowed at once (OpenF1 ORs repeated values); 1 when not repeatable. */
+  repeat?: number;
 }
 
-const SESSION_KEY: ParamRule = {
-  ops: ['='],
-  pattern: /^(\d{1,7}|latest)$/,
-  describe: 'a number or "latest"',
+const positiveInt = (max: number) => (value: string) => {
+  if (!/^\d{1,10}$/.test(value)) return null;
+  const n = Number(value);
+  return n >= 1 && n <= max ? String(n) : null;
 };
-const DATE_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-const DATE_AFTER: ParamRule = { ops: ['>'], pattern: DATE_RE, describe: 'an ISO 8601 date' };
+const keyOrLatest = (value: string) => (value === 'latest' ? value : positiveInt(9_999_999)(value));
 
-const ENDPOINTS: Record<string, { params: Record<string, ParamRule>; required: string[] }> = {
+const DATE_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/**
+ * An ISO 8601 date or time as OpenF1 reads it (no zone = UTC), written one way: a day stays a day
+ * (OpenF1 widens it to the whole day), a time becomes UTC `YYYY-MM-DDTHH:MM:SS[.ffffff]+00:00`.
+ */
+export function canonicalOpenF1Date(value: string): string | null {
+  const m = DATE_RE.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, sec = '0', frac = '', zone = 'Z'] = m;
+  const day = Date.UTC(Number(y), Number(mo) - 1, Number(d));
+  const asDay = new Date(day);
+  if (
+    asDay.getUTCFullYear() !== Number(y) ||
+    asDay.getUTCMonth() !== Number(mo) - 1 ||
+    asDay.getUTCDate() !== Number(d)
+  )
+    return null;
+  if (asDay.getUTCFullYear() < 1950 || asDay.getUTCFullYear() > 2100) return null;
+  if (h === undefined || mi === undefined) return `${y}-${mo}-${d}`;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return null;
+  let offsetMinutes = 0;
+  if (zone !== 'Z') {
+    const z = /^([+-])(\d{2}):?(\d{2})$/.exec(zone)!;
+    if (Number(z[2]) > 23 || Number(z[3]) > 59) return null;
+    offsetMinutes = (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3]));
+  }
+  const at = new Date(day + ((Number(h) * 60 + Number(mi) - offsetMinutes) * 60 + Number(sec)) * 1000);
+  const micro = frac.padEnd(6, '0').replace(/0+$/, '');
+  const date = `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}`;
+  const time = `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())}`;
+  return `${date}T${time}${micro ? `.${micro}` : ''}+00:00`;
+}
+
+const SESSION_KEY: ParamRule = { ops: ['='], canonical: keyOrLatest, describe: 'a number or "latest"' };
+const MEETING_KEY: ParamRule = { ops: ['='], canonical: keyOrLatest, describe: 'a number or "latest"' };
+const YEAR: ParamRule = {
+  ops: ['='],
+  canonical: (v) => (/^(19|20)\d{2}$/.test(v) ? v : null),
+  describe: 'a four-digit year',
+};
+const DRIVER_NUMBER: ParamRule = {
+  ops: ['='],
+  canonical: positiveInt(999),
+  describe: 'a car number',
+  repeat: 4,
+};
+// One interval at most (a lower and an upper bound): OpenF1 pairs several bounds by their order,
+// which a canonical order would change.
+const DATE_RANGE: ParamRule = {
+  ops: ['>', '>=', '<', '<='],
+  canonical: canonicalOpenF1Date,
+  describe: 'an ISO 8601 date or time',
+};
+const DATE_AFTER: ParamRule = { ...DATE_RANGE, ops: ['>'] };
+
+/** Per endpoint, its parameters in the order they are sent upstream, and those it needs. */
+export const OPENF1_PROXY_ENDPOINTS: Record<
+  string,
+  { params: Record<string, ParamRule>; required: string[] }
+> = {
   sessions: {
-    params: {
-      year: { ops: ['='], pattern: /^(19|20)\d{2}$/, describe: 'a four-digit year' },
-      session_key: SESSION_KEY,
-    },
+    params: { session_key: SESSION_KEY, meeting_key: MEETING_KEY, year: YEAR },
     required: [],
   },
   location: {
-    params: {
-      session_key: SESSION_KEY,
-      driver_number: { ops: ['='], pattern: /^\d{1,3}$/, describe: 'a car number', repeat: true },
-      date: { ops: ['>', '>=', '<', '<='], pattern: DATE_RE, describe: 'an ISO 8601 date', repeat: true },
-    },
+    params: { session_key: SESSION_KEY, driver_number: DRIVER_NUMBER, date: DATE_RANGE },
     required: ['session_key'],
   },
   race_control: {
@@ -63,6 +121,8 @@ const MAX_CACHE_ENTRIES = 1_000;
 export type ParsedProxyRequest =
   { ok: true; endpoint: string; upstreamPath: string } | { ok: false; error: string };
 
+const MAX_QUERY_LENGTH = 1000;
+
 function decode(token: string): string | null {
   try {
     return decodeURIComponent(token);
@@ -71,23 +131,27 @@ function decode(token: string): string | null {
   }
 }
 
+const isLowerBound = (op: Op) => op === '>' || op === '>=';
+
 /**
- * Validates a proxy path and its raw query string and builds the canonical upstream path: tokens
- * sorted, each percent-encoded whole (reference §1.3), so equal requests share one cache entry.
+ * Validates a proxy path and its raw query string and builds the canonical upstream path:
+ * parameters in the endpoint's fixed order, values normalized (`session_key=0042` is
+ * `session_key=42`, a time in any zone is UTC), repeated values sorted and deduplicated, each
+ * token percent-encoded whole (reference §1.3). Equal questions thus share one cache entry.
  */
 export function parseProxyRequest(path: string, rawQuery: string): ParsedProxyRequest {
   const m = /^v1\/([a-z_]+)\/?$/.exec(path);
   const endpoint = m?.[1];
-  const spec = endpoint ? ENDPOINTS[endpoint] : undefined;
+  const spec = endpoint ? OPENF1_PROXY_ENDPOINTS[endpoint] : undefined;
   if (!endpoint || !spec) {
     return {
       ok: false,
       error: `Unsupported OpenF1 path "/${path.slice(0, 100)}": use /v1/sessions, /v1/location or /v1/race_control`,
     };
   }
-  if (rawQuery.length > 1000) return { ok: false, error: 'Query string is too long' };
-  const tokens: string[] = [];
-  const seen = new Map<string, number>();
+  if (rawQuery.length > MAX_QUERY_LENGTH) return { ok: false, error: 'Query string is too long' };
+  // Per parameter, per operator, the canonical values asked for.
+  const asked = new Map<string, Map<Op, Set<string>>>();
   for (const raw of rawQuery.split('&')) {
     if (raw === '') continue;
     const token = decode(raw);
@@ -104,22 +168,31 @@ export function parseProxyRequest(path: string, rawQuery: string): ParsedProxyRe
       };
     }
     if (!rule.ops.includes(op)) return { ok: false, error: `Parameter "${name}" does not accept "${op}"` };
-    const badDate = rule.pattern === DATE_RE && Number.isNaN(Date.parse(value));
-    if (!rule.pattern.test(value) || badDate) {
-      return { ok: false, error: `Parameter "${name}" must be ${rule.describe}` };
-    }
-    const count = (seen.get(`${name}${op}`) ?? 0) + 1;
-    seen.set(`${name}${op}`, count);
-    if (count > (rule.repeat ? 4 : 1))
-      return { ok: false, error: `Parameter "${name}" is repeated too often` };
-    tokens.push(`${name}${op}${value}`);
+    const canonical = rule.canonical(value);
+    if (canonical === null) return { ok: false, error: `Parameter "${name}" must be ${rule.describe}` };
+    const byOp = asked.get(name) ?? new Map<Op, Set<string>>();
+    asked.set(name, byOp);
+    const values = byOp.get(op) ?? new Set<string>();
+    byOp.set(op, values);
+    values.add(canonical);
+    const limit = op === '=' ? (rule.repeat ?? 1) : 1;
+    if (values.size > limit) return { ok: false, error: `Parameter "${name}" is repeated too often` };
+    const ops = [...byOp.keys()];
+    if (ops.filter(isLowerBound).length > 1 || ops.filter((o) => o === '<' || o === '<=').length > 1)
+      return { ok: false, error: `Parameter "${name}" takes at most one lower and one upper bound` };
   }
   for (const name of spec.required) {
-    if (!tokens.some((t) => t.startsWith(`${name}=`))) {
-      return { ok: false, error: `/v1/${endpoint} needs a ${name} filter` };
+    if (!asked.get(name)?.has('=')) return { ok: false, error: `/v1/${endpoint} needs a ${name} filter` };
+  }
+  const tokens: string[] = [];
+  for (const name of Object.keys(spec.params)) {
+    const byOp = asked.get(name);
+    if (!byOp) continue;
+    for (const op of ['=', '>', '>=', '<', '<='] as const) {
+      const values = [...(byOp.get(op) ?? [])].sort();
+      for (const value of values) tokens.push(`${name}${op}${value}`);
     }
   }
-  tokens.sort();
   const query = tokens.map((t) => encodeURIComponent(t)).join('&');
   return { ok: true, endpoint, upstreamPath: `/v1/${endpoint}${query ? `?${query}` : ''}` };
 }

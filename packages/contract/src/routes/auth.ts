@@ -2,6 +2,8 @@ import { AuthResponseSchema, LicenseStatusSchema, UserSchema } from '@flaglight/
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
+import { MAX_SESSION_DATA_CHARS, MAX_SESSION_DATA_DEPTH } from '../limits.js';
+import { boundedJson, safeString, safeText } from '../strings.js';
 
 // Generous bounds: anything longer is not an e-mail, a password or a token.
 const email = z.string().max(320);
@@ -10,12 +12,12 @@ const password = z.string().max(1024);
 export const CredentialsSchema = z.object({
   email,
   password,
-  turnstileToken: z.string().max(4096).optional(),
+  turnstileToken: safeString('turnstileToken', { max: 4096 }).optional(),
 });
 export const SignupBodySchema = CredentialsSchema.extend({ plan: z.literal('trial').optional() });
 export const ForgotPasswordBodySchema = z.object({ email });
 export const ResetPasswordBodySchema = z.object({
-  token: z.string().max(512).optional(),
+  token: safeString('token', { max: 512 }).optional(),
   password,
   confirmPassword: password.optional(),
 });
@@ -109,7 +111,7 @@ export const licenceRoutes = {
     auth: 'user',
     summary: 'Redeem a licence key',
     tags: ['licences'],
-    body: z.object({ licenseKey: z.string().max(200) }),
+    body: z.object({ licenseKey: safeString('licenseKey', { max: 200 }) }),
     responses: {
       200: z.object({ ...withUser, message: z.string() }),
       ...errors(400, 401, 404, 409, 429),
@@ -135,7 +137,7 @@ export const paymentRoutes = {
     auth: 'user',
     summary: 'Apply a paid checkout session on return from Stripe',
     tags: ['payments'],
-    body: z.object({ sessionId: z.string().min(1).max(300) }),
+    body: z.object({ sessionId: safeString('sessionId', { min: 1, max: 300 }) }),
     responses: {
       200: z.object({ ...withUser, upgraded: z.boolean() }),
       ...errors(400, 401, 403, 404, 502, 503),
@@ -165,14 +167,18 @@ export const paymentRoutes = {
 
 export const TrackedSessionDataSchema = z
   .object({
-    session_key: z.union([z.string().max(50), z.number()]).optional(),
-    session_name: z.string().max(200).optional(),
-    race_name: z.string().max(200).optional(),
-    circuit_name: z.string().max(200).optional(),
-    date_start: z.string().max(50).optional(),
-    date_end: z.string().max(50).optional(),
+    session_key: z.union([safeString('session_key', { max: 50 }), z.number()]).optional(),
+    session_name: safeText('session_name', { max: 200 }).optional(),
+    race_name: safeText('race_name', { max: 200 }).optional(),
+    circuit_name: safeText('circuit_name', { max: 200 }).optional(),
+    date_start: safeString('date_start', { max: 50 }).optional(),
+    date_end: safeString('date_end', { max: 50 }).optional(),
   })
-  .loose();
+  .loose()
+  // Free-form beyond those fields: bounded, so storing it cannot exhaust the stack or the row.
+  .superRefine(
+    boundedJson('sessionData', { maxDepth: MAX_SESSION_DATA_DEPTH, maxChars: MAX_SESSION_DATA_CHARS }),
+  );
 
 export const trackingRoutes = {
   track: defineRoute({
@@ -193,7 +199,7 @@ export const trackingRoutes = {
     auth: 'user',
     summary: 'End a tracked session; the post-race e-mail goes out once',
     tags: ['tracking'],
-    body: z.object({ sessionId: z.string().max(100) }),
+    body: z.object({ sessionId: safeString('sessionId', { max: 100 }) }),
     responses: {
       200: z.object({ success: z.literal(true), emailSent: z.boolean() }),
       ...errors(400, 401, 404),
@@ -201,7 +207,7 @@ export const trackingRoutes = {
   }),
 };
 
-const userIdParams = z.object({ id: z.string().min(1).max(100) });
+const userIdParams = z.object({ id: safeString('id', { min: 1, max: 100 }) });
 
 export const adminRoutes = {
   users: defineRoute({

@@ -2,6 +2,7 @@ import { EFFECT_FLAGS, HUE_FLAG_DURATION_MS } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
+import { safeString } from '../strings.js';
 
 /** More lights than a bridge holds in one room is a client fault. */
 export const HUE_MAX_FLAG_LIGHTS = 50;
@@ -61,16 +62,14 @@ export const HueFlagBodySchema = z.object({
 });
 
 export const HueStoreKeyBodySchema = z.object({
-  applicationKey: z
-    .string({ error: 'applicationKey must be text' })
-    .max(256, 'That application key is too long')
-    .optional(),
+  // Sent to the bridge in a header: no line breaks or lone surrogates.
+  applicationKey: safeString('applicationKey', { max: 256, trim: true }).optional(),
 });
 
 export const HueCallbackQuerySchema = z.object({
-  code: z.string().max(2048).optional(),
-  state: z.string().max(512).optional(),
-  error: z.string().max(512).optional(),
+  code: safeString('code', { max: 2048 }).optional(),
+  state: safeString('state', { max: 512 }).optional(),
+  error: safeString('error', { max: 512 }).optional(),
 });
 
 export const HUE_DIAGNOSTICS_REASONS = [
@@ -137,6 +136,9 @@ export const hueRoutes = {
     path: '/auth/hue/start',
     auth: 'user',
     summary: "Hue's authorize URL for the OAuth popup (state single use, 10 minutes)",
+    description:
+      'Also sets `flaglight_hue_oauth`, a signed HttpOnly SameSite=Lax cookie for `/auth/hue/callback` ' +
+      '(10 minutes): the callback accepts the state only from the browser that started the flow.',
     tags: ['hue'],
     responses: { 200: z.object({ authUrl: z.string() }), ...errors(401, 503) },
   }),
@@ -162,6 +164,9 @@ export const hueRoutes = {
     path: '/auth/hue/callback',
     auth: 'public',
     summary: "Hue's OAuth redirect target: a page that reports to the app window",
+    description:
+      'Needs the `flaglight_hue_oauth` cookie set by the start in this browser; spends the state and ' +
+      'clears the cookie whatever the outcome.',
     tags: ['hue'],
     produces: 'text/html',
     responses: {},

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
 import { MAX_REPLAY_SPEED, MAX_REPLAY_START_MINUTES, MIN_REPLAY_SPEED } from '../limits.js';
+import { safeString } from '../strings.js';
 
 const sessionKey = z.coerce.number().int().positive().max(2_000_000_000).optional();
 
@@ -36,9 +37,9 @@ export const liveRoutes = {
       'never by the session token.',
     tags: ['live'],
     query: z.object({
-      ticket: z.string().min(1).max(200),
+      ticket: safeString('ticket', { min: 1, max: 200 }),
       sessionKey,
-      lastEventId: z.string().max(20).optional(),
+      lastEventId: safeString('lastEventId', { max: 20 }).optional(),
     }),
     produces: 'text/event-stream',
     responses: { ...errors(400, 401, 404, 503) },
@@ -80,6 +81,15 @@ export const liveRoutes = {
     path: '/api/openf1/proxy/*',
     auth: 'user',
     summary: 'OpenF1 /v1/sessions, /v1/location and /v1/race_control, cached and coalesced',
+    // Not a zod query schema: OpenF1's operators live in the keys (`date>=…`, reference §1.3), so the
+    // raw query string is checked and rewritten by the server's proxy (apps/server/src/openf1/proxy.ts).
+    description:
+      'Filters, each validated and rewritten to one canonical form (fixed order, duplicates dropped, ' +
+      'times in UTC), so every spelling of one question shares one cached upstream call. ' +
+      '`/v1/sessions`: `session_key` and `meeting_key` (a number or `latest`), `year`. ' +
+      '`/v1/location`: `session_key` (required), `driver_number` (up to 4), `date` with `>`, `>=`, `<`, ' +
+      '`<=` (one lower and one upper bound). `/v1/race_control`: `session_key` (required), `date>`. ' +
+      'Any other endpoint or parameter is a 400 `invalid_input` naming it.',
     tags: ['live'],
     params: z.object({ '*': z.string() }),
     responses: {
@@ -91,7 +101,7 @@ export const liveRoutes = {
 
 export const ReplayStartBodySchema = z.object({
   source: z.enum(['bundled', 'openf1']).default('bundled'),
-  id: z.string().min(1).max(100),
+  id: safeString('id', { min: 1, max: 100 }),
   speed: z.number().min(MIN_REPLAY_SPEED).max(MAX_REPLAY_SPEED).default(1),
   startMinutes: z.number().min(0).max(MAX_REPLAY_START_MINUTES).default(0),
 });
