@@ -60,12 +60,17 @@ export function createAuthService(deps: AuthServiceDeps) {
   const verifications = createEmailVerificationsRepository(deps.db);
   const admins = deps.config.adminEmails;
 
-  // Sent in the background: no answer waits for the mail server (nor reveals, by its timing,
-  // whether an account exists).
+  // Sent in the background, after the answer has left: no answer waits for the mail server, and
+  // none carries the mailer's own work (building the message, opening the connection), which
+  // would tell by its timing that an account exists (issue 13, hole 9).
   function sendInBackground(message: MailMessage, what: string): void {
-    deps.mailer
-      .send(message)
-      .catch((error: unknown) => deps.logger.error({ err: error, to: message.to }, `${what} e-mail failed`));
+    setImmediate(() => {
+      deps.mailer
+        .send(message)
+        .catch((error: unknown) =>
+          deps.logger.error({ err: error, to: message.to }, `${what} e-mail failed`),
+        );
+    });
   }
 
   /** Stores a new confirmation link for the account and mails it to its address. */
