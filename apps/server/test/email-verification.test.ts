@@ -4,6 +4,7 @@ import { DEMO_ADMIN_EMAIL, ensureDemoAdmin } from '../src/auth/demo-admin.js';
 import {
   AUTH_MESSAGES,
   EMAIL_VERIFICATION_TTL_MS,
+  VERIFICATION_MAILS_PER_DAY,
   VERIFICATION_MAILS_PER_HOUR,
 } from '../src/auth/service.js';
 import {
@@ -204,6 +205,22 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
     expect((await call('POST', '/api/auth/resend-verification', token)).json()).toEqual({
       sent: false,
       message: AUTH_MESSAGES.alreadyVerified,
+    });
+  });
+
+  test('at most VERIFICATION_MAILS_PER_DAY a day, so whoever typed a stranger’s address cannot keep mailing them', async () => {
+    const { token } = (await signup('daily@example.com')).json();
+    let sent = 1; // the sign-up's
+    for (let hour = 0; hour < 6; hour++) {
+      while ((await call('POST', '/api/auth/resend-verification', token)).statusCode === 200) sent++;
+      clock += 60 * 60 * 1000 + 1000;
+    }
+    expect(sent).toBe(VERIFICATION_MAILS_PER_DAY);
+    const over = await call('POST', '/api/auth/resend-verification', token);
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual({
+      error: 'Too many requests. Please wait 18 hours and try again.',
+      code: 'rate_limited',
     });
   });
 

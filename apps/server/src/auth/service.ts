@@ -16,7 +16,17 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export const EMAIL_VERIFICATION_TTL_MS = 48 * 60 * 60 * 1000;
 /** Confirmation mails per account per hour, the sign-up's included (the resend button's limit). */
 export const VERIFICATION_MAILS_PER_HOUR = 4;
+/**
+ * And per day: whoever signed up with someone else's address must not be able to keep mailing
+ * that person (4 an hour would still be 96 a day).
+ */
+export const VERIFICATION_MAILS_PER_DAY = 8;
 const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const VERIFICATION_LIMITS = [
+  { windowMs: HOUR_MS, max: VERIFICATION_MAILS_PER_HOUR },
+  { windowMs: DAY_MS, max: VERIFICATION_MAILS_PER_DAY },
+] as const;
 
 export const AUTH_MESSAGES = {
   invalidCredentials: 'Invalid email or password',
@@ -36,6 +46,13 @@ export const AUTH_MESSAGES = {
 /** The resend button's answer: sent (or nothing to send), or wait this long. */
 export type ResendResult =
   { ok: true; sent: boolean; message: string } | { ok: false; retryAfterSeconds: number; message: string };
+
+function describeWait(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
+}
 
 export interface AuthServiceDeps {
   db: Db;
@@ -218,22 +235,29 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!userId) throw new HttpError(400, AUTH_MESSAGES.verifyLinkInvalid);
     },
 
-    /** The dashboard's resend button: a new link, at most VERIFICATION_MAILS_PER_HOUR an hour. */
+    /** The dashboard's resend button: a new link, at most VERIFICATION_MAILS_PER_HOUR an hour and VERIFICATION_MAILS_PER_DAY a day. */
     async resendVerification(userId: string): Promise<ResendResult> {
       const row = await users.findById(userId);
       if (!row) throw unauthorized(AUTH_MESSAGES.sessionExpired);
       if (row.email_verified_at !== null)
         return { ok: true, sent: false, message: AUTH_MESSAGES.alreadyVerified };
       const now = deps.now();
-      const sent = await verifications.sentSince(row.id, new Date(now.getTime() - HOUR_MS));
-      const oldest = sent[0];
-      if (oldest && sent.length >= VERIFICATION_MAILS_PER_HOUR) {
-        const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000));
-        const minutes = Math.ceil(retryAfterSeconds / 60);
+      const sent = await verifications.sentSince(row.id, new Date(now.getTime() - DAY_MS));
+      // The wait until the mail that fills each full window leaves it; the longest one counts.
+      let retryAfterMs = 0;
+      for (const { windowMs, max } of VERIFICATION_LIMITS) {
+        const inWindow = sent.filter((at) => at.getTime() > now.getTime() - windowMs);
+        const oldest = inWindow[inWindow.length - max];
+        if (inWindow.length >= max && oldest) {
+          retryAfterMs = Math.max(retryAfterMs, oldest.getTime() + windowMs - now.getTime());
+        }
+      }
+      if (retryAfterMs > 0) {
+        const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
         return {
           ok: false,
           retryAfterSeconds,
-          message: `Too many requests. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+          message: `Too many requests. Please wait ${describeWait(retryAfterSeconds)} and try again.`,
         };
       }
       await sendVerification(row, now);
