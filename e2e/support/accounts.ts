@@ -20,6 +20,8 @@ export interface ApiUser {
   createdAt: string;
   lastLogin: string | null;
   trialExpires: string | null;
+  /** The address was confirmed (the sign-up e-mail's link, or a password reset). */
+  emailVerified?: boolean;
 }
 
 export interface Session {

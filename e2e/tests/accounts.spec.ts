@@ -26,6 +26,42 @@ test.describe('sign up and sign in', () => {
     expect(await page.evaluate(() => localStorage.getItem('current_user_id'))).toBe(email);
   });
 
+  test('a new fan confirms the e-mail from the mailed link, and the dashboard prompt goes away', async ({
+    page,
+  }) => {
+    const login = new LoginPage(page);
+    const email = uniqueEmail('confirm');
+    await login.open('signup');
+    await login.signUp(email, STRONG_PASSWORD);
+    const prompt = page.getByRole('region', { name: 'Confirm your e-mail' });
+    await expect(prompt).toContainText(`We sent a link to ${email}.`);
+    await prompt.getByRole('button', { name: 'Resend e-mail' }).click();
+    await expect(prompt.getByRole('status')).toHaveText(
+      'A new confirmation link is on its way. Check your inbox.',
+    );
+
+    let link = '';
+    await expect(async () => {
+      const mails = (await caughtMail(page.request, email)).filter(
+        (mail) => mail.subject === 'Confirm your Flaglight e-mail address',
+      );
+      expect(mails).toHaveLength(2);
+      link = /\/#\/verify-email\?token=[^\s"<>]+/.exec(mails.at(-1)?.text ?? '')?.[0] ?? '';
+      expect(link).not.toBe('');
+    }).toPass();
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1, name: 'Confirm E-mail' })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText('Your e-mail address is confirmed. Thank you!');
+    await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByText(`Welcome back, ${email}`)).toBeVisible();
+    await expect(prompt).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByText(`Welcome back, ${email}`)).toBeVisible();
+    await expect(prompt).toHaveCount(0);
+  });
+
   test('weak passwords are refused with the SPEC §5 texts before anything is sent', async ({ page }) => {
     const login = new LoginPage(page);
     await login.open('signup');

@@ -85,4 +85,13 @@ describe('parseConfig', () => {
       'ops@example.com',
     ]);
   });
+
+  test('ADMIN_EMAILS are normalized like every address (NFKC), and a hidden character is refused', () => {
+    expect(parseConfig({ ADMIN_EMAILS: '\u212Aelvin@Example.com,' }).adminEmails).toEqual([
+      'kelvin@example.com',
+    ]);
+    expect(() => parseConfig({ ADMIN_EMAILS: 'boss\u200B@example.com' })).toThrow(
+      'Invalid configuration: ADMIN_EMAILS must be a comma-separated list of e-mail addresses',
+    );
+  });
 });

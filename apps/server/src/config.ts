@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { normalizeEmail, validateEmail } from '@flaglight/core';
 import { z } from 'zod';
 
 /**
@@ -73,15 +74,21 @@ const envSchema = z.object({
     z
       .string()
       .default('')
+      // The same normal form as every stored and looked-up address (trim, NFKC, lower-case); an
+      // entry with an invisible or control character is refused, not cleaned.
       .transform((v) =>
         v
           .split(',')
-          .map((e) => e.trim().toLowerCase())
-          .filter(Boolean),
+          .filter((e) => e.trim() !== '')
+          .map((e) => {
+            const normalized = normalizeEmail(e);
+            return normalized.ok ? normalized.value : null;
+          }),
       )
-      .refine((list) => list.every((e) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)), {
+      .refine((list) => list.every((e) => e !== null && validateEmail(e).ok), {
         message: 'must be a comma-separated list of e-mail addresses',
-      }),
+      })
+      .transform((list) => list.filter((e) => e !== null)),
   ),
   OPENF1_BASE_URL: optionalUrl,
   OPENF1_USERNAME: optionalString,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AUTH_MESSAGES, RESET_TOKEN_TTL_MS } from '../src/auth/service.js';
+import { linkToken, RESET_SUBJECT, waitForMail } from './account-helpers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
 const STRONG = 'Sunday!Race1';
@@ -156,14 +157,7 @@ function authSuite(dialect: (typeof dialects)[number]) {
     const unknown = await post('/auth/forgot-password', { email: 'ghost@example.com' });
     expect(unknown.json()).toEqual(forgot.json());
 
-    let mail;
-    for (let i = 0; i < 100 && !mail; i++) {
-      mail = t.context.sims!.mail.control.messagesTo('reset@example.com')[0];
-      if (!mail) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(mail?.subject).toBe('Reset your Flaglight password');
-    const token = /#\/reset-password\?token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
-    expect(token).toBeDefined();
+    const token = linkToken(await waitForMail(t, 'reset@example.com', RESET_SUBJECT), 'reset-password');
     expect(t.context.sims!.mail.control.messagesTo('ghost@example.com')).toEqual([]);
 
     const mismatch = await post('/auth/reset-password', {
@@ -187,15 +181,38 @@ function authSuite(dialect: (typeof dialects)[number]) {
     expect(login.statusCode).toBe(200);
   });
 
+  test('a reset spends every other reset link of the account and ends every session opened before it', async () => {
+    const { token: signupSession } = (await signup('tworeset@example.com')).json();
+    const login = (password: string) =>
+      post('/auth/login', { email: 'tworeset@example.com', password, turnstileToken: bot() });
+    const otherDevice = (await login(STRONG)).json().token as string;
+    await post('/auth/forgot-password', { email: 'tworeset@example.com' });
+    const first = linkToken(await waitForMail(t, 'tworeset@example.com', RESET_SUBJECT), 'reset-password');
+    await post('/auth/forgot-password', { email: 'tworeset@example.com' });
+    const second = linkToken(
+      await waitForMail(t, 'tworeset@example.com', RESET_SUBJECT, { after: 1 }),
+      'reset-password',
+    );
+    expect(second).not.toBe(first);
+
+    expect((await post('/auth/reset-password', { token: second, password: 'New!Pass99' })).statusCode).toBe(
+      200,
+    );
+    // The attack: the older link, still in the mailbox (or someone else's hands), resets again.
+    const old = await post('/auth/reset-password', { token: first, password: 'Hijack!Pass1' });
+    expect(old.statusCode).toBe(400);
+    expect(old.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid, code: 'invalid_input' });
+    for (const session of [signupSession, otherDevice]) {
+      expect((await get('/api/auth/me', session)).statusCode).toBe(401);
+    }
+    expect((await login('Hijack!Pass1')).statusCode).toBe(401);
+    expect((await login('New!Pass99')).statusCode).toBe(200);
+  });
+
   test('a reset link expires after one hour', async () => {
     await signup('late@example.com');
     await post('/auth/forgot-password', { email: 'late@example.com' });
-    let mail;
-    for (let i = 0; i < 100 && !mail; i++) {
-      mail = t.context.sims!.mail.control.messagesTo('late@example.com')[0];
-      if (!mail) await new Promise((r) => setTimeout(r, 20));
-    }
-    const token = /token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+    const token = linkToken(await waitForMail(t, 'late@example.com', RESET_SUBJECT), 'reset-password');
     clock += RESET_TOKEN_TTL_MS + 1000;
     const res = await post('/auth/reset-password', { token, password: 'New!Pass99' });
     expect(res.json()).toEqual({ error: AUTH_MESSAGES.resetLinkInvalid, code: 'invalid_input' });
@@ -209,7 +226,11 @@ function authSuite(dialect: (typeof dialects)[number]) {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: AUTH_MESSAGES.resetRequested });
       await new Promise((r) => setTimeout(r, 200));
-      expect(t.context.sims!.mail.control.messagesTo('nomail@example.com')).toEqual([]);
+      expect(
+        t.context
+          .sims!.mail.control.messagesTo('nomail@example.com')
+          .filter((m) => m.subject === RESET_SUBJECT),
+      ).toEqual([]);
     } finally {
       t.context.sims!.mail.control.setDown(false);
     }

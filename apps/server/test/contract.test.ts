@@ -1,5 +1,6 @@
 import { API_ROUTES, AUTH_LEVELS, ErrorBodySchema, type RouteDef } from '@flaglight/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { verifyEmailByMail } from './account-helpers.js';
 import { concreteUrl, productRoutes } from './api-routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
 import { signUp } from './live-helpers.js';
@@ -16,6 +17,8 @@ describe('the API contract, as the server registered it', () => {
     t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
     tokens.user = await signUp(t, 'fan@example.com');
     tokens.admin = await signUp(t, 'boss@example.com');
+    // ADMIN_EMAILS rights need a proved address (issue 13).
+    await verifyEmailByMail(t, 'boss@example.com');
   });
   afterAll(() => t.close());
 

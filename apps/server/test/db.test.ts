@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrateToLatest } from '../src/db/database.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { buildTestApp, TEST_DATABASE_URL, type Dialect, type TestApp } from './helper.js';
 
 function dbSuite(dialect: Dialect) {
@@ -38,6 +39,7 @@ function dbSuite(dialect: Dialect) {
       created_at: now,
       last_login: null,
       trial_expires: '2026-11-28T12:00:00.000Z',
+      email_verified_at: null,
     });
   });
 
@@ -69,6 +71,37 @@ function dbSuite(dialect: Dialect) {
   test('running the migrations again changes nothing', async () => {
     const result = await migrateToLatest(t.context.db, t.context.dbSchema);
     expect(result.results).toEqual([]);
+  });
+
+  test('the e-mail verification migration normalizes stored addresses where no other account has the form', async () => {
+    const migrator = new Migrator({
+      db: t.context.db,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      ...(t.context.dbSchema ? { migrationTableSchema: t.context.dbSchema } : {}),
+    });
+    const down = await migrator.migrateTo('0005-hue');
+    expect(down.error).toBeUndefined();
+    const user = (id: string, email: string) =>
+      sql`insert into users (id, email, password_hash, plan, created_at) values (${id}, ${email}, 'x', 'trial', 'now')`.execute(
+        t.context.db,
+      );
+    await user('k1', '\u212Aelvin@example.com'); // Kelvin sign: alone, becomes kelvin@
+    await user('w1', 'ｗｉｄｅ@example.com'); // full-width, collides with w2's plain form: kept
+    await user('w2', 'wide@example.com');
+    await user('z1', 'zero\u200Bwidth@example.com'); // cannot be normalized: kept, unreachable
+    await migrateToLatest(t.context.db, t.context.dbSchema);
+    const rows = await t.context.db
+      .selectFrom('users')
+      .select(['id', 'email', 'email_verified_at'])
+      .where('id', 'in', ['k1', 'w1', 'w2', 'z1'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: 'k1', email: 'kelvin@example.com', email_verified_at: null },
+      { id: 'w1', email: 'ｗｉｄｅ@example.com', email_verified_at: null },
+      { id: 'w2', email: 'wide@example.com', email_verified_at: null },
+      { id: 'z1', email: 'zero\u200Bwidth@example.com', email_verified_at: null },
+    ]);
   });
 }
 

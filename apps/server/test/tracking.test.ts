@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { VERIFY_SUBJECT } from './account-helpers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
 function trackingSuite(dialect: (typeof dialects)[number]) {
@@ -42,13 +43,18 @@ function trackingSuite(dialect: (typeof dialects)[number]) {
       success: true,
       emailSent: false,
     });
+    // The sign-up's confirmation mail goes to the same address; only post-race mails count here.
+    const raceMails = () =>
+      t.context
+        .sims!.mail.control.messagesTo('watcher@example.com')
+        .filter((m) => m.subject !== VERIFY_SUBJECT);
     let mails: unknown[] = [];
     for (let i = 0; i < 100 && mails.length === 0; i++) {
-      mails = t.context.sims!.mail.control.messagesTo('watcher@example.com');
+      mails = raceMails();
       if (mails.length === 0) await new Promise((r) => setTimeout(r, 20));
     }
     await new Promise((r) => setTimeout(r, 100));
-    mails = t.context.sims!.mail.control.messagesTo('watcher@example.com');
+    mails = raceMails();
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ subject: 'Chequered flag: Singapore Grand Prix – Race' });
   });

@@ -1,18 +1,29 @@
-import { isPlanActive } from '@flaglight/core';
+import { isPlanActive, normalizeEmail } from '@flaglight/core';
 import type { UserRow } from './repository.js';
 
 /** What an account may do. Decided here and nowhere else (routes, services and admin read it). */
 export interface Access {
-  /** Admin rights: the row's flag, or an address listed in ADMIN_EMAILS. */
+  /** Admin rights: the row's flag, or a verified address listed in ADMIN_EMAILS. */
   isAdmin: boolean;
-  /** A configured operator account (ADMIN_EMAILS): bypasses trial checks (DESIGN §6). */
+  /** A configured operator account (a verified ADMIN_EMAILS address): bypasses trial checks (DESIGN §6). */
   isOperator: boolean;
   /** Paid features are open at `now`: a paid plan, a running trial, or an admin/operator. */
   planActiveAt(now: Date): boolean;
 }
 
+/**
+ * An address in ADMIN_EMAILS grants rights only once its owner proved it (the sign-up link or
+ * a password reset): anyone can sign up with any address, so the address alone proves nothing
+ * (issue 13, hole 1). Both sides are compared in their normal form (config normalizes the list).
+ */
+function isOperatorRow(row: UserRow, adminEmails: readonly string[]): boolean {
+  if (row.email_verified_at === null) return false;
+  const email = normalizeEmail(row.email);
+  return email.ok && adminEmails.includes(email.value);
+}
+
 export function accessOf(row: UserRow, adminEmails: readonly string[]): Access {
-  const isOperator = adminEmails.includes(row.email);
+  const isOperator = isOperatorRow(row, adminEmails);
   const isAdmin = row.is_admin === 1 || isOperator;
   return {
     isAdmin,

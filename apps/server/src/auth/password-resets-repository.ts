@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PasswordResetsTable } from '../db/schema.js';
 
@@ -6,20 +6,41 @@ export type PasswordResetRow = Selectable<PasswordResetsTable>;
 
 export function createPasswordResetsRepository(db: Db) {
   return {
-    async insert(input: { tokenHash: string; userId: string; now: Date; expiresAt: Date }): Promise<void> {
-      const row: PasswordResetRow = {
-        token_hash: input.tokenHash,
-        user_id: input.userId,
-        created_at: input.now.toISOString(),
-        expires_at: input.expiresAt.toISOString(),
-        used_at: null,
-      };
-      await db.insertInto('password_resets').values(row).execute();
+    /**
+     * Stores a reset link for the account of a (normalized) address, if there is one, in a single
+     * statement that reads and writes the same way whether or not the account exists: the answer's
+     * timing must not tell (issue 13, hole 9). True when a link was stored.
+     */
+    async insertForEmail(input: {
+      email: string;
+      tokenHash: string;
+      now: Date;
+      expiresAt: Date;
+    }): Promise<boolean> {
+      const text = (value: string) => sql<string>`cast(${value} as text)`;
+      const result = await db
+        .insertInto('password_resets')
+        .columns(['token_hash', 'user_id', 'created_at', 'expires_at'])
+        .expression(
+          db
+            .selectFrom('users')
+            .select([
+              text(input.tokenHash).as('token_hash'),
+              'id',
+              text(input.now.toISOString()).as('created_at'),
+              text(input.expiresAt.toISOString()).as('expires_at'),
+            ])
+            .where('email', '=', input.email),
+        )
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
     /**
-     * Claims an unused, unexpired reset token, sets the new password and ends the user's sessions,
-     * in one transaction. Returns the user's id, or undefined when the token cannot be claimed.
+     * Claims an unused, unexpired reset token, sets the new password, marks the address verified
+     * (the link proved the mailbox), spends every other reset link of the account and ends all its
+     * sessions, in one transaction. Returns the user's id, or undefined when the token cannot be
+     * claimed.
      */
     async resetPassword(input: {
       tokenHash: string;
@@ -38,12 +59,26 @@ export function createPasswordResetsRepository(db: Db) {
           .returning('user_id')
           .executeTakeFirst();
         if (!claimed) return undefined;
+        // Every other link sent before this reset stops working (issue 13, hole 5).
+        await trx
+          .updateTable('password_resets')
+          .set({ used_at: now })
+          .where('user_id', '=', claimed.user_id)
+          .where('used_at', 'is', null)
+          .execute();
         await trx
           .updateTable('users')
           .set({ password_hash: input.passwordHash })
           .where('id', '=', claimed.user_id)
           .execute();
-        // A new password ends every session opened with the old one.
+        await trx
+          .updateTable('users')
+          .set({ email_verified_at: now })
+          .where('id', '=', claimed.user_id)
+          .where('email_verified_at', 'is', null)
+          .execute();
+        // A new password ends every session opened with the old one: whoever held the account
+        // before (a squatter on someone else's address) is signed out everywhere.
         await trx.deleteFrom('auth_sessions').where('user_id', '=', claimed.user_id).execute();
         return claimed.user_id;
       });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Plan, User } from '@flaglight/core';
+import { normalizeEmail, type Plan, type User } from '@flaglight/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { UsersTable } from '../db/schema.js';
@@ -17,24 +17,24 @@ export function toUser(row: UserRow, adminEmails: readonly string[]): User {
     createdAt: row.created_at,
     lastLogin: row.last_login,
     trialExpires: row.trial_expires,
+    emailVerified: row.email_verified_at !== null,
   };
-}
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
 }
 
 export function createUsersRepository(db: Db) {
   return {
+    /** The account of an address, compared in its normal form (an unnormalizable one has none). */
     async findByEmail(email: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+      const normalized = normalizeEmail(email);
+      if (!normalized.ok) return undefined;
+      return db.selectFrom('users').selectAll().where('email', '=', normalized.value).executeTakeFirst();
     },
 
     async findById(id: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** Inserts a user; returns undefined when the e-mail is taken. */
+    /** Inserts a user; returns undefined when the e-mail is taken (in its normal form). */
     async insert(input: {
       email: string;
       passwordHash: string;
@@ -42,16 +42,21 @@ export function createUsersRepository(db: Db) {
       isAdmin?: boolean;
       now: Date;
       trialExpires: Date | null;
+      /** Set only where the address is known to be owned (the demo admin). */
+      emailVerifiedAt?: Date | null;
     }): Promise<UserRow | undefined> {
+      const email = normalizeEmail(input.email);
+      if (!email.ok) throw new TypeError(email.error);
       const row: UserRow = {
         id: crypto.randomUUID(),
-        email: normaliseEmail(input.email),
+        email: email.value,
         password_hash: input.passwordHash,
         plan: input.plan,
         is_admin: input.isAdmin ? 1 : 0,
         created_at: input.now.toISOString(),
         last_login: null,
         trial_expires: input.trialExpires ? input.trialExpires.toISOString() : null,
+        email_verified_at: input.emailVerifiedAt ? input.emailVerifiedAt.toISOString() : null,
       };
       const inserted = await db
         .insertInto('users')
@@ -63,6 +68,16 @@ export function createUsersRepository(db: Db) {
 
     async recordLogin(id: string, now: Date): Promise<void> {
       await db.updateTable('users').set({ last_login: now.toISOString() }).where('id', '=', id).execute();
+    },
+
+    /** Marks the address proved (keeps the first proof's time). */
+    async markEmailVerified(id: string, now: Date): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ email_verified_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('email_verified_at', 'is', null)
+        .execute();
     },
 
     async setPassword(id: string, passwordHash: string): Promise<void> {

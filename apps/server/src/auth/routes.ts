@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, HttpError } from '../http/errors.js';
 import { botCheckFailed, type TurnstileVerifier } from '../turnstile/client.js';
 import { AUTH_MESSAGES, type AuthService } from './service.js';
 
@@ -93,6 +93,27 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
       if (!form.ok) throw badRequest(form.error);
       await auth.resetPassword(form.value);
       return { success: true as const, message: AUTH_MESSAGES.passwordUpdated };
+    },
+  });
+
+  // The link from the sign-up e-mail; the token is the credential (256 bits, single use, 48 h).
+  app.route({
+    ...fromContract(api.auth.verifyEmail, perMinute),
+    handler: async (request) => {
+      await auth.verifyEmail(request.body.token);
+      return { success: true as const, message: AUTH_MESSAGES.emailVerified };
+    },
+  });
+
+  app.route({
+    ...fromContract(api.auth.resendVerification, perMinute),
+    handler: async (request, reply) => {
+      const result = await auth.resendVerification(String(signedInUser(request).id));
+      if (!result.ok) {
+        void reply.header('retry-after', String(result.retryAfterSeconds));
+        throw new HttpError(429, result.message);
+      }
+      return { sent: result.sent, message: result.message };
     },
   });
 }

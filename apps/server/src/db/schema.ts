@@ -14,6 +14,8 @@ export interface UsersTable {
   created_at: string;
   last_login: string | null;
   trial_expires: string | null;
+  /** When the address was proved: the sign-up link or a password reset (issue 13). */
+  email_verified_at: string | null;
 }
 
 export interface AuthSessionsTable {
@@ -24,6 +26,15 @@ export interface AuthSessionsTable {
 }
 
 export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A single-use link that proves an e-mail address; the token is stored as its SHA-256. */
+export interface EmailVerificationsTable {
   token_hash: string;
   user_id: string;
   created_at: string;
@@ -88,6 +99,7 @@ export interface Database {
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
   password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
   payments: PaymentsTable;
   licences: LicencesTable;
   tracked_sessions: TrackedSessionsTable;

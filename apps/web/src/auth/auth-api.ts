@@ -46,3 +46,14 @@ export async function resetPasswordRequest(form: {
   const { message } = await apiCall('POST /auth/reset-password', { body: form }, { token: null });
   return message;
 }
+
+/** Confirms the e-mail address with the token of the link sent at sign-up (works once). */
+export async function verifyEmailRequest(token: string): Promise<string> {
+  const { message } = await apiCall('POST /api/auth/verify-email', { body: { token } }, { token: null });
+  return message;
+}
+
+/** Sends the confirmation link again; the server allows a few an hour (429 beyond). */
+export async function resendVerificationRequest(): Promise<{ sent: boolean; message: string }> {
+  return apiCall('POST /api/auth/resend-verification');
+}

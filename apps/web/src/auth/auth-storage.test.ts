@@ -46,6 +46,18 @@ describe('readStoredSession', () => {
     const result = readStoredSession();
     expect(result.status === 'authenticated' && result.session.user.isAdmin).toBe(false);
   });
+
+  test('keeps emailVerified when it is a boolean, and leaves it unknown otherwise', () => {
+    localStorage.setItem('auth_token', 'abc');
+    const read = () => {
+      const result = readStoredSession();
+      return result.status === 'authenticated' ? result.session.user.emailVerified : 'not signed in';
+    };
+    localStorage.setItem('user', JSON.stringify(buildUser({ emailVerified: false })));
+    expect(read()).toBe(false);
+    localStorage.setItem('user', JSON.stringify({ ...buildUser(), emailVerified: 'no' }));
+    expect(read()).toBeUndefined();
+  });
 });
 
 test('storeSession writes token, user and the e-mail as current_user_id; clearStoredSession removes them', () => {

@@ -35,5 +35,6 @@ export function parseStoredUser(value: unknown): User | null {
   if (lastLogin !== undefined) user.lastLogin = lastLogin;
   const trialExpires = optionalString(value.trialExpires);
   if (trialExpires !== undefined) user.trialExpires = trialExpires;
+  if (typeof value.emailVerified === 'boolean') user.emailVerified = value.emailVerified;
   return user;
 }

@@ -4,8 +4,12 @@ import { Link } from 'react-router';
 import { useAuth } from '../auth/auth-context';
 import { LINK_CLASS } from '../login/FormField';
 import { SETTINGS_UPGRADE_PATH } from '../settings/settings-paths';
+import { VerifyEmailPrompt } from './VerifyEmailPrompt';
 
-/** SPEC §2 Dashboard welcome header: the Lifetime Access badge, or the trial's upgrade prompt. */
+/**
+ * SPEC §2 Dashboard welcome header: the Lifetime Access badge, or the trial's upgrade prompt; and,
+ * until the address is confirmed, the quiet prompt to confirm it (issue 13).
+ */
 export function WelcomeHeader() {
   const { user } = useAuth();
   if (!user) return null;
@@ -30,6 +34,7 @@ export function WelcomeHeader() {
           </Link>
         </p>
       )}
+      <VerifyEmailPrompt />
     </section>
   );
 }

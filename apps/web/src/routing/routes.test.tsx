@@ -26,6 +26,8 @@ const CASES: [string, User | null, string, string | RegExp][] = [
   ['/forgot-password', MEMBER, '/dashboard', 'Dashboard'],
   ['/reset-password', SIGNED_OUT, '/reset-password', 'Reset Password'],
   ['/reset-password', MEMBER, '/dashboard', 'Dashboard'],
+  ['/verify-email', SIGNED_OUT, '/verify-email', 'Confirm E-mail'],
+  ['/verify-email', MEMBER, '/verify-email', 'Confirm E-mail'],
   ['/simple-login', SIGNED_OUT, '/simple-login', 'Test Login'],
   ['/simple-login', MEMBER, '/simple-login', 'Test Login'],
   ['/minimal-dashboard', SIGNED_OUT, '/minimal-dashboard', 'Minimal Dashboard'],

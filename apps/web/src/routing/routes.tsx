@@ -10,6 +10,7 @@ import { TermsPage } from '../legal/TermsPage';
 import { ForgotPasswordPage } from '../login/ForgotPasswordPage';
 import { LoginPage } from '../login/LoginPage';
 import { ResetPasswordPage } from '../login/ResetPasswordPage';
+import { VerifyEmailPage } from '../login/VerifyEmailPage';
 import { AdminOnly, SignedInOnly, SignedOutOnly } from './route-guards';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -38,6 +39,8 @@ export const appRoutes: RouteObject[] = [
           { path: 'reset-password', element: <ResetPasswordPage /> },
         ],
       },
+      // The sign-up e-mail's link: works signed in or out (it may open on another device).
+      { path: 'verify-email', element: <VerifyEmailPage /> },
       { path: 'simple-login', element: <SimpleLoginPage /> },
       { path: 'minimal-dashboard', element: <MinimalDashboardPage /> },
       {

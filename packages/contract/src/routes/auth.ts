@@ -1,4 +1,4 @@
-import { AuthResponseSchema, LicenseStatusSchema, UserSchema } from '@flaglight/core';
+import { AuthResponseSchema, LicenseStatusSchema, normalizeEmail, UserSchema } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
@@ -6,8 +6,23 @@ import { MAX_SESSION_DATA_CHARS, MAX_SESSION_DATA_DEPTH } from '../limits.js';
 import { boundedJson, safeString, safeText } from '../strings.js';
 
 // Generous bounds: anything longer is not an e-mail, a password or a token.
-const email = z.string().max(320);
 const password = z.string().max(1024);
+
+/**
+ * Every e-mail a route receives, in its one stored form (trimmed, NFKC, lower-case), or a 400
+ * when it holds a control, format or whitespace character. Routes see only the normalized value,
+ * so no lookup or uniqueness check can meet a look-alike.
+ */
+export const EmailSchema = z
+  .string()
+  .max(320)
+  .transform((value, ctx) => {
+    const result = normalizeEmail(value);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: 'custom', message: result.error });
+    return z.NEVER;
+  });
+const email = EmailSchema;
 
 export const CredentialsSchema = z.object({
   email,
@@ -16,6 +31,7 @@ export const CredentialsSchema = z.object({
 });
 export const SignupBodySchema = CredentialsSchema.extend({ plan: z.literal('trial').optional() });
 export const ForgotPasswordBodySchema = z.object({ email });
+export const VerifyEmailBodySchema = z.object({ token: z.string().max(512) });
 export const ResetPasswordBodySchema = z.object({
   token: safeString('token', { max: 512 }).optional(),
   password,
@@ -84,12 +100,35 @@ export const authRoutes = {
     method: 'POST',
     path: '/auth/reset-password',
     auth: 'public',
-    summary: 'Choose a new password with a reset link',
+    summary: 'Choose a new password with a reset link (it also confirms the e-mail address)',
     tags: ['auth'],
     body: ResetPasswordBodySchema,
     responses: {
       200: z.object({ success: z.literal(true), message: z.string() }),
       ...errors(400, 429),
+    },
+  }),
+  verifyEmail: defineRoute({
+    method: 'POST',
+    path: '/api/auth/verify-email',
+    auth: 'public',
+    summary: 'Confirm an e-mail address with the link sent at sign-up (single use, 48 hours)',
+    tags: ['auth'],
+    body: VerifyEmailBodySchema,
+    responses: {
+      200: z.object({ success: z.literal(true), message: z.string() }),
+      ...errors(400, 429),
+    },
+  }),
+  resendVerification: defineRoute({
+    method: 'POST',
+    path: '/api/auth/resend-verification',
+    auth: 'user',
+    summary: 'Send the confirmation link again (a few per hour per account)',
+    tags: ['auth'],
+    responses: {
+      200: z.object({ sent: z.boolean(), message: z.string() }),
+      ...errors(401, 429),
     },
   }),
 };

@@ -13,6 +13,11 @@ export const UserSchema = z.object({
   createdAt: z.string(),
   lastLogin: z.string().nullable().optional(),
   trialExpires: z.string().nullable().optional(),
+  /**
+   * The address was proved (the sign-up link, or a password reset). The server always sends it;
+   * users stored by older builds lack it. Admin rights of ADMIN_EMAILS need it (issue 13).
+   */
+  emailVerified: z.boolean().optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 

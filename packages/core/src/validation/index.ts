@@ -1,2 +1,3 @@
 export * from './messages.js';
 export * from './validate.js';
+export * from './email.js';
