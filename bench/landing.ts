@@ -5,7 +5,7 @@
  * - "before first render": index.html's module script and preloads and their static imports, what
  *   the browser must fetch before the landing can draw;
  * - "in a browser": every script Debian's Chromium actually requests for `/` until the network is
- *   idle (lazy chunks included), when /usr/bin/chromium exists.
+ *   idle (lazy chunks included), and what following "Sign In" adds, when /usr/bin/chromium exists.
  * Prints figures, asserts nothing. Run: npm run build && npm run bench:landing -w @flaglight/bench
  * [-- --dist DIR] (another build, e.g. an older one, to compare).
  */
@@ -68,8 +68,11 @@ async function firstRenderScripts(origin: string): Promise<string[]> {
   return [...seen];
 }
 
-/** Every script Chromium requests for the landing, until the network has been idle 500 ms. */
-async function browserScripts(origin: string): Promise<string[] | null> {
+/**
+ * Every script Chromium requests for the landing, until the network has been idle 500 ms; then
+ * the ones the sign-in screen adds when the visitor follows "Sign In".
+ */
+async function browserScripts(origin: string): Promise<{ landing: string[]; signIn: string[] } | null> {
   if (!fs.existsSync(CHROMIUM)) return null;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -89,7 +92,11 @@ async function browserScripts(origin: string): Promise<string[] | null> {
     });
     await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { level: 1 }).waitFor();
-    return [...new Set(scripts)];
+    const landing = [...new Set(scripts)];
+    await page.getByRole('link', { name: 'Sign In' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Sign In' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    return { landing, signIn: [...new Set(scripts)].filter((url) => !landing.includes(url)) };
   } finally {
     await browser.close();
   }
@@ -145,9 +152,10 @@ try {
   );
   const inBrowser = await browserScripts(origin);
   const loaded = inBrowser
-    ? await report('in a browser (Chromium, until the network is idle)', inBrowser)
+    ? await report('in a browser (Chromium, until the network is idle)', inBrowser.landing)
     : null;
-  if (!inBrowser) console.log(`\n(${CHROMIUM} not found: the browser figures are skipped)`);
+  if (inBrowser) await report('then added by the sign-in screen', inBrowser.signIn);
+  else console.log(`\n(${CHROMIUM} not found: the browser figures are skipped)`);
   const worst = loaded ?? first;
   console.log(
     `\nbudget ${kb(BUDGET_BYTES)} on the wire: brotli ${kb(worst.br)}, gzip ${kb(worst.gzip)} -> ${
