@@ -10,6 +10,7 @@ import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
+import { registerCompression } from './http/compression.js';
 import { answerFrameworkError, HttpError, registerErrorHandling } from './http/errors.js';
 import { registerInputGuard } from './http/input-guard.js';
 import { recordRoutes } from './http/route-table.js';
@@ -85,6 +86,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests. Please wait ${context.after} and try again.`),
   });
+  // Before any route: compression marks each route as it is added (http/compression.ts).
+  await registerCompression(app);
+
   await registerApiDocs(app);
   registerAuth(app, context.auth);
 

@@ -1,27 +1,33 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { useAuth } from './auth/auth-context';
 import { AuthProvider } from './auth/AuthProvider';
 import { LightsProvider } from './lights/LightsProvider';
 import { createAppRouter } from './routing/routes';
 
-// Loaded after first paint: toasts come from the signed-in screens, which load later anyway.
+// Toasts come only from the signed-in screens and the lights engine, so only a signed-in user
+// loads the toaster; the landing page does not.
 const Toaster = lazy(() => import('./toasts/Toaster').then((m) => ({ default: m.Toaster })));
 
+function SignedInToaster() {
+  const { isAuthenticated } = useAuth();
+  if (!isAuthenticated) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
+
 export function App() {
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1 } } }));
   const [router] = useState(createAppRouter);
   return (
-    <QueryClientProvider client={queryClient}>
-      <AuthProvider>
-        {/* Above the routes, so light connections survive moving between screens. */}
-        <LightsProvider>
-          <RouterProvider router={router} />
-        </LightsProvider>
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
-      </AuthProvider>
-    </QueryClientProvider>
+    <AuthProvider>
+      {/* Above the routes, so light connections survive moving between screens. */}
+      <LightsProvider>
+        <RouterProvider router={router} />
+      </LightsProvider>
+      <SignedInToaster />
+    </AuthProvider>
   );
 }

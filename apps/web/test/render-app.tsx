@@ -4,6 +4,12 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AuthProvider } from '../src/auth/AuthProvider';
 import { appRoutes } from '../src/routing/routes';
 
+/**
+ * How long to wait for a screen to appear: most screens are lazily loaded, and a test run compiles
+ * each module on its first import, which can take over a second on a busy machine.
+ */
+export const SCREEN_WAIT = { timeout: 5_000 };
+
 /** A query client for one test: no retries, so a stubbed failure shows at once. */
 export function createTestQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetAppConfig } from '../src/api/app-config';
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it.
 window.scrollTo = () => {};
@@ -15,4 +16,5 @@ globalThis.ResizeObserver ??= class {
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  resetAppConfig();
 });

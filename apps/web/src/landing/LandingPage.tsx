@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { FLAG_STYLES } from '../flags/flag-styles';
 import { Logo } from '../layout/Logo';
+import { loadLoginPage } from '../routing/lazy-screens';
 import { buttonClass } from '../ui/button-styles';
 import { useDocumentTitle } from '../ui/use-document-title';
 import { FlagPanelPreview } from './FlagPanelPreview';
@@ -10,6 +11,10 @@ import { ProviderLogo } from './ProviderLogo';
 import { RaceTrack } from './RaceTrack';
 
 const SECTION_TITLE = 'font-display text-title font-bold tracking-tight uppercase italic';
+
+// The sign-in screen is not part of the landing's bundle: fetch it when a visitor heads for it.
+const preloadSignIn = () => void loadLoginPage();
+const SIGN_IN_INTENT = { onPointerEnter: preloadSignIn, onFocus: preloadSignIn, onTouchStart: preloadSignIn };
 
 export function LandingPage() {
   useDocumentTitle();
@@ -23,7 +28,7 @@ export function LandingPage() {
           <Link to="/aboutme" className={buttonClass('ghost', 'sm', 'max-[419px]:hidden')}>
             About
           </Link>
-          <Link to="/login" className={buttonClass('secondary', 'sm')}>
+          <Link to="/login" {...SIGN_IN_INTENT} className={buttonClass('secondary', 'sm')}>
             Sign In
           </Link>
         </nav>
@@ -50,10 +55,10 @@ export function LandingPage() {
             spoils the TV.
           </p>
           <div className="flex flex-wrap gap-3">
-            <Link to="/login?mode=signup" className={buttonClass('primary', 'lg')}>
+            <Link to="/login?mode=signup" {...SIGN_IN_INTENT} className={buttonClass('primary', 'lg')}>
               Start Free Trial
             </Link>
-            <Link to="/login" className={buttonClass('secondary', 'lg')}>
+            <Link to="/login" {...SIGN_IN_INTENT} className={buttonClass('secondary', 'lg')}>
               Sign In
             </Link>
           </div>
@@ -183,7 +188,7 @@ export function LandingPage() {
               Your first race weekend is free. Lifetime access is A$20, once.
             </p>
           </div>
-          <Link to="/login?mode=signup" className={buttonClass('primary', 'lg')}>
+          <Link to="/login?mode=signup" {...SIGN_IN_INTENT} className={buttonClass('primary', 'lg')}>
             Start your free race weekend
           </Link>
         </div>

@@ -8,8 +8,10 @@ import { SiteFooter } from './SiteFooter';
 import { TopBar } from './TopBar';
 
 // The live connection outlives screen changes (a fan may open Settings mid-race), so it sits
-// here, above the per-path key; signed-in only, and lazily loaded.
-const LiveProvider = lazy(() => import('../live/LiveProvider').then((m) => ({ default: m.LiveProvider })));
+// here, above the per-path key; signed-in only, and lazily loaded with the screens' query client.
+const SignedInProviders = lazy(() =>
+  import('./SignedInProviders').then((m) => ({ default: m.SignedInProviders })),
+);
 
 export function AppLayout() {
   const { isAuthenticated } = useAuth();
@@ -41,7 +43,7 @@ export function AppLayout() {
       <main ref={mainRef} tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         <ErrorBoundary resetKey={location.key} onGoHome={() => void navigate('/')}>
           <Suspense fallback={<RouteLoading />}>
-            {isAuthenticated ? <LiveProvider>{view}</LiveProvider> : view}
+            {isAuthenticated ? <SignedInProviders>{view}</SignedInProviders> : view}
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -28,7 +28,8 @@ function takeRedirectResult(): HueAuthResult | null {
 export function LightsProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
   const email = user?.email ?? null;
-  const config = useAppConfig();
+  // Only a signed-in user has lights to drive; the landing asks the server nothing.
+  const config = useAppConfig(email !== null);
   const lifxApiUrl = config.data?.lifxApiUrl;
   const [engine, setEngine] = useState<LightsEngine | null>(null);
   const [hueAuthResult, setHueAuthResult] = useState<HueAuthResult | null>(takeRedirectResult);

@@ -11,8 +11,8 @@ import { useLiveConnection } from './use-live-connection';
  * Holds the live connection for every signed-in screen, so a fan who opens Settings or Help in the
  * middle of a race keeps following it: the lights, the tracked session, the page title (it shows
  * the flag) and the wake lock all stay. Signing out (or leaving the signed-in screens) ends it like
- * a disconnect. Mounted by AppLayout around the screen (outside its per-path fade key), and
- * loaded lazily so the landing page does not carry the live code.
+ * a disconnect. Mounted by AppLayout (through SignedInProviders) around the screen, outside its
+ * per-path fade key, and loaded lazily so the landing page does not carry the live code.
  */
 export function LiveProvider({ children, feedDeps }: { children: ReactNode; feedDeps?: LiveFeedDeps }) {
   const { user } = useAuth();

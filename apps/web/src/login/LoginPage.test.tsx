@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { DEMO_CONFIG, stubApi } from '../../test/fetch-stub';
-import { renderApp } from '../../test/render-app';
+import { renderApp, SCREEN_WAIT } from '../../test/render-app';
 import { buildUser } from '../../test/users';
 
 const WEAK =
@@ -19,7 +19,7 @@ function baseRoutes() {
 }
 
 async function fillAndVerify(email: string, password: string) {
-  await userEvent.type(screen.getByLabelText('Email'), email);
+  await userEvent.type(await screen.findByLabelText('Email', {}, SCREEN_WAIT), email);
   await userEvent.type(screen.getByLabelText('Password'), password);
   const box = await screen.findByRole('checkbox', { name: 'Verify you are human' });
   await userEvent.click(box);
@@ -31,7 +31,7 @@ describe('sign in', () => {
   test('asks for the bot check first', async () => {
     stubApi(baseRoutes());
     renderApp('/login');
-    await userEvent.type(await screen.findByLabelText('Email'), 'fan@example.com');
+    await userEvent.type(await screen.findByLabelText('Email', {}, SCREEN_WAIT), 'fan@example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'anything');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please complete the security verification');
@@ -82,7 +82,7 @@ describe('sign in', () => {
   test('Forgot your password? shows the e-mail-only view and Back to Login returns', async () => {
     stubApi({ ...baseRoutes(), 'POST /auth/forgot-password': { status: 500, body: {} } });
     renderApp('/login');
-    await userEvent.click(await screen.findByRole('button', { name: 'Forgot your password?' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Forgot your password?' }, SCREEN_WAIT));
     expect(screen.getByRole('heading', { level: 1, name: 'Forgot Password' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Email'), 'fan@example.com');

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
-import { renderApp } from '../../test/render-app';
+import { renderApp, SCREEN_WAIT } from '../../test/render-app';
 import { buildUser, seedSession } from '../../test/users';
 import type { User } from '../auth/user';
 
@@ -11,7 +11,7 @@ const ADMIN = buildUser({ email: 'admin@example.com', isAdmin: true, plan: 'pro'
 async function expectScreen(path: string, user: User | null, landsOn: string, heading: string | RegExp) {
   if (user) seedSession(user);
   const { router } = renderApp(path);
-  expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { level: 1, name: heading }, SCREEN_WAIT)).toBeInTheDocument();
   await waitFor(() => expect(router.state.location.pathname).toBe(landsOn));
 }
 

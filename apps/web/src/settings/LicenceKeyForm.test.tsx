@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
-import { renderApp } from '../../test/render-app';
+import { renderApp, SCREEN_WAIT } from '../../test/render-app';
 import { buildUser, seedSession } from '../../test/users';
 
 const trial = buildUser({ plan: 'trial', trialExpires: '2099-01-01T00:00:00.000Z' });
@@ -15,7 +15,7 @@ afterEach(() => {
 
 async function openSettings() {
   const view = renderApp('/settings');
-  const field = await screen.findByLabelText('Licence key');
+  const field = await screen.findByLabelText('Licence key', {}, SCREEN_WAIT);
   return {
     ...view,
     field: field as HTMLInputElement,
