@@ -15,7 +15,7 @@ const ONE_YEAR = 60 * 60 * 24 * 365;
  * Serves the built web app. Vite puts content-hashed files under /assets/, which never change
  * and are cached for a year; everything else (index.html above all) is revalidated every time.
  * The build writes a brotli and a gzip copy beside each text file (apps/web/vite.config.ts); the
- * one the browser accepts is sent as is, with `Vary: Accept-Encoding` (decision 012).
+ * one the browser accepts is sent as is, with `Vary: Accept-Encoding` (decision 014).
  */
 export async function webAppRoutes(app: FastifyInstance, opts: { distDir: string }): Promise<void> {
   // The built app's files are public and not part of the API contract.
