@@ -71,6 +71,15 @@ describe('parseConfig', () => {
       'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     ],
     [
+      { TRUST_PROXY: 'true' },
+      'Invalid configuration: TRUST_PROXY must not be "true" (any client could then choose its own address)',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.1, proxy.example' },
+      'Invalid configuration: TRUST_PROXY must be a hop count (e.g. 1) or a comma-separated list of proxy IP addresses or CIDRs',
+    ],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be a hop count'],
+    [
       { OPENF1_USERNAME: 'me' },
       'Invalid configuration: OPENF1_USERNAME and OPENF1_PASSWORD must be set together',
     ],
@@ -84,5 +93,18 @@ describe('parseConfig', () => {
       'boss@example.com',
       'ops@example.com',
     ]);
+  });
+
+  test('TRUST_PROXY is off by default: the socket address is the client', () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
+  test('TRUST_PROXY takes a hop count or a list of proxy addresses and CIDRs', () => {
+    expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(
+      parseConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.2 ,::1, fd00::/8,loopback' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '192.168.1.2', '::1', 'fd00::/8', 'loopback']);
   });
 });

@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import { api } from '@flaglight/contract';
 import {
   VALIDATION_MESSAGES,
@@ -30,10 +31,18 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { auth, turnstile } = opts;
   const perMinute = { rateLimitPerMinute: opts.rateLimitPerMinute };
+  // The two sign-in paths are one door: one counter per client for both (a route-level limit would
+  // give each path its own store, doubling an attacker's guesses).
+  const signInLimit = fastify.rateLimit({
+    max: Math.max(1, opts.rateLimitPerMinute),
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `sign-in:${normalizeIP(request.ip)}`,
+  });
 
   for (const route of [api.auth.login, api.auth.testLogin]) {
     app.route({
-      ...fromContract(route, perMinute),
+      ...fromContract(route),
+      onRequest: signInLimit,
       handler: async (request) => {
         const form = validateLoginForm({ ...request.body, botToken: request.body.turnstileToken });
         if (!form.ok) throw formError(form.error);
