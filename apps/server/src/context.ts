@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createAdminService, type AdminService } from './admin/service.js';
+import { createLoginThrottle } from './auth/login-throttle.js';
 import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
@@ -120,7 +121,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     client: createJolpicaClient({ baseUrl: config.jolpica.baseUrl ?? simUrl('jolpica') }),
     now: timers.now,
   });
-  const auth = createAuthService({ db, config, mailer, logger, now, raceStarts: schedule.raceStarts });
+  const auth = createAuthService({
+    db,
+    config,
+    mailer,
+    logger,
+    now,
+    raceStarts: schedule.raceStarts,
+    loginThrottle: createLoginThrottle({ redis, now, logger }),
+  });
 
   const licences = createLicenceService({ db, now });
   const stripeKey = config.stripe.secretKey ?? sims?.checkout.secretKey;

@@ -13,6 +13,7 @@ import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
 import { badRequest } from '../http/errors.js';
 import { botCheckFailed, type TurnstileVerifier } from '../turnstile/client.js';
+import { LoginThrottledError } from './login-throttle.js';
 import { AUTH_MESSAGES, type AuthService } from './service.js';
 
 export interface AuthRoutesOptions {
@@ -43,11 +44,16 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
     app.route({
       ...fromContract(route),
       onRequest: signInLimit,
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const form = validateLoginForm({ ...request.body, botToken: request.body.turnstileToken });
         if (!form.ok) throw formError(form.error);
         await turnstile.verify(form.value.botToken, request.ip);
-        return auth.login(form.value);
+        try {
+          return await auth.login(form.value);
+        } catch (error) {
+          if (error instanceof LoginThrottledError) reply.header('retry-after', error.retryAfterSeconds);
+          throw error;
+        }
       },
     });
   }
