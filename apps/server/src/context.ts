@@ -1,11 +1,12 @@
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createAdminService, type AdminService } from './admin/service.js';
 import { createLoginThrottle } from './auth/login-throttle.js';
 import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
 import type { DemoSims } from './demo/sims.js';
+import { createLogger } from './http/logging.js';
 import { createHueRemoteClient } from './hue/client.js';
 import { createSecretBox, resolveAppSecret } from './hue/crypto.js';
 import { createHueService, type HueService } from './hue/service.js';
@@ -68,7 +69,7 @@ export interface ContextOptions {
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? createLogger(config);
   const now = options.now ?? (() => new Date());
   const db = createDatabase(config.database, options.database);
 

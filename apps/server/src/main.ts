@@ -1,8 +1,8 @@
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { ensureDemoAdmin } from './auth/demo-admin.js';
 import { ConfigError, parseConfig } from './config.js';
 import { createContext } from './context.js';
+import { createLogger } from './http/logging.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -19,17 +19,7 @@ async function main(): Promise<void> {
   }
 
   const startedAt = performance.now();
-  const logger = pino({
-    level: config.logLevel,
-    ...(process.stdout.isTTY && !config.production
-      ? {
-          transport: {
-            target: 'pino-pretty',
-            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
-          },
-        }
-      : {}),
-  });
+  const logger = createLogger(config, { pretty: process.stdout.isTTY && !config.production });
   const context = await createContext(config, { logger });
   const app = await buildApp({ context, logRequests: true });
 
