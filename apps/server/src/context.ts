@@ -5,6 +5,7 @@ import { createLoginThrottle } from './auth/login-throttle.js';
 import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
+import { tightenDataDir } from './db/private-files.js';
 import type { DemoSims } from './demo/sims.js';
 import { createLogger } from './http/logging.js';
 import { createHueRemoteClient } from './hue/client.js';
@@ -72,6 +73,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const logger = options.logger ?? createLogger(config);
   const now = options.now ?? (() => new Date());
   const db = createDatabase(config.database, options.database);
+  // DATA_DIR holds the database, secrets and the outbox; an older version may have left it open.
+  tightenDataDir(config.dataDir);
 
   // Loaded only in demo mode: live mode never loads @flaglight/sims.
   const sims =
