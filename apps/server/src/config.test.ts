@@ -107,4 +107,16 @@ describe('parseConfig', () => {
       parseConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.2 ,::1, fd00::/8,loopback' }).trustProxy,
     ).toEqual(['10.0.0.0/8', '192.168.1.2', '::1', 'fd00::/8', 'loopback']);
   });
+
+  test('demo mode listens on loopback unless HOST is set; live mode on every interface', () => {
+    expect(parseConfig({})).toMatchObject({ host: '127.0.0.1', hostFromEnv: false });
+    expect(parseConfig({ HOST: '0.0.0.0' })).toMatchObject({ host: '0.0.0.0', hostFromEnv: true });
+    const live = parseConfig({
+      FLAGLIGHT_MODE: 'live',
+      APP_SECRET: 'x'.repeat(32),
+      TURNSTILE_SITE_KEY: 'site',
+      TURNSTILE_SECRET_KEY: 'secret',
+    });
+    expect(live).toMatchObject({ host: '0.0.0.0', hostFromEnv: false });
+  });
 });

@@ -31,7 +31,8 @@ const envSchema = z.object({
       .max(65535, 'must be between 0 and 65535')
       .default(3000),
   ),
-  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  // Unset: demo mode listens on loopback only (its simulators show reset links), live mode everywhere.
+  HOST: z.preprocess(emptyToUndefined, z.string().optional()),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
@@ -194,7 +195,10 @@ export interface Config {
   mode: 'demo' | 'live';
   production: boolean;
   port: number;
+  /** Where to listen: HOST, else 127.0.0.1 in demo mode and 0.0.0.0 in live mode. */
   host: string;
+  /** Whether HOST was given (demo mode then warns that its simulators are reachable). */
+  hostFromEnv: boolean;
   /**
    * Fastify's `trustProxy`: false (the socket address is the client), a hop count, or the
    * addresses/CIDRs of the proxies whose X-Forwarded-For is believed (TRUST_PROXY).
@@ -289,7 +293,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mode,
     production,
     port,
-    host: e.HOST,
+    host: e.HOST ?? (demo ? '127.0.0.1' : '0.0.0.0'),
+    hostFromEnv: e.HOST !== undefined,
     trustProxy: e.TRUST_PROXY ?? false,
     publicUrl,
     logLevel: e.LOG_LEVEL,

@@ -6,6 +6,8 @@ import { createLogger } from './http/logging.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -45,6 +47,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.mode === 'demo' && config.hostFromEnv && !isLoopback(config.host)) {
+    app.log.warn(
+      `HOST=${config.host}: demo mode is reachable from the network, and so are its simulators ` +
+        '(/sims/mail shows every password-reset link, /sims/*/_control drives them). ' +
+        'Unset HOST to listen on 127.0.0.1 only.',
+    );
+  }
   const admin = await ensureDemoAdmin(context);
   app.log.info(
     {
