@@ -31,6 +31,21 @@ describe('client addresses with TRUST_PROXY unset (the default)', () => {
     expect(statuses.slice(0, 10)).not.toContain(429);
     expect(statuses.slice(10).every((status) => status === 429)).toBe(true);
   });
+
+  test('the same goes for forgot-password (half the sign-in budget)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/forgot-password',
+        headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
+        payload: { email: `fan${i}@example.com` },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 5)).not.toContain(429);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+  });
 });
 
 describe('client addresses with TRUST_PROXY=1 (one reverse proxy in front)', () => {
