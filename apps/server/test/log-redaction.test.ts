@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createLogger, REDACTED, redactSecrets } from '../src/http/logging.js';
+import { createLogger, LOG_SERIALIZERS, REDACTED, redactSecrets } from '../src/http/logging.js';
 import { buildTestApp, type TestApp } from './helper.js';
 
 /** Every line the app logs, as written (JSON). */
@@ -61,6 +62,14 @@ describe('secrets in the request log', () => {
     expect(written).toContain(`/api/live/events?sessionKey=9158&ticket=${REDACTED}`);
     expect(written).toContain(`/auth/hue/callback?code=${REDACTED}&state=${REDACTED}`);
     expect(written).toContain(`cannot serve /test/fails?ticket=${REDACTED}`);
+  });
+});
+
+test('the serializers take what they are given without throwing', () => {
+  expect(LOG_SERIALIZERS.err('a string' as unknown as Error)).toBe('a string');
+  expect(LOG_SERIALIZERS.req({ method: 'GET' } as FastifyRequest)).toMatchObject({
+    method: 'GET',
+    url: undefined,
   });
 });
 

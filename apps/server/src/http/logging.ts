@@ -13,8 +13,9 @@ const SECRET_IN_QUERY = new RegExp(String.raw`([?&;]${SECRET_PARAM}=)[^&#\s"'<>]
 export const REDACTED = '[redacted]';
 
 /** The text (a URL, or a message quoting one) with the values of secret query parameters replaced. */
-export function redactSecrets(text: string): string {
-  return text.replace(SECRET_IN_QUERY, `$1${REDACTED}`);
+export function redactSecrets<T>(text: T): T {
+  // Anything but a string (a missing URL, a non-Error thrown) is passed through as it is.
+  return (typeof text === 'string' ? text.replace(SECRET_IN_QUERY, `$1${REDACTED}`) : text) as T;
 }
 
 /**
@@ -32,11 +33,12 @@ export const LOG_SERIALIZERS = {
     };
   },
   err(error: Error) {
+    if (!(error instanceof Error)) return error;
     const serialized = pino.stdSerializers.err(error);
     return {
       ...serialized,
       message: redactSecrets(serialized.message),
-      ...(serialized.stack ? { stack: redactSecrets(serialized.stack) } : {}),
+      stack: redactSecrets(serialized.stack),
     };
   },
 };
