@@ -33,7 +33,7 @@ export const LOG_SERIALIZERS = {
     };
   },
   err(error: Error) {
-    if (!(error instanceof Error)) return error;
+    if (typeof error !== 'object' || error === null) return error;
     const serialized = pino.stdSerializers.err(error);
     return {
       ...serialized,
