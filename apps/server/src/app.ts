@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
+import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
 import { downloadRoutes } from './downloads/routes.js';
@@ -27,6 +28,19 @@ import { trackingRoutes } from './tracking/routes.js';
 
 /** Largest request body any route accepts; the app's payloads are small JSON documents. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes a function: Fastify 5 fails closed on
+ * a bare number; with `n` the socket peer and the n-1 hops before it are the proxies, so the client
+ * is the n-th address from the end of X-Forwarded-For (only sound when the app is reachable through
+ * those proxies alone, which README says).
+ */
+export function trustProxyOption(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
 
 export interface BuildOptions {
   context: AppContext;
@@ -52,7 +66,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     }),
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors: answerFrameworkError,
-    trustProxy: true,
+    // Off by default: X-Forwarded-For is believed only from the proxies TRUST_PROXY names, else any
+    // client could pick its own address and walk past every per-client rate limit.
+    trustProxy: trustProxyOption(context.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -71,6 +71,15 @@ describe('parseConfig', () => {
       'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     ],
     [
+      { TRUST_PROXY: 'true' },
+      'Invalid configuration: TRUST_PROXY must not be "true" (any client could then choose its own address)',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.1, proxy.example' },
+      'Invalid configuration: TRUST_PROXY must be a hop count (e.g. 1) or a comma-separated list of proxy IP addresses or CIDRs',
+    ],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be a hop count'],
+    [
       { OPENF1_USERNAME: 'me' },
       'Invalid configuration: OPENF1_USERNAME and OPENF1_PASSWORD must be set together',
     ],
@@ -93,5 +102,30 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ ADMIN_EMAILS: 'boss\u200B@example.com' })).toThrow(
       'Invalid configuration: ADMIN_EMAILS must be a comma-separated list of e-mail addresses',
     );
+  });
+
+  test('TRUST_PROXY is off by default: the socket address is the client', () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
+  test('TRUST_PROXY takes a hop count or a list of proxy addresses and CIDRs', () => {
+    expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(
+      parseConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.2 ,::1, fd00::/8,loopback' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '192.168.1.2', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  test('demo mode listens on loopback unless HOST is set; live mode on every interface', () => {
+    expect(parseConfig({})).toMatchObject({ host: '127.0.0.1', hostFromEnv: false });
+    expect(parseConfig({ HOST: '0.0.0.0' })).toMatchObject({ host: '0.0.0.0', hostFromEnv: true });
+    const live = parseConfig({
+      FLAGLIGHT_MODE: 'live',
+      APP_SECRET: 'x'.repeat(32),
+      TURNSTILE_SITE_KEY: 'site',
+      TURNSTILE_SECRET_KEY: 'secret',
+    });
+    expect(live).toMatchObject({ host: '0.0.0.0', hostFromEnv: false });
   });
 });

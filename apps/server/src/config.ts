@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { normalizeEmail, validateEmail } from '@flaglight/core';
 import { z } from 'zod';
@@ -31,7 +32,20 @@ const envSchema = z.object({
       .max(65535, 'must be between 0 and 65535')
       .default(3000),
   ),
-  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  // Unset: demo mode listens on loopback only (its simulators show reset links), live mode everywhere.
+  HOST: z.preprocess(emptyToUndefined, z.string().optional()),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if (parsed.ok) return parsed.value;
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }),
+  ),
   PUBLIC_URL: optionalUrl,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -136,11 +150,67 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  if (TRUST_PROXY_RANGES.includes(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: who may tell us the client's address in X-Forwarded-For. Unset, `false` or `0`:
+ * nobody, the socket address is the client. A hop count (`1` behind one reverse proxy) or a
+ * comma-separated list of proxy addresses/CIDRs. `true` (trust every hop) is refused: any client
+ * could then pick its own address and walk past every per-client rate limit. The value is
+ * Fastify's `trustProxy`.
+ */
+export function parseTrustProxy(
+  value: string | undefined,
+): { ok: true; value: false | number | string[] } | { ok: false; error: string } {
+  const text = value?.trim().toLowerCase();
+  if (text === undefined || text === '' || text === 'false' || text === 'off' || text === '0') {
+    return { ok: true, value: false };
+  }
+  if (text === 'true') {
+    return {
+      ok: false,
+      error:
+        'must not be "true" (any client could then choose its own address): give the number of proxies in front of the app (e.g. 1) or their addresses',
+    };
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= 10
+      ? { ok: true, value: hops }
+      : { ok: false, error: 'must be a hop count between 0 and 10, or a list of proxy addresses' };
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  return entries.every(isAddressOrCidr)
+    ? { ok: true, value: entries }
+    : {
+        ok: false,
+        error: 'must be a hop count (e.g. 1) or a comma-separated list of proxy IP addresses or CIDRs',
+      };
+}
+
 export interface Config {
   mode: 'demo' | 'live';
   production: boolean;
   port: number;
+  /** Where to listen: HOST, else 127.0.0.1 in demo mode and 0.0.0.0 in live mode. */
   host: string;
+  /** Whether HOST was given (demo mode then warns that its simulators are reachable). */
+  hostFromEnv: boolean;
+  /**
+   * Fastify's `trustProxy`: false (the socket address is the client), a hop count, or the
+   * addresses/CIDRs of the proxies whose X-Forwarded-For is believed (TRUST_PROXY).
+   */
+  trustProxy: false | number | string[];
   /** Public origin used in links (e-mails, OAuth callbacks); defaults to http://localhost:PORT. */
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -230,7 +300,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mode,
     production,
     port,
-    host: e.HOST,
+    host: e.HOST ?? (demo ? '127.0.0.1' : '0.0.0.0'),
+    hostFromEnv: e.HOST !== undefined,
+    trustProxy: e.TRUST_PROXY ?? false,
     publicUrl,
     logLevel: e.LOG_LEVEL,
     dataDir,

@@ -1,11 +1,14 @@
 import path from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createAdminService, type AdminService } from './admin/service.js';
+import { createLoginThrottle } from './auth/login-throttle.js';
 import { createAuthService, type AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
+import { tightenDataDir } from './db/private-files.js';
 import type { DemoSims } from './demo/sims.js';
 import { createBrowserBinding } from './hue/browser-binding.js';
+import { createLogger } from './http/logging.js';
 import { createHueRemoteClient } from './hue/client.js';
 import { createSecretBox, resolveAppSecret } from './hue/crypto.js';
 import { createHueService, type HueService } from './hue/service.js';
@@ -68,14 +71,16 @@ export interface ContextOptions {
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? createLogger(config);
   const now = options.now ?? (() => new Date());
   const db = createDatabase(config.database, options.database);
+  // DATA_DIR holds the database, secrets and the outbox; an older version may have left it open.
+  tightenDataDir(config.dataDir);
 
   // Loaded only in demo mode: live mode never loads @flaglight/sims.
   const sims =
     config.mode === 'demo'
-      ? await (await import('./demo/sims.js')).startDemoSims(now, config.port)
+      ? await (await import('./demo/sims.js')).startDemoSims(now, config.port, config.publicUrl)
       : undefined;
   const simUrl = (path: string) => {
     if (!sims) throw new Error(`no simulator in live mode for ${path}`);
@@ -121,7 +126,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     client: createJolpicaClient({ baseUrl: config.jolpica.baseUrl ?? simUrl('jolpica') }),
     now: timers.now,
   });
-  const auth = createAuthService({ db, config, mailer, logger, now, raceStarts: schedule.raceStarts });
+  const auth = createAuthService({
+    db,
+    config,
+    mailer,
+    logger,
+    now,
+    raceStarts: schedule.raceStarts,
+    loginThrottle: createLoginThrottle({ redis, now, logger }),
+  });
 
   const licences = createLicenceService({ db, now });
   const stripeKey = config.stripe.secretKey ?? sims?.checkout.secretKey;

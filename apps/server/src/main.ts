@@ -1,10 +1,12 @@
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { ensureDemoAdmin } from './auth/demo-admin.js';
 import { ConfigError, parseConfig } from './config.js';
 import { createContext } from './context.js';
+import { createLogger } from './http/logging.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 async function main(): Promise<void> {
   let config;
@@ -19,17 +21,7 @@ async function main(): Promise<void> {
   }
 
   const startedAt = performance.now();
-  const logger = pino({
-    level: config.logLevel,
-    ...(process.stdout.isTTY && !config.production
-      ? {
-          transport: {
-            target: 'pino-pretty',
-            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
-          },
-        }
-      : {}),
-  });
+  const logger = createLogger(config, { pretty: process.stdout.isTTY && !config.production });
   const context = await createContext(config, { logger });
   const app = await buildApp({ context, logRequests: true });
 
@@ -55,6 +47,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.mode === 'demo' && config.hostFromEnv && !isLoopback(config.host)) {
+    app.log.warn(
+      `HOST=${config.host}: demo mode is reachable from the network, and so are its simulators ` +
+        '(/sims/mail shows every password-reset link, /sims/*/_control drives them). ' +
+        'Unset HOST to listen on 127.0.0.1 only.',
+    );
+  }
   const admin = await ensureDemoAdmin(context);
   app.log.info(
     {

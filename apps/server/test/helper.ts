@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp } from '../src/app.js';
 import { parseConfig, type Config } from '../src/config.js';
 import { createContext, type AppContext } from '../src/context.js';
@@ -35,6 +35,9 @@ export async function buildTestApp(
     configure?: (app: FastifyInstance) => void;
     now?: () => Date;
     hueTimeoutMs?: number;
+    /** The app's logger (default: silent) and whether it logs each request (default: no). */
+    logger?: Logger;
+    logRequests?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dialect = options.dialect ?? 'sqlite';
@@ -54,13 +57,14 @@ export async function buildTestApp(
   }
   const config = parseConfig(env);
   const context = await createContext(config, {
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.hueTimeoutMs === undefined ? {} : { hueTimeoutMs: options.hueTimeoutMs }),
     ...(schema ? { database: { schema } } : {}),
   });
   const app = await buildApp({
     context,
+    ...(options.logRequests ? { logRequests: true } : {}),
     webDistDir: options.webDistDir ?? path.join(dataDir, 'no-web-build'),
   });
   options.configure?.(app);

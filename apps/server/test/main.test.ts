@@ -57,4 +57,37 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  test('demo mode listens on 127.0.0.1 only when HOST is unset', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-main-'));
+    const server = startServer({ PORT: '0', DATA_DIR: dataDir, FLAGLIGHT_MODE: 'demo' });
+    try {
+      await waitFor(() => server.output().stdout.includes('Flaglight is running'), 20_000);
+      const listening = server
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.includes('Server listening at'));
+      // Bound to every interface, Fastify would name each of the machine's addresses.
+      expect(listening).toHaveLength(1);
+      expect(listening[0]).toMatch(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
+      expect(server.output().stdout).not.toContain('reachable from the network');
+    } finally {
+      server.child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('demo mode with HOST set warns that the simulators are reachable from the network', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-main-'));
+    const server = startServer({ PORT: '0', HOST: '0.0.0.0', DATA_DIR: dataDir, FLAGLIGHT_MODE: 'demo' });
+    try {
+      await waitFor(() => server.output().stdout.includes('reachable from the network'), 20_000);
+      expect(server.output().stdout).toContain(
+        'HOST=0.0.0.0: demo mode is reachable from the network, and so are its simulators',
+      );
+    } finally {
+      server.child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

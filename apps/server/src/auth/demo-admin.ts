@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
+import { ensurePrivateDir } from '../db/private-files.js';
 import { hashPassword } from './passwords.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@flaglight.demo';
@@ -37,7 +38,7 @@ export async function ensureDemoAdmin(
     // Created verified: nobody can receive mail at the demo's own address (issue 13).
     emailVerifiedAt: context.now(),
   });
-  await fs.mkdir(context.config.dataDir, { recursive: true });
+  ensurePrivateDir(context.config.dataDir, { tighten: true });
   await fs.writeFile(file, `${JSON.stringify({ email: DEMO_ADMIN_EMAIL, password }, null, 2)}\n`, {
     mode: 0o600,
   });

@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import { api } from '@flaglight/contract';
 import {
   VALIDATION_MESSAGES,
@@ -12,6 +13,7 @@ import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
 import { badRequest, HttpError } from '../http/errors.js';
 import { botCheckFailed, type TurnstileVerifier } from '../turnstile/client.js';
+import { LoginThrottledError } from './login-throttle.js';
 import { AUTH_MESSAGES, type AuthService } from './service.js';
 
 export interface AuthRoutesOptions {
@@ -30,15 +32,28 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { auth, turnstile } = opts;
   const perMinute = { rateLimitPerMinute: opts.rateLimitPerMinute };
+  // The two sign-in paths are one door: one counter per client for both (a route-level limit would
+  // give each path its own store, doubling an attacker's guesses).
+  const signInLimit = fastify.rateLimit({
+    max: Math.max(1, opts.rateLimitPerMinute),
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `sign-in:${normalizeIP(request.ip)}`,
+  });
 
   for (const route of [api.auth.login, api.auth.testLogin]) {
     app.route({
-      ...fromContract(route, perMinute),
-      handler: async (request) => {
+      ...fromContract(route),
+      onRequest: signInLimit,
+      handler: async (request, reply) => {
         const form = validateLoginForm({ ...request.body, botToken: request.body.turnstileToken });
         if (!form.ok) throw formError(form.error);
         await turnstile.verify(form.value.botToken, request.ip);
-        return auth.login(form.value);
+        try {
+          return await auth.login(form.value);
+        } catch (error) {
+          if (error instanceof LoginThrottledError) reply.header('retry-after', error.retryAfterSeconds);
+          throw error;
+        }
       },
     });
   }

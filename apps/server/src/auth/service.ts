@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { createEmailVerificationsRepository } from './email-verifications-repository.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { createPasswordResetsRepository } from './password-resets-repository.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { createAuthSessionsRepository, createUsersRepository, toUser, type UserRow } from './repository.js';
@@ -62,6 +63,8 @@ export interface AuthServiceDeps {
   now: () => Date;
   /** Race start times of the calendar, for the trial length rule (DESIGN §6). */
   raceStarts: () => Promise<Date[]>;
+  /** Growing waits after failed sign-ins per e-mail address (login-throttle.ts). */
+  loginThrottle: LoginThrottle;
 }
 
 export interface Authenticated {
@@ -156,9 +159,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async login(input: { email: string; password: string }): Promise<{ token: string; user: User }> {
+      await deps.loginThrottle.begin(input.email);
       const row = await users.findByEmail(input.email);
       const matches = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!row || !matches) throw unauthorized(AUTH_MESSAGES.invalidCredentials);
+      await deps.loginThrottle.clear(input.email);
       const now = deps.now();
       await users.recordLogin(row.id, now);
       return openSession({ ...row, last_login: now.toISOString() });
@@ -223,6 +228,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const passwordHash = await hashPassword(input.password);
       const userId = await resets.resetPassword({ tokenHash, now, passwordHash });
       if (!userId) throw new HttpError(400, AUTH_MESSAGES.resetLinkInvalid);
+      // The link proved the mailbox: its owner signs in at once, whatever an attacker left behind.
+      const row = await users.findById(String(userId));
+      if (row) await deps.loginThrottle.clear(row.email);
     },
 
     /** Confirms the address behind a link from the sign-up (or resend) e-mail; each link works once. */

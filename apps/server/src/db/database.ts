@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -26,7 +26,13 @@ export function createDatabase(database: Config['database'], options: DatabaseOp
     pool.on('error', () => undefined);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  // The database holds password hashes and session hashes: readable by this user only, and so are
+  // the WAL and shared-memory files SQLite creates beside it with the database file's mode.
+  ensurePrivateDir(path.dirname(database.file));
+  ensurePrivateFile(
+    database.file,
+    ['-wal', '-shm', '-journal'].map((suffix) => `${database.file}${suffix}`),
+  );
   const sqlite = new SQLite(database.file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

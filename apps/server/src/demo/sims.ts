@@ -43,12 +43,18 @@ export interface DemoSims {
   close(): Promise<void>;
 }
 
-export async function startDemoSims(now: () => Date, appPort: number): Promise<DemoSims> {
+/**
+ * `publicUrl` is the app's origin for links: the only one besides loopback ones (and the origin a
+ * request came to) that the checkout and Hue simulators redirect the browser to.
+ */
+export async function startDemoSims(now: () => Date, appPort: number, publicUrl: string): Promise<DemoSims> {
+  const appOrigins = [publicUrl];
   const turnstile = createTurnstileSim({ now: () => now().getTime() });
   const mail = await startMailCatcher({ now: () => now().getTime() });
   const checkout = createCheckoutSim({
     now: () => now().getTime(),
     pagePath: '/sims/checkout',
+    appOrigins,
     // Like Stripe, the simulator posts signed events to the app's webhook once it listens.
     webhookSink: async (payload, headers) => {
       if (appPort === 0) return;
@@ -67,7 +73,7 @@ export async function startDemoSims(now: () => Date, appPort: number): Promise<D
   const jolpica = createJolpicaSim({ now: () => now().getTime() });
   // 12 LIFX bulbs (token demo-token) and a Hue bridge with 4 lights: their pages show them live.
   const lifx = createLifxSim({ now: () => now().getTime() });
-  const hue = createHueSim({ now: () => now().getTime() });
+  const hue = createHueSim({ now: () => now().getTime(), appOrigins });
   const register = async (scope: FastifyInstance) => {
     await scope.register(openf1.plugin, { prefix: '/openf1' });
     await scope.register(jolpica.plugin, { prefix: '/jolpica' });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from '../db/private-files.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -66,7 +67,7 @@ export function resolveAppSecret(appSecret: string | undefined, dataDir: string)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir, { tighten: true });
   const secret = crypto.randomBytes(32).toString('hex');
   try {
     fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

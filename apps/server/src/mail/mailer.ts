@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../db/private-files.js';
 
 export interface MailMessage {
   to: string;
@@ -41,13 +42,16 @@ export function createMailer(options: {
   }
   return {
     async send(message) {
-      await fs.mkdir(options.outboxDir, { recursive: true });
+      // Reset and verification links are in these files: this user only.
+      ensurePrivateDir(options.outboxDir, { tighten: true });
       const date = new Date().toISOString();
       const file = path.join(
         options.outboxDir,
         `${date.replace(/[:.]/g, '-')}-${message.to.replace(/[^\w.@-]/g, '_')}.json`,
       );
-      await fs.writeFile(file, `${JSON.stringify({ from: options.from, date, ...message }, null, 2)}\n`);
+      await fs.writeFile(file, `${JSON.stringify({ from: options.from, date, ...message }, null, 2)}\n`, {
+        mode: PRIVATE_FILE_MODE,
+      });
       options.logger.info({ to: message.to, subject: message.subject, file }, 'e-mail written to the outbox');
     },
     close: () => undefined,

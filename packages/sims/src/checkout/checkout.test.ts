@@ -81,6 +81,24 @@ describe('checkout simulator', () => {
     expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('expired');
   });
 
+  test('no open redirect: a success or cancel URL off the app origin gets a 400 page, and nothing is paid', async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        { quantity: 1, price_data: { currency: 'aud', unit_amount: 2000, product_data: { name: 'X' } } },
+      ],
+      success_url: 'https://evil.example/phish?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://evil.example/phish',
+    });
+    for (const step of ['complete', 'cancel']) {
+      const res = await fetch(`${sim.url}/pay/${session.id}/${step}`, { method: 'POST', redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain('Redirect refused');
+    }
+    expect(sim.control.session(session.id)).toMatchObject({ status: 'open', payment_status: 'unpaid' });
+  });
+
   test('a wrong key is a 401 and an outage a 503, as Stripe answers', async () => {
     const url = new URL(sim.url);
     const wrong = new Stripe('sk_test_wrong', {

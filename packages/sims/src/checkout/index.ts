@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { isAllowedRedirect, refuseRedirect } from '../shared/redirects.js';
 
 export const DEMO_STRIPE_SECRET_KEY = 'sk_test_flaglight_demo';
 export const DEMO_STRIPE_WEBHOOK_SECRET = 'whsec_flaglight_demo';
@@ -50,6 +51,11 @@ export interface CheckoutSimOptions {
   pagePath?: string;
   /** Delivers signed webhook events (demo: POST to the app's /api/payments/webhook). */
   webhookSink?: WebhookSink;
+  /**
+   * Origins the hosted page may send the browser back to, besides its own and loopback ones
+   * (demo: PUBLIC_URL's). A success or cancel URL elsewhere gets a 400 page, not a redirect.
+   */
+  appOrigins?: readonly string[];
   now?: Clock;
 }
 
@@ -243,13 +249,18 @@ ${
 </main></body></html>`);
     });
     app.post('/pay/:id/complete', async (request, reply) => {
-      const session = await control.complete((request.params as { id: string }).id);
-      if (!session) return reply.status(404).send({ error: 'Checkout not found' });
-      return reply.redirect(session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
+      const id = (request.params as { id: string }).id;
+      const open = sessions.get(id);
+      if (!open) return reply.status(404).send({ error: 'Checkout not found' });
+      const target = open.success_url.replace('{CHECKOUT_SESSION_ID}', open.id);
+      if (!isAllowedRedirect(target, request, options.appOrigins)) return refuseRedirect(reply);
+      await control.complete(id);
+      return reply.redirect(target, 303);
     });
     app.post('/pay/:id/cancel', async (request, reply) => {
       const session = sessions.get((request.params as { id: string }).id);
       if (!session) return reply.status(404).send({ error: 'Checkout not found' });
+      if (!isAllowedRedirect(session.cancel_url, request, options.appOrigins)) return refuseRedirect(reply);
       if (session.status === 'open') session.status = 'expired';
       return reply.redirect(session.cancel_url, 303);
     });

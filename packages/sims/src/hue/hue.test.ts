@@ -190,6 +190,31 @@ describe('Hue remote API', () => {
     expect((await call('GET', '/v2/oauth2/authorize?client_id=other&response_type=code')).status).toBe(400);
   });
 
+  test('no open redirect: a redirect_uri off the app origin gets a 400 page and no code', async () => {
+    const evil = encodeURIComponent('https://evil.example/steal');
+    const page = await call(
+      'GET',
+      `/v2/oauth2/authorize?client_id=demo-hue-client&response_type=code&state=s1&redirect_uri=${evil}`,
+    );
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('Redirect refused');
+    for (const target of [evil, encodeURIComponent('javascript:alert(1)'), 'not%20a%20url']) {
+      const refused = await call(
+        'GET',
+        `/v2/oauth2/decision?decision=allow&client_id=demo-hue-client&state=s1&redirect_uri=${target}`,
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('location')).toBeNull();
+      expect(refused.body).toContain('Redirect refused');
+    }
+    // The registered callback's origin and the simulator's own still work.
+    const own = await call(
+      'GET',
+      `/v2/oauth2/decision?decision=deny&client_id=demo-hue-client&state=s1&redirect_uri=${encodeURIComponent(`${sim.url}/cb`)}`,
+    );
+    expect(own.status).toBe(302);
+  });
+
   test('code → tokens (Basic auth), the code is single use; refresh tokens are single use', async () => {
     const redirect = await call(
       'GET',

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type Clock } from '../shared/clock.js';
+import { isAllowedRedirect, refuseRedirect } from '../shared/redirects.js';
 import { asBody, HUE_CODE_TTL_MS, type HueSettings, type HueState } from './state.js';
 
 const random = (bytes = 24) => crypto.randomBytes(bytes).toString('base64url');
@@ -39,6 +40,7 @@ export function registerHueOAuthRoutes(app: FastifyInstance, state: HueState, se
       return reply.code(400).type('text/html; charset=utf-8').send('<h1>Unknown client_id</h1>');
     if (q.response_type !== 'code' || !redirectUri)
       return reply.code(400).type('text/html; charset=utf-8').send('<h1>Invalid authorization request</h1>');
+    if (!isAllowedRedirect(redirectUri, request, settings.appOrigins)) return refuseRedirect(reply);
     const hidden = (name: string, value: string) =>
       `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
     const fields =
@@ -58,6 +60,7 @@ export function registerHueOAuthRoutes(app: FastifyInstance, state: HueState, se
     const q = request.query as Record<string, string | undefined>;
     if (q.client_id !== clientId || !q.redirect_uri)
       return reply.code(400).send({ error: 'invalid_request' });
+    if (!isAllowedRedirect(q.redirect_uri, request, settings.appOrigins)) return refuseRedirect(reply);
     const target = new URL(q.redirect_uri);
     if (q.decision === 'allow') {
       const code = random(16);

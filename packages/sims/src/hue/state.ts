@@ -20,6 +20,11 @@ export interface HueSimOptions {
   clientSecret?: string;
   /** The registered callback, used when the authorize request names none. */
   redirectUri?: string;
+  /**
+   * Origins the OAuth decision may send the browser back to, besides the registered callback's,
+   * its own and loopback ones (demo: PUBLIC_URL's). Any other `redirect_uri` gets a 400 page.
+   */
+  appOrigins?: readonly string[];
   /** Application keys the bridge already knows. Default `[DEMO_HUE_APPLICATION_KEY]`. */
   applicationKeys?: string[];
   accessTokenTtlSeconds?: number;
@@ -39,6 +44,7 @@ export interface HueSettings {
   clientId: string;
   clientSecret: string;
   redirectUri: string | undefined;
+  appOrigins: readonly string[];
   lightCount: number;
   accessTokenTtlSeconds: number;
   initialKeys: string[];
@@ -67,6 +73,7 @@ export function resolveHueSettings(options: HueSimOptions): HueSettings {
     clientId: options.clientId ?? DEMO_HUE_CLIENT_ID,
     clientSecret: options.clientSecret ?? DEMO_HUE_CLIENT_SECRET,
     redirectUri: options.redirectUri,
+    appOrigins: [...(options.appOrigins ?? []), ...(options.redirectUri ? [options.redirectUri] : [])],
     lightCount: options.lightCount ?? HUE_DEMO_LIGHT_COUNT,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? HUE_ACCESS_TOKEN_TTL_S,
     initialKeys: options.applicationKeys ?? [DEMO_HUE_APPLICATION_KEY],
