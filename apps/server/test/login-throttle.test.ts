@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOGIN_FREE_FAILURES, loginDelayMs } from '../src/auth/login-throttle.js';
+import { linkToken, RESET_SUBJECT, waitForMail } from './account-helpers.js';
 import { buildTestApp, type TestApp } from './helper.js';
 
 const STRONG = 'Sunday!Race1';
@@ -23,12 +24,7 @@ function client(t: TestApp) {
       post(url, { email, password, turnstileToken: bot() }),
     async resetPassword(email: string, password: string) {
       await post('/auth/forgot-password', { email });
-      let mail;
-      for (let i = 0; i < 100 && !mail; i++) {
-        mail = t.context.sims!.mail.control.messagesTo(email)[0];
-        if (!mail) await new Promise((r) => setTimeout(r, 20));
-      }
-      const token = /token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+      const token = linkToken(await waitForMail(t, email, RESET_SUBJECT), 'reset-password');
       return post('/auth/reset-password', { token, password });
     },
   };
