@@ -26,9 +26,17 @@ export function linkToken(mail: { text: string }, page: 'reset-password' | 'veri
   return token;
 }
 
-/** Proves an address the way its owner does: opens the link of the newest confirmation e-mail. */
-export async function verifyEmailByMail(t: TestApp, email: string): Promise<void> {
+/**
+ * Proves an address the way its owner does: opens the link of the newest confirmation e-mail,
+ * signed in to the account (`bearer`, its session token) that signed up with it.
+ */
+export async function verifyEmailByMail(t: TestApp, email: string, bearer: string): Promise<void> {
   const token = linkToken(await waitForMail(t, email, VERIFY_SUBJECT), 'verify-email');
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/verify-email',
+    payload: { token },
+    headers: { authorization: `Bearer ${bearer}` },
+  });
   if (res.statusCode !== 200) throw new Error(`verification failed: ${res.body}`);
 }

@@ -17,7 +17,7 @@ import {
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
 const STRONG = 'Sunday!Race1';
-const ADMIN_EMAILS = 'boss@example.com,kim@example.com,ops@example.com,chief@example.com';
+const ADMIN_EMAILS = 'boss@example.com,kim@example.com,ops@example.com,chief@example.com,chair@example.com';
 
 /** Issue 13, hole 1: an address in ADMIN_EMAILS grants rights only to whoever proves the mailbox. */
 function verificationSuite(dialect: (typeof dialects)[number]) {
@@ -58,7 +58,7 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
 
     const mail = await waitForMail(t, 'boss@example.com', VERIFY_SUBJECT);
     expect(mail.text).toContain('within 48 hours');
-    const confirm = await call('POST', '/api/auth/verify-email', undefined, {
+    const confirm = await call('POST', '/api/auth/verify-email', token, {
       token: linkToken(mail, 'verify-email'),
     });
     expect(confirm.statusCode).toBe(200);
@@ -150,16 +150,53 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
     expect((await call('DELETE', `/admin/users/${bossId}`, admin)).statusCode).toBe(409);
   });
 
+  test("the mailbox's owner opening the squatter's link does not confirm the squatter (signed out 401, another account 400)", async () => {
+    // A squatter signs up with an ADMIN_EMAILS address; the mail goes to the address's real owner.
+    const squatter = (await signup('chair@example.com', 'Squat!Pass1')).json().token as string;
+    const link = linkToken(await waitForMail(t, 'chair@example.com', VERIFY_SUBJECT), 'verify-email');
+
+    // The owner clicks the link signed out: the route needs a session, like every user route.
+    const signedOut = await call('POST', '/api/auth/verify-email', undefined, { token: link });
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json()).toEqual({ error: AUTH_MESSAGES.noToken, code: 'unauthenticated' });
+
+    // Or signed in as their own, other account: refused, and the link is not spent.
+    const owner = (await signup('owner-elsewhere@example.com')).json().token as string;
+    const otherAccount = await call('POST', '/api/auth/verify-email', owner, { token: link });
+    expect(otherAccount.statusCode).toBe(400);
+    expect(otherAccount.json()).toEqual({
+      error: AUTH_MESSAGES.verifyLinkOtherAccount,
+      code: 'invalid_input',
+    });
+    expect(await me(owner)).toMatchObject({ emailVerified: false });
+
+    // The squatter is still no admin.
+    expect(await me(squatter)).toMatchObject({
+      email: 'chair@example.com',
+      isAdmin: false,
+      emailVerified: false,
+    });
+    expect((await call('GET', '/admin/users', squatter)).statusCode).toBe(403);
+
+    // The link still works for the account it was made for (it was not spent above).
+    const own = await call('POST', '/api/auth/verify-email', squatter, { token: link });
+    expect(own.statusCode).toBe(200);
+    expect(await me(squatter)).toMatchObject({ isAdmin: true, emailVerified: true });
+    // Spent now: another account gets the plain "invalid, used or expired" answer.
+    const spent = await call('POST', '/api/auth/verify-email', owner, { token: link });
+    expect(spent.json()).toEqual({ error: AUTH_MESSAGES.verifyLinkInvalid, code: 'invalid_input' });
+  });
+
   test('a confirmation link works once', async () => {
     const { token } = (await signup('once@example.com')).json();
     const link = linkToken(await waitForMail(t, 'once@example.com', VERIFY_SUBJECT), 'verify-email');
-    expect((await call('POST', '/api/auth/verify-email', undefined, { token: link })).statusCode).toBe(200);
-    const again = await call('POST', '/api/auth/verify-email', undefined, { token: link });
+    expect((await call('POST', '/api/auth/verify-email', token, { token: link })).statusCode).toBe(200);
+    const again = await call('POST', '/api/auth/verify-email', token, { token: link });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ error: AUTH_MESSAGES.verifyLinkInvalid, code: 'invalid_input' });
     expect(await me(token)).toMatchObject({ emailVerified: true });
     for (const made of ['', 'made-up-token']) {
-      const res = await call('POST', '/api/auth/verify-email', undefined, { token: made });
+      const res = await call('POST', '/api/auth/verify-email', token, { token: made });
       expect(res.json()).toEqual({ error: AUTH_MESSAGES.verifyLinkInvalid, code: 'invalid_input' });
     }
   });
@@ -168,7 +205,7 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
     const { token } = (await signup('slow@example.com')).json();
     const link = linkToken(await waitForMail(t, 'slow@example.com', VERIFY_SUBJECT), 'verify-email');
     clock += EMAIL_VERIFICATION_TTL_MS + 1000;
-    const res = await call('POST', '/api/auth/verify-email', undefined, { token: link });
+    const res = await call('POST', '/api/auth/verify-email', token, { token: link });
     expect(res.statusCode).toBe(400);
     expect(await me(token)).toMatchObject({ emailVerified: false });
   });
@@ -198,7 +235,7 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
       after: VERIFICATION_MAILS_PER_HOUR,
     });
     expect(
-      (await call('POST', '/api/auth/verify-email', undefined, { token: linkToken(newest, 'verify-email') }))
+      (await call('POST', '/api/auth/verify-email', token, { token: linkToken(newest, 'verify-email') }))
         .statusCode,
     ).toBe(200);
     // Confirmed: nothing more to send.
@@ -226,7 +263,7 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
 
   test('the test helper proves an address through the real link', async () => {
     const { token } = (await signup('helper@example.com')).json();
-    await verifyEmailByMail(t, 'helper@example.com');
+    await verifyEmailByMail(t, 'helper@example.com', token);
     expect(await me(token)).toMatchObject({ emailVerified: true });
   });
 

@@ -92,7 +92,7 @@ function paymentSuite(dialect: (typeof dialects)[number]) {
     });
 
     const boss = await signup('boss@example.com');
-    await verifyEmailByMail(t, 'boss@example.com');
+    await verifyEmailByMail(t, 'boss@example.com', boss);
     const stats = await t.app.inject({
       method: 'GET',
       url: '/admin/stats',

@@ -29,23 +29,40 @@ export function createEmailVerificationsRepository(db: Db) {
     },
 
     /**
-     * Claims an unused, unexpired link and marks its user's address verified, in one transaction;
-     * every other outstanding link of the user is spent too. Returns the user's id, or undefined
-     * when the link cannot be claimed (unknown, used or expired).
+     * Claims an unused, unexpired link made for `userId` (the signed-in account) and marks that
+     * user's address verified, in one transaction; every other outstanding link of the user is
+     * spent too. A link made for another account is not claimed (nor spent): it confirms only
+     * when opened by its own account. Answers `confirmed`, `other-account` (a usable link of
+     * another account), or `invalid` (unknown, used or expired).
      */
-    async confirm(input: { tokenHash: string; now: Date }): Promise<string | undefined> {
+    async confirm(input: {
+      tokenHash: string;
+      userId: string;
+      now: Date;
+    }): Promise<'confirmed' | 'other-account' | 'invalid'> {
       const now = input.now.toISOString();
       return db.transaction().execute(async (trx) => {
-        // The conditional update makes the link single use even under concurrent requests.
+        // The conditional update makes the link single use even under concurrent requests, and
+        // claims it only for the account it was made for.
         const claimed = await trx
           .updateTable('email_verifications')
           .set({ used_at: now })
           .where('token_hash', '=', input.tokenHash)
+          .where('user_id', '=', input.userId)
           .where('used_at', 'is', null)
           .where('expires_at', '>', now)
           .returning('user_id')
           .executeTakeFirst();
-        if (!claimed) return undefined;
+        if (!claimed) {
+          const usable = await trx
+            .selectFrom('email_verifications')
+            .select('user_id')
+            .where('token_hash', '=', input.tokenHash)
+            .where('used_at', 'is', null)
+            .where('expires_at', '>', now)
+            .executeTakeFirst();
+          return usable && usable.user_id !== input.userId ? 'other-account' : 'invalid';
+        }
         await trx
           .updateTable('email_verifications')
           .set({ used_at: now })
@@ -58,7 +75,7 @@ export function createEmailVerificationsRepository(db: Db) {
           .where('id', '=', claimed.user_id)
           .where('email_verified_at', 'is', null)
           .execute();
-        return claimed.user_id;
+        return 'confirmed';
       });
     },
   };

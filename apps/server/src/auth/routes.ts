@@ -111,11 +111,12 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
     },
   });
 
-  // The link from the sign-up e-mail; the token is the credential (256 bits, single use, 48 h).
+  // The link from the sign-up e-mail (256 bits, single use, 48 h). It confirms only for the signed-in
+  // account it was made for: the mail reaches the mailbox's owner, who may not be who signed up.
   app.route({
     ...fromContract(api.auth.verifyEmail, perMinute),
     handler: async (request) => {
-      await auth.verifyEmail(request.body.token);
+      await auth.verifyEmail(request.body.token, String(signedInUser(request).id));
       return { success: true as const, message: AUTH_MESSAGES.emailVerified };
     },
   });

@@ -39,6 +39,8 @@ export const AUTH_MESSAGES = {
   passwordUpdated: 'Your password has been reset. You can now sign in.',
   verifyLinkInvalid:
     'This confirmation link is invalid, used or expired. Sign in and send a new one from the dashboard.',
+  verifyLinkOtherAccount:
+    'This confirmation link belongs to another account. Sign in with the account that signed up with this address, then open the link again.',
   emailVerified: 'Your e-mail address is confirmed. Thank you!',
   verificationSent: 'A new confirmation link is on its way. Check your inbox.',
   alreadyVerified: 'Your e-mail address is already confirmed.',
@@ -110,12 +112,12 @@ export function createAuthService(deps: AuthServiceDeps) {
         text: [
           'Welcome to Flaglight!',
           '',
-          `Open this link within 48 hours to confirm that this address is yours:\n${link}`,
+          `Open this link within 48 hours, signed in to the Flaglight account you created with this address, to confirm that it is yours:\n${link}`,
           '',
-          'If you did not create a Flaglight account, someone typed your address: do not open the link.',
-          'You can take the account over with "Forgot your password?" on the sign-in page, or ignore this e-mail.',
+          'If you did not create a Flaglight account, someone typed your address. Opening the link does nothing for their account: it confirms only when opened signed in to that account.',
+          'To take the account over, use "Forgot your password?" on the sign-in page; or ignore this e-mail.',
         ].join('\n'),
-        html: `<p>Welcome to Flaglight!</p><p><a href="${link}">Confirm your e-mail address</a> (the link works for 48 hours).</p><p>If you did not create a Flaglight account, someone typed your address: do not open the link. You can take the account over with "Forgot your password?" on the sign-in page, or ignore this e-mail.</p>`,
+        html: `<p>Welcome to Flaglight!</p><p><a href="${link}">Confirm your e-mail address</a>, signed in to the Flaglight account you created with this address (the link works for 48 hours).</p><p>If you did not create a Flaglight account, someone typed your address. Opening the link does nothing for their account: it confirms only when opened signed in to that account. To take the account over, use "Forgot your password?" on the sign-in page; or ignore this e-mail.</p>`,
       },
       'e-mail confirmation',
     );
@@ -233,14 +235,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (row) await deps.loginThrottle.clear(row.email);
     },
 
-    /** Confirms the address behind a link from the sign-up (or resend) e-mail; each link works once. */
-    async verifyEmail(token: string): Promise<void> {
+    /**
+     * Confirms the signed-in user's address with a link from the sign-up (or resend) e-mail; each
+     * link works once, and only for the account it was made for: the mail reaches whoever owns
+     * the mailbox, who may not be the person who signed up with it. Another account's link is
+     * refused and stays usable for its own account.
+     */
+    async verifyEmail(token: string, userId: string): Promise<void> {
       const trimmed = token.trim();
-      const userId =
+      const result =
         trimmed === ''
-          ? undefined
-          : await verifications.confirm({ tokenHash: hashToken(trimmed), now: deps.now() });
-      if (!userId) throw new HttpError(400, AUTH_MESSAGES.verifyLinkInvalid);
+          ? 'invalid'
+          : await verifications.confirm({ tokenHash: hashToken(trimmed), userId, now: deps.now() });
+      if (result === 'other-account') throw new HttpError(400, AUTH_MESSAGES.verifyLinkOtherAccount);
+      if (result !== 'confirmed') throw new HttpError(400, AUTH_MESSAGES.verifyLinkInvalid);
     },
 
     /** The dashboard's resend button: a new link, at most VERIFICATION_MAILS_PER_HOUR an hour and VERIFICATION_MAILS_PER_DAY a day. */

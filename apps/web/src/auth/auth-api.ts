@@ -47,9 +47,12 @@ export async function resetPasswordRequest(form: {
   return message;
 }
 
-/** Confirms the e-mail address with the token of the link sent at sign-up (works once). */
-export async function verifyEmailRequest(token: string): Promise<string> {
-  const { message } = await apiCall('POST /api/auth/verify-email', { body: { token } }, { token: null });
+/**
+ * Confirms the signed-in account's e-mail address with the token of the link sent at sign-up
+ * (works once, and only for the account `session` belongs to).
+ */
+export async function verifyEmailRequest(token: string, session: string): Promise<string> {
+  const { message } = await apiCall('POST /api/auth/verify-email', { body: { token } }, { token: session });
   return message;
 }
 

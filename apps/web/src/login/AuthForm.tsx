@@ -1,13 +1,14 @@
 import { validateLoginForm, validateSignupForm } from '@flaglight/core';
 import { startTransition, useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { loginRequest, signupRequest, type AuthResult } from '../auth/auth-api';
 import { useAuth } from '../auth/auth-context';
 import { AUTH_TEXTS, describeFailure } from '../auth/auth-texts';
 import { BotCheck } from '../auth/BotCheck';
 import { buttonClass } from '../ui/button-styles';
 import { FormField, FormMessage } from './FormField';
+import { pathAfterSignIn } from './next-path';
 
 export type AuthMode = 'signin' | 'signup';
 
@@ -15,7 +16,7 @@ interface AuthFormProps {
   mode: AuthMode;
   /** The test login posts to /api/auth/login (SPEC §7). */
   loginPath?: '/auth/login' | '/api/auth/login';
-  /** Called after a successful sign-in instead of going to the dashboard. */
+  /** Called after a successful sign-in instead of going to the dashboard (or an allowed `next`). */
   onSignedIn?: (result: AuthResult) => void;
   /** Called with the failure text; the form shows it as well unless this returns true. */
   onFailure?: (text: string) => boolean | void;
@@ -35,6 +36,7 @@ export function AuthForm({
 }: AuthFormProps) {
   const { login } = useAuth();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const { register, handleSubmit, formState } = useForm({ defaultValues: { email: '', password: '' } });
   const [botToken, setBotToken] = useState<string | null>(null);
   const [resetSignal, setResetSignal] = useState(0);
@@ -66,7 +68,7 @@ export function AuthForm({
       // One transition with the navigation, so the signed-out guard never sees the new session first.
       startTransition(() => {
         login(result.token, result.user);
-        void navigate('/dashboard', { replace: true });
+        void navigate(pathAfterSignIn(params.get('next')), { replace: true });
       });
     } catch (failure) {
       // The bot-check token was spent by this attempt: fetch a fresh one (DESIGN §5.5).

@@ -79,6 +79,43 @@ describe('sign in', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(text);
   });
 
+  test.each([
+    [
+      'an e-mail confirmation link is honoured',
+      '/verify-email?token=Ab_9-z',
+      '/verify-email',
+      '?token=Ab_9-z',
+    ],
+    ['another origin (//evil.example) is ignored', '//evil.example', '/dashboard', ''],
+    ['an absolute URL is ignored', 'https://evil.example/verify-email?token=x', '/dashboard', ''],
+    ['another in-app page (/admin) is ignored', '/admin', '/dashboard', ''],
+    [
+      'a confirmation link with more in it is ignored',
+      '/verify-email?token=x&next=//evil.example',
+      '/dashboard',
+      '',
+    ],
+  ])('after sign-in, next: %s', async (_what, next, pathname, search) => {
+    // An admin, so that /admin, were it honoured, would stay put rather than bounce to the dashboard.
+    const user = buildUser({ email: 'fan@example.com', isAdmin: true });
+    stubApi({
+      ...baseRoutes(),
+      'POST /auth/login': { body: { token: 'tok', user } },
+      'GET /api/auth/me': { body: { user } },
+      'POST /api/auth/verify-email': {
+        body: { success: true, message: 'Your e-mail address is confirmed.' },
+      },
+    });
+    const { router } = renderApp(`/login?next=${encodeURIComponent(next)}`);
+    const visited = new Set<string>();
+    router.subscribe((state) => visited.add(state.location.pathname));
+    await fillAndVerify('fan@example.com', 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location).toMatchObject({ pathname, search }));
+    // Straight there: no stop on the way (a redirect guard would hide an honoured bad path).
+    expect([...visited]).toEqual([pathname]);
+  });
+
   test('Forgot your password? shows the e-mail-only view and Back to Login returns', async () => {
     stubApi({ ...baseRoutes(), 'POST /auth/forgot-password': { status: 500, body: {} } });
     renderApp('/login');

@@ -51,7 +51,8 @@ export const appRoutes: RouteObject[] = [
           { path: 'reset-password', element: <ResetPasswordPage /> },
         ],
       },
-      // The sign-up e-mail's link: works signed in or out (it may open on another device).
+      // The sign-up e-mail's link: open signed in or out (it may open on another device); it confirms
+      // only for the signed-in account it was made for, and signed out asks to sign in first.
       { path: 'verify-email', element: <VerifyEmailPage /> },
       { path: 'simple-login', element: <SimpleLoginPage /> },
       { path: 'minimal-dashboard', element: <MinimalDashboardPage /> },

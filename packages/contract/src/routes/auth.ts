@@ -111,13 +111,14 @@ export const authRoutes = {
   verifyEmail: defineRoute({
     method: 'POST',
     path: '/api/auth/verify-email',
-    auth: 'public',
-    summary: 'Confirm an e-mail address with the link sent at sign-up (single use, 48 hours)',
+    auth: 'user',
+    summary:
+      "Confirm the signed-in account's e-mail address with the link sent at sign-up (single use, 48 hours)",
     tags: ['auth'],
     body: VerifyEmailBodySchema,
     responses: {
       200: z.object({ success: z.literal(true), message: z.string() }),
-      ...errors(400, 429),
+      ...errors(400, 401, 429),
     },
   }),
   resendVerification: defineRoute({
