@@ -1,5 +1,5 @@
 /**
- * Forgot-password timing (issue 13, hole 9): the answer for an address with an account and for
+ * Forgot-password timing: the answer for an address with an account and for
  * one without must take the same time, or the timing tells who has an account. Runs the real app
  * (demo mode, SQLite in a temp folder) through app.inject, alternating known and unknown
  * addresses, and prints median, p90 and mean of each. Prints figures, asserts nothing.

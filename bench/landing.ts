@@ -1,5 +1,5 @@
 /**
- * Landing page weight (issue 13): the JavaScript the landing page loads, in bytes on the wire for
+ * Landing page weight: the JavaScript the landing page loads, in bytes on the wire for
  * a browser that accepts brotli, one that accepts gzip, and one that accepts neither (the server
  * before compression). Starts the real app in demo mode on 127.0.0.1 over the built web app, then
  * - "before first render": index.html's module script and preloads and their static imports, what
@@ -20,7 +20,7 @@ import { parseConfig } from '../apps/server/src/config.js';
 import { createContext } from '../apps/server/src/context.js';
 import { DEFAULT_WEB_DIST } from '../apps/server/src/http/web-app.js';
 
-/** Issue 13's target for the landing's JavaScript on the wire. */
+/** The target for the landing's JavaScript on the wire. */
 const BUDGET_BYTES = 150 * 1024;
 const CHROMIUM = '/usr/bin/chromium';
 const ENCODINGS = ['br', 'gzip', 'identity'] as const;

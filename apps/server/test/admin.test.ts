@@ -29,7 +29,7 @@ function adminSuite(dialect: (typeof dialects)[number]) {
         isAdmin,
         now: new Date(),
         trialExpires: null,
-        // The operator proved its address (ADMIN_EMAILS rights need it, issue 13).
+        // The operator proved its address (ADMIN_EMAILS rights need it).
         emailVerifiedAt: role === 'operator' ? new Date() : null,
       });
       ids[role] = row!.id;

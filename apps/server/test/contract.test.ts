@@ -17,7 +17,7 @@ describe('the API contract, as the server registered it', () => {
     t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
     tokens.user = await signUp(t, 'fan@example.com');
     tokens.admin = await signUp(t, 'boss@example.com');
-    // ADMIN_EMAILS rights need a proved address (issue 13).
+    // ADMIN_EMAILS rights need a proved address.
     await verifyEmailByMail(t, 'boss@example.com', tokens.admin);
   });
   afterAll(() => t.close());

@@ -61,7 +61,7 @@ describe('demo simulators on the app origin', () => {
   });
 });
 
-// Issue 13, hole 10: the simulators send the browser back only to the app's own origin.
+// The simulators send the browser back only to the app's own origin.
 describe('no open redirect through the demo simulators', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -19,7 +19,7 @@ import { buildTestApp, dialects, type TestApp } from './helper.js';
 const STRONG = 'Sunday!Race1';
 const ADMIN_EMAILS = 'boss@example.com,kim@example.com,ops@example.com,chief@example.com,chair@example.com';
 
-/** Issue 13, hole 1: an address in ADMIN_EMAILS grants rights only to whoever proves the mailbox. */
+/** An address in ADMIN_EMAILS grants rights only to whoever proves the mailbox. */
 function verificationSuite(dialect: (typeof dialects)[number]) {
   let t: TestApp;
   let clock = new Date('2026-11-21T12:00:00.000Z').getTime();
@@ -51,7 +51,7 @@ function verificationSuite(dialect: (typeof dialects)[number]) {
     expect(res.statusCode).toBe(201);
     const { token, user } = res.json();
     expect(user).toMatchObject({ email: 'boss@example.com', isAdmin: false, emailVerified: false });
-    // The attack of hole 1: a stranger signs up with the operator's address and opens the admin API.
+    // The attack: a stranger signs up with the operator's address and opens the admin API.
     const denied = await call('GET', '/admin/users', token);
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toEqual({ error: 'Admin access required', code: 'forbidden' });

@@ -28,7 +28,7 @@ describe('fuzzing every registered route', () => {
       },
     });
     token = res.json().token;
-    // ADMIN_EMAILS rights need a proved address (issue 13): the admin routes' handlers get fuzzed too.
+    // ADMIN_EMAILS rights need a proved address: the admin routes' handlers get fuzzed too.
     await verifyEmailByMail(t, 'fuzz@example.com', token);
     routes = productRoutes(t.app)
       .filter((route) => /^\/(api|auth|admin|hue)\//.test(route.url)) // not the web app's files

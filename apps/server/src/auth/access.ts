@@ -13,8 +13,8 @@ export interface Access {
 
 /**
  * An address in ADMIN_EMAILS grants rights only once its owner proved it (the sign-up link or
- * a password reset): anyone can sign up with any address, so the address alone proves nothing
- * (issue 13, hole 1). Both sides are compared in their normal form (config normalizes the list).
+ * a password reset): anyone can sign up with any address, so the address alone proves nothing.
+ * Both sides are compared in their normal form (config normalizes the list).
  */
 function isOperatorRow(row: UserRow, adminEmails: readonly string[]): boolean {
   if (row.email_verified_at === null) return false;

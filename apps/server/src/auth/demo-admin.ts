@@ -35,7 +35,7 @@ export async function ensureDemoAdmin(
     isAdmin: true,
     now: context.now(),
     trialExpires: null,
-    // Created verified: nobody can receive mail at the demo's own address (issue 13).
+    // Created verified: nobody can receive mail at the demo's own address.
     emailVerifiedAt: context.now(),
   });
   ensurePrivateDir(context.config.dataDir, { tighten: true });

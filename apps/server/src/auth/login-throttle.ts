@@ -121,7 +121,7 @@ export interface LoginThrottleOptions {
 }
 
 /**
- * Per-address failed sign-in throttle (issue 13, hole 2): after LOGIN_FREE_FAILURES failures in a
+ * Per-address failed sign-in throttle: after LOGIN_FREE_FAILURES failures in a
  * row, each attempt waits 1 s, 2 s, 4 s … up to 15 minutes after the last failure. Counted per
  * normalized e-mail whether or not an account has it (the answer must not tell), reset by a
  * successful sign-in and by a password reset (the link proves ownership, so the owner always gets

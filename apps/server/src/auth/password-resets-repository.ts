@@ -9,7 +9,7 @@ export function createPasswordResetsRepository(db: Db) {
     /**
      * Stores a reset link for the account of a (normalized) address, if there is one, in a single
      * statement that reads and writes the same way whether or not the account exists: the answer's
-     * timing must not tell (issue 13, hole 9). True when a link was stored.
+     * timing must not tell. True when a link was stored.
      */
     async insertForEmail(input: {
       email: string;
@@ -59,7 +59,7 @@ export function createPasswordResetsRepository(db: Db) {
           .returning('user_id')
           .executeTakeFirst();
         if (!claimed) return undefined;
-        // Every other link sent before this reset stops working (issue 13, hole 5).
+        // Every other link sent before this reset stops working.
         await trx
           .updateTable('password_resets')
           .set({ used_at: now })

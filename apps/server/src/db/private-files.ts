@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 
-/** Folders holding the app's data: this user only (issue 13, hole 9). */
+/** Folders holding the app's data: this user only. */
 export const PRIVATE_DIR_MODE = 0o700;
 /** The database, its WAL and shared memory, secrets, the outbox: this user only. */
 export const PRIVATE_FILE_MODE = 0o600;

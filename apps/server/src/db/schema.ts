@@ -14,7 +14,7 @@ export interface UsersTable {
   created_at: string;
   last_login: string | null;
   trial_expires: string | null;
-  /** When the address was proved: the sign-up link or a password reset (issue 13). */
+  /** When the address was proved: the sign-up link or a password reset. */
   email_verified_at: string | null;
 }
 

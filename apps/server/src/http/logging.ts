@@ -19,7 +19,7 @@ export function redactSecrets<T>(text: T): T {
 }
 
 /**
- * Pino serializers for Fastify's request logs (issue 13, hole 9): the URL is logged with its
+ * Pino serializers for Fastify's request logs: the URL is logged with its
  * secrets redacted, and so is any error message that quotes one. The fields are Fastify's own.
  */
 export const LOG_SERIALIZERS = {

@@ -19,7 +19,7 @@ type ResendState =
   | { kind: 'failed'; error: string };
 
 /**
- * Issue 13: a quiet reminder for an account whose address is not confirmed yet (the trial works
+ * A quiet reminder for an account whose address is not confirmed yet (the trial works
  * all the same), with a button that mails the link again (the server allows a few an hour).
  * Nothing for a confirmed address, nor for a user stored by an older build (not known).
  */

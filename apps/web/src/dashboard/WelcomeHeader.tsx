@@ -8,7 +8,7 @@ import { VerifyEmailPrompt } from './VerifyEmailPrompt';
 
 /**
  * SPEC §2 Dashboard welcome header: the Lifetime Access badge, or the trial's upgrade prompt; and,
- * until the address is confirmed, the quiet prompt to confirm it (issue 13).
+ * until the address is confirmed, the quiet prompt to confirm it.
  */
 export function WelcomeHeader() {
   const { user } = useAuth();

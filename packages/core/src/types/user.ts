@@ -15,7 +15,7 @@ export const UserSchema = z.object({
   trialExpires: z.string().nullable().optional(),
   /**
    * The address was proved (the sign-up link, or a password reset). The server always sends it;
-   * users stored by older builds lack it. Admin rights of ADMIN_EMAILS need it (issue 13).
+   * users stored by older builds lack it. Admin rights of ADMIN_EMAILS need it.
    */
   emailVerified: z.boolean().optional(),
 });

@@ -1,6 +1,6 @@
 import type { Result } from './validate.js';
 
-/** Why an address was refused before any lookup (hole 1 of issue 13). */
+/** Why an address was refused before any lookup. */
 export const EMAIL_NORMALIZE_MESSAGES = {
   invisibleCharacters:
     'Email addresses cannot contain spaces, line breaks, or invisible or control characters (such as zero-width or text-direction marks). Please type the address again.',

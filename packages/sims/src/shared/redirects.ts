@@ -12,7 +12,7 @@ function originOf(url: string): URL | null {
 }
 
 /**
- * Whether a simulator may send the browser to `target` (issue 13, hole 10: no open redirect).
+ * Whether a simulator may send the browser to `target` (no open redirect).
  * Allowed: the app's origins (`appOrigins`: demo mode passes PUBLIC_URL's), the origin the
  * request itself came to (the simulators are served on the app's origin, whichever name the
  * browser used for it), and loopback origins (demo mode listens on loopback; tests run there).

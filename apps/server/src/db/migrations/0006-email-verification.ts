@@ -2,7 +2,7 @@ import { normalizeEmail } from '@flaglight/core';
 import { type Kysely, sql } from 'kysely';
 
 /**
- * E-mail verification (issue 13, hole 1): when the address was proved, and the single-use links
+ * E-mail verification: when the address was proved, and the single-use links
  * that prove it (stored hashed, like reset links). Stored addresses are brought to the one normal
  * form (trim, NFKC, lower-case) where that does not collide with another account; a colliding or
  * unnormalizable one is left as it is: no lookup can reach it any more, and it never counts as an
