@@ -122,6 +122,13 @@ describe('no open redirect through the demo simulators', () => {
     expect((await hueDecision('http://evil.example/cb', '192.168.1.20:3000')).statusCode).toBe(400);
   });
 
+  test("a page opened from the LAN cannot bounce the browser to that computer's own loopback services", async () => {
+    expect((await hueDecision('http://127.0.0.1:9999/admin', '192.168.1.20:3000')).statusCode).toBe(400);
+    expect((await hueDecision('http://localhost:9999/cb', '192.168.1.20:3000')).statusCode).toBe(400);
+    // On this computer, another loopback port is the app under another name (tests, the companion).
+    expect((await hueDecision('http://localhost:9999/cb', '127.0.0.1:3000')).statusCode).toBe(302);
+  });
+
   test('the checkout page refuses to pay or cancel towards https://evil.example, and still returns to the app', async () => {
     const evil = await checkoutSession('https://evil.example/paid', 'https://evil.example/cancelled');
     for (const step of ['complete', 'cancel']) {

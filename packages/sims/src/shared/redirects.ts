@@ -15,7 +15,8 @@ function originOf(url: string): URL | null {
  * Whether a simulator may send the browser to `target` (no open redirect).
  * Allowed: the app's origins (`appOrigins`: demo mode passes PUBLIC_URL's), the origin the
  * request itself came to (the simulators are served on the app's origin, whichever name the
- * browser used for it), and loopback origins (demo mode listens on loopback; tests run there).
+ * browser used for it), and, for a request that came over loopback, loopback origins (demo mode
+ * listens on loopback; tests run there).
  * Anything else, `https://evil.example` for one, is refused.
  */
 export function isAllowedRedirect(
@@ -25,9 +26,12 @@ export function isAllowedRedirect(
 ): boolean {
   const url = originOf(target);
   if (!url) return false;
-  if (LOOPBACK_HOST.test(url.hostname)) return true;
+  const came = originOf(`${request.protocol}://${request.host}`);
+  // Another loopback port only for a browser that is itself on loopback (a demo opened to the LAN
+  // with HOST must not bounce a neighbour's browser to that neighbour's own local services).
+  if (came && LOOPBACK_HOST.test(came.hostname) && LOOPBACK_HOST.test(url.hostname)) return true;
   if (appOrigins.some((origin) => originOf(origin)?.origin === url.origin)) return true;
-  return originOf(`${request.protocol}://${request.host}`)?.origin === url.origin;
+  return came?.origin === url.origin;
 }
 
 /** The 400 page a refused redirect answers with. */
