@@ -8,6 +8,7 @@ import { execSync, fork } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { MAX_STREAMS_PER_USER } from '@flaglight/contract';
 import { DEMO_REPLAY_FIXTURE, startOpenF1Sim } from '@flaglight/sims';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -16,6 +17,7 @@ import { createSystemTimers } from '../apps/server/src/live/clock.js';
 import { createLiveHub } from '../apps/server/src/live/hub.js';
 import { connectMqttPush } from '../apps/server/src/live/push.js';
 import { liveRoutes } from '../apps/server/src/live/routes.js';
+import { createStreamLimits } from '../apps/server/src/live/stream-limits.js';
 import { createTicketStore } from '../apps/server/src/live/tickets.js';
 import { createOpenF1Client } from '../apps/server/src/openf1/client.js';
 import { createFakeTimers } from '../apps/server/test/fake-timers.js';
@@ -122,7 +124,9 @@ async function fanOut(clients: number): Promise<void> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(liveRoutes, { hub, tickets, timers });
+  // The production limits, so their cost is in the figures; every client is another account.
+  const limits = createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: clients + 1 });
+  await app.register(liveRoutes, { hub, tickets, timers, limits });
   const origin = await app.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 });
 
   // Two client processes above 5,000 clients (this machine has 2 cores).
@@ -147,7 +151,7 @@ async function fanOut(clients: number): Promise<void> {
   gc();
   const before = process.memoryUsage();
   const all = await Promise.all(
-    Array.from({ length: clients }, async () => (await tickets.issue('bench')).ticket),
+    Array.from({ length: clients }, async (_, i) => (await tickets.issue({ userId: `bench-${i}` })).ticket),
   );
   const per = Math.ceil(clients / processes);
   const results = await Promise.all(

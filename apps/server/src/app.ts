@@ -83,7 +83,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       new HttpError(429, `Too many requests. Please wait ${context.after} and try again.`),
   });
   await registerApiDocs(app);
-  registerAuth(app, context.auth);
+  registerAuth(app, context.auth, {
+    // Replays stay free for an ended trial (issue 13 hole 8).
+    isFreeSession: (sessionKey) => context.live.hub.replayInfo(sessionKey) !== null,
+  });
 
   app.addHook('onClose', async () => {
     await context.close();

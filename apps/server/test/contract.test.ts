@@ -2,7 +2,7 @@ import { API_ROUTES, AUTH_LEVELS, ErrorBodySchema, type RouteDef } from '@flagli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { concreteUrl, productRoutes } from './api-routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
-import { signUp } from './live-helpers.js';
+import { signInExpiredTrial, signUp } from './live-helpers.js';
 
 const contractRoutes = API_ROUTES as readonly RouteDef[];
 const key = (route: { method: string; path?: string; url?: string }) =>
@@ -10,12 +10,13 @@ const key = (route: { method: string; path?: string; url?: string }) =>
 
 describe('the API contract, as the server registered it', () => {
   let t: TestApp;
-  const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
+  const tokens: Record<'user' | 'admin' | 'expired', string> = { user: '', admin: '', expired: '' };
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
     tokens.user = await signUp(t, 'fan@example.com');
     tokens.admin = await signUp(t, 'boss@example.com');
+    tokens.expired = await signInExpiredTrial(t, 'ended@example.com');
   });
   afterAll(() => t.close());
 
@@ -75,6 +76,47 @@ describe('the API contract, as the server registered it', () => {
         if (asUser.statusCode === 403) expect(asUser.json().code, key(route)).not.toBe('forbidden');
       }
     }
+  });
+
+  test('route × plan: an ended trial gets 403 trial_expired on exactly the paid routes the contract names', async () => {
+    const declared = new Map(contractRoutes.map((route) => [key(route), route.plan]));
+    const paid: string[] = [];
+    for (const route of productRoutes(t.app)) {
+      if (route.auth === 'public') continue;
+      const url = concreteUrl(route);
+      const call = (token: string) =>
+        t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { authorization: `Bearer ${token}` },
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+      const asExpired = await call(tokens.expired);
+      if (declared.get(key(route))) {
+        paid.push(key(route));
+        expect(asExpired.statusCode, `${key(route)} as an ended trial`).toBe(403);
+        expect(asExpired.json(), key(route)).toEqual({
+          error: 'Your free trial has ended. Upgrade to keep following live sessions.',
+          code: 'trial_expired',
+        });
+        // A running trial and an admin (operator: always active) pass the plan check.
+        for (const role of ['user', 'admin'] as const) {
+          const other = await call(tokens[role]);
+          if (other.statusCode === 403)
+            expect(other.json().code, `${key(route)} as ${role}`).not.toBe('trial_expired');
+        }
+      } else if (route.auth !== 'admin') {
+        if (asExpired.statusCode === 403) expect(asExpired.json().code, key(route)).not.toBe('trial_expired');
+      }
+    }
+    // The paid features of issue 13 hole 8: live data, the stream's ticket, Hue light control.
+    expect(paid.sort()).toEqual([
+      'GET /api/live/state',
+      'GET /api/openf1/proxy/*',
+      'POST /api/live/ticket',
+      'POST /hue/lights/flag',
+      'PUT /hue/lights/:id/state',
+    ]);
   });
 
   test('the event stream opens only with a ticket', async () => {

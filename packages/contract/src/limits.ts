@@ -5,3 +5,11 @@ export const MIN_REPLAY_SPEED = 1;
 export const MAX_REPLAY_SPEED = 20;
 /** A replay starts at most this many minutes into its recording. */
 export const MAX_REPLAY_START_MINUTES = 600;
+
+/**
+ * Event streams one account may hold open at once (TV, phone, laptop, companions: 10 is generous).
+ * Counted per user, never per address: fans share addresses behind NAT.
+ */
+export const MAX_STREAMS_PER_USER = 10;
+/** `POST /api/live/ticket` per account and minute (a reconnecting client asks once per try). */
+export const STREAM_TICKETS_PER_MINUTE = 30;

@@ -1,11 +1,12 @@
-import { api } from '@flaglight/contract';
+import { api, MAX_STREAMS_PER_USER, STREAM_TICKETS_PER_MINUTE } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
-import { HttpError, notFound, unauthorized } from '../http/errors.js';
+import { forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
 import type { TimerHandle, Timers } from './clock.js';
 import { SessionNotFoundError, type LiveHub } from './hub.js';
+import type { StreamLimits } from './stream-limits.js';
 import type { TicketStore } from './tickets.js';
 import type { FlagEvent, StatusEventData } from './types.js';
 
@@ -15,6 +16,16 @@ export const HEARTBEAT_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 64 * 1024;
 /** EventSource waits this long before reconnecting. */
 export const RETRY_MS = 3_000;
+/** A full instance asks clients to come back after this many seconds (`Retry-After`). */
+export const FULL_RETRY_AFTER_S = 30;
+
+/** The 429 of an account that holds all its streams (issue 13 hole 3). */
+export function tooManyStreams(open: number): HttpError {
+  return new HttpError(
+    429,
+    `You already have ${open} live streams open. Close one (another tab or device) and try again.`,
+  );
+}
 
 /** Every stream of a session gets the same event object: it is formatted once, not once per client. */
 const formatted = new WeakMap<FlagEvent, string>();
@@ -48,10 +59,10 @@ function parseEventId(value: unknown): number | undefined {
 /** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
 export async function liveRoutes(
   fastify: FastifyInstance,
-  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers },
+  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { hub, tickets, timers } = opts;
+  const { hub, tickets, timers, limits } = opts;
   /** The ticket store (Redis, with several instances) failed: the client may retry, or poll the state. */
   const unavailable = (error: unknown): never => {
     fastify.log.warn({ err: error }, 'stream ticket store failed');
@@ -64,10 +75,14 @@ export async function liveRoutes(
   });
 
   app.route({
-    ...fromContract(api.live.ticket),
+    ...fromContract(api.live.ticket, { rateLimitPerMinute: STREAM_TICKETS_PER_MINUTE, rateLimitPer: 'user' }),
     handler: async (request) => {
-      const user = signedInUser(request);
-      const { ticket, expiresAt } = await tickets.issue(String(user.id)).catch(unavailable);
+      const userId = String(signedInUser(request).id);
+      // Checked here too, so a browser (whose EventSource never sees a status) gets the reason.
+      const open = limits.openFor(userId);
+      if (open >= MAX_STREAMS_PER_USER) throw tooManyStreams(open);
+      const { sessionKey } = request.query;
+      const { ticket, expiresAt } = await tickets.issue({ userId, sessionKey }).catch(unavailable);
       return { success: true as const, ticket, expiresAt: new Date(expiresAt).toISOString() };
     },
   });
@@ -75,8 +90,22 @@ export async function liveRoutes(
   app.route({
     ...fromContract(api.live.events),
     handler: async (request, reply) => {
-      if ((await tickets.redeem(request.query.ticket).catch(unavailable)) === null) {
+      const grant = await tickets.redeem(request.query.ticket).catch(unavailable);
+      if (grant === null) {
         throw unauthorized('This stream ticket is invalid, used or expired. Ask for a new one.');
+      }
+      // A ticket asked for one session (a replay, for an ended trial) opens that session only.
+      if (grant.sessionKey !== undefined && grant.sessionKey !== request.query.sessionKey) {
+        throw forbidden('This stream ticket was issued for another session. Ask for a new one.');
+      }
+      const place = limits.acquire(grant.userId);
+      if (!place.ok && place.reason === 'user') throw tooManyStreams(place.open);
+      if (!place.ok) {
+        void reply.header('retry-after', String(FULL_RETRY_AFTER_S));
+        throw new HttpError(
+          503,
+          'This server is at its limit of live streams. Please try again in a moment.',
+        );
       }
       const lastEventId =
         parseEventId(request.headers['last-event-id']) ?? parseEventId(request.query.lastEventId);
@@ -90,6 +119,7 @@ export async function liveRoutes(
       const close = () => {
         if (closed) return;
         closed = true;
+        place.release();
         streams.delete(close);
         if (heartbeat) timers.clearTimeout(heartbeat);
         unsubscribe();
@@ -126,6 +156,7 @@ export async function liveRoutes(
           { lastEventId },
         );
       } catch (error) {
+        place.release();
         if (error instanceof SessionNotFoundError) throw notFound(error.message);
         throw error;
       }
@@ -141,6 +172,11 @@ export async function liveRoutes(
       });
       res.on('close', close);
       request.raw.on('close', close);
+      // The client may have gone while the subscription was made: its place is freed now, not never.
+      if (!res.socket || res.socket.destroyed) {
+        close();
+        return;
+      }
       write(`retry: ${RETRY_MS}\n\n`);
       if (subscription.status) write(formatStatus(subscription.status));
       for (const event of subscription.initial) writeFlag(event);
