@@ -27,27 +27,47 @@ export function tooManyStreams(open: number): HttpError {
   );
 }
 
-/** Every stream of a session gets the same event object: it is formatted once, not once per client. */
-const formatted = new WeakMap<FlagEvent, string>();
-
-function formatFlag(event: FlagEvent): string {
-  let text = formatted.get(event);
-  if (text === undefined) {
-    text = `id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`;
-    formatted.set(event, text);
-  }
-  return text;
+/**
+ * An SSE block as bytes, made once and shared by every client: as is, and framed as one HTTP/1.1
+ * chunk. Fan-out then costs one `socket.write` of a shared Buffer per client: no per-client
+ * string encoding, chunk-size line or cork/uncork round of `res.write` (bench/live.ts).
+ */
+interface Frame {
+  raw: Buffer;
+  chunked: Buffer;
 }
 
-const formattedStatus = new WeakMap<StatusEventData, string>();
+function frameOf(text: string): Frame {
+  const raw = Buffer.from(text, 'utf8');
+  const chunked = Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`, 'latin1'), raw, CRLF]);
+  return { raw, chunked };
+}
 
-function formatStatus(status: StatusEventData): string {
-  let text = formattedStatus.get(status);
-  if (text === undefined) {
-    text = `event: status\ndata: ${JSON.stringify(status)}\n\n`;
-    formattedStatus.set(status, text);
+const CRLF = Buffer.from('\r\n', 'latin1');
+const RETRY_FRAME = frameOf(`retry: ${RETRY_MS}\n\n`);
+const HEARTBEAT_FRAME = frameOf(': heartbeat\n\n');
+
+/** Every stream of a session gets the same event object: it is framed once, not once per client. */
+const flagFrames = new WeakMap<FlagEvent, Frame>();
+
+function flagFrame(event: FlagEvent): Frame {
+  let frame = flagFrames.get(event);
+  if (frame === undefined) {
+    frame = frameOf(`id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`);
+    flagFrames.set(event, frame);
   }
-  return text;
+  return frame;
+}
+
+const statusFrames = new WeakMap<StatusEventData, Frame>();
+
+function statusFrame(status: StatusEventData): Frame {
+  let frame = statusFrames.get(status);
+  if (frame === undefined) {
+    frame = frameOf(`event: status\ndata: ${JSON.stringify(status)}\n\n`);
+    statusFrames.set(status, frame);
+  }
+  return frame;
 }
 
 function parseEventId(value: unknown): number | undefined {
@@ -125,19 +145,21 @@ export async function liveRoutes(
         unsubscribe();
         if (!res.destroyed) res.destroy();
       };
-      const write = (chunk: string) => {
-        if (closed) return;
+      /** Set once the head is sent: where the frames go (the socket itself, or `res` as a fallback). */
+      let send: ((frame: Frame) => void) | null = null;
+      const write = (frame: Frame) => {
+        if (closed || !send) return;
         // A client that cannot keep up is dropped; it reconnects and resumes from its last id.
         if (res.writableLength > MAX_BUFFERED_BYTES) {
           close();
           return;
         }
-        res.write(chunk);
+        send(frame);
       };
       const writeFlag = (event: FlagEvent) => {
         if (event.id <= lastWritten) return;
         lastWritten = event.id;
-        write(formatFlag(event));
+        write(flagFrame(event));
       };
 
       let subscription;
@@ -150,7 +172,7 @@ export async function liveRoutes(
               else writeFlag(event);
             },
             onStatus(status) {
-              if (!pending) write(formatStatus(status));
+              if (!pending) write(statusFrame(status));
             },
           },
           { lastEventId },
@@ -172,20 +194,29 @@ export async function liveRoutes(
       });
       res.on('close', close);
       request.raw.on('close', close);
+      const socket = res.socket;
       // The client may have gone while the subscription was made: its place is freed now, not never.
-      if (!res.socket || res.socket.destroyed) {
+      if (!socket || socket.destroyed) {
         close();
         return;
       }
-      write(`retry: ${RETRY_MS}\n\n`);
-      if (subscription.status) write(formatStatus(subscription.status));
+      res.flushHeaders();
+      // The head is on the socket: the body's frames can follow it there directly, framed as
+      // `res` would (chunked for HTTP/1.1). If the head is still queued, `res` keeps the order.
+      const direct = res.headersSent && res.writableLength === socket.writableLength;
+      const chunked = res.chunkedEncoding;
+      send = direct
+        ? (frame) => socket.write(chunked ? frame.chunked : frame.raw)
+        : (frame) => res.write(frame.raw);
+      write(RETRY_FRAME);
+      if (subscription.status) write(statusFrame(subscription.status));
       for (const event of subscription.initial) writeFlag(event);
       const late = pending;
       pending = null;
       for (const event of late) writeFlag(event);
 
       const beat = () => {
-        write(': heartbeat\n\n');
+        write(HEARTBEAT_FRAME);
         if (!closed) heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
       };
       heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
