@@ -38,9 +38,12 @@ describe('the API contract, as the server registered it', () => {
     );
   });
 
-  test('every contract route is registered with the level the contract gives it', () => {
-    const registered = new Map(productRoutes(t.app).map((route) => [key(route), route.auth]));
-    for (const route of contractRoutes) expect(registered.get(key(route)), key(route)).toBe(route.auth);
+  test('every contract route is registered with the level and the plan rule the contract gives it', () => {
+    const registered = new Map(productRoutes(t.app).map((route) => [key(route), route]));
+    for (const route of contractRoutes) {
+      expect(registered.get(key(route))?.auth, key(route)).toBe(route.auth);
+      expect(registered.get(key(route))?.plan, key(route)).toBe(route.plan);
+    }
   });
 
   test('route × role, from the registered routes: signed out, signed in, admin', async () => {
