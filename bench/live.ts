@@ -8,6 +8,7 @@ import { execSync, fork } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { MAX_STREAMS_PER_USER } from '@flaglight/contract';
 import { DEMO_REPLAY_FIXTURE, startOpenF1Sim } from '@flaglight/sims';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -16,6 +17,7 @@ import { createSystemTimers } from '../apps/server/src/live/clock.js';
 import { createLiveHub } from '../apps/server/src/live/hub.js';
 import { connectMqttPush } from '../apps/server/src/live/push.js';
 import { liveRoutes } from '../apps/server/src/live/routes.js';
+import { createStreamLimits } from '../apps/server/src/live/stream-limits.js';
 import { createTicketStore } from '../apps/server/src/live/tickets.js';
 import { createOpenF1Client } from '../apps/server/src/openf1/client.js';
 import { createFakeTimers } from '../apps/server/test/fake-timers.js';
@@ -122,7 +124,9 @@ async function fanOut(clients: number): Promise<void> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(liveRoutes, { hub, tickets, timers });
+  // The production limits, so their cost is in the figures; every client is another account.
+  const limits = createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: clients + 1 });
+  await app.register(liveRoutes, { hub, tickets, timers, limits });
   const origin = await app.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 });
 
   // Two client processes above 5,000 clients (this machine has 2 cores).
@@ -134,10 +138,20 @@ async function fanOut(clients: number): Promise<void> {
   // how long writing it to every socket took (the synchronous fan-out loop).
   const atServer: number[] = [];
   const writeAll: number[] = [];
+  // The synchronous fan-out loop alone (every listener's write, ended before the first microtask),
+  // in wall time and in CPU time of this process: CPU per client is the figure least moved by load.
+  const loopMs: number[] = [];
+  const loopCpuUs: number[] = [];
   const warm = await hub.subscribe(undefined, {
     onFlag(event) {
       const start = performance.now();
+      const cpu = process.cpuUsage();
       atServer.push(Date.now() - Date.parse(event.data.cause.date));
+      queueMicrotask(() => {
+        loopMs.push(performance.now() - start);
+        const used = process.cpuUsage(cpu);
+        loopCpuUs.push(used.user + used.system);
+      });
       setImmediate(() => writeAll.push(performance.now() - start));
     },
     onStatus() {},
@@ -147,7 +161,7 @@ async function fanOut(clients: number): Promise<void> {
   gc();
   const before = process.memoryUsage();
   const all = await Promise.all(
-    Array.from({ length: clients }, async () => (await tickets.issue('bench')).ticket),
+    Array.from({ length: clients }, async (_, i) => (await tickets.issue({ userId: `bench-${i}` })).ticket),
   );
   const per = Math.ceil(clients / processes);
   const results = await Promise.all(
@@ -167,6 +181,11 @@ async function fanOut(clients: number): Promise<void> {
   // The first one is the current state on subscribing.
   const fresh = atServer.slice(1).sort((a, b) => a - b);
   const writes = writeAll.slice(1).sort((a, b) => a - b);
+  const loops = loopMs.slice(1).sort((a, b) => a - b);
+  const cpuPerClient = loopCpuUs
+    .slice(1)
+    .map((us) => us / Math.max(1, connected))
+    .sort((a, b) => a - b);
   const perChange = connected > 0 ? latencies.length / connected : 0;
   console.log(
     `${clients.toLocaleString('en')} SSE clients in ${processes} other process(es): ${connected} connected, ` +
@@ -179,6 +198,10 @@ async function fanOut(clients: number): Promise<void> {
     `  of which: visible → event in the server p50 ${percentile(fresh, 50)} ms; ` +
       `writing it to all ${connected} sockets p50 ${percentile(writes, 50).toFixed(0)} ms, max ${writes.at(-1)?.toFixed(0)} ms ` +
       `(the rest is the kernel and the client processes, all sharing ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)})`,
+  );
+  console.log(
+    `  fan-out loop (synchronous): p50 ${percentile(loops, 50).toFixed(0)} ms, max ${loops.at(-1)?.toFixed(0)} ms; ` +
+      `CPU per client p50 ${percentile(cpuPerClient, 50).toFixed(1)} µs`,
   );
   for (const c of children) c.exit();
   warm.unsubscribe();

@@ -106,7 +106,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerCompression(app);
 
   await registerApiDocs(app);
-  registerAuth(app, context.auth);
+  registerAuth(app, context.auth, {
+    // Replays stay free for an ended trial (issue 13 hole 8).
+    isFreeSession: (sessionKey) => context.live.hub.replayInfo(sessionKey) !== null,
+  });
 
   app.addHook('onClose', async () => {
     await context.close();

@@ -146,6 +146,14 @@ const envSchema = z.object({
       .min(1, 'must be at least 1')
       .default(10),
   ),
+  MAX_STREAMS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .default(10_000),
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -227,6 +235,11 @@ export interface Config {
   downloadsDir: string | undefined;
   /** Sign-in, sign-up and reset attempts per client per minute (forgot-password gets half). */
   authRateLimitPerMinute: number;
+  /**
+   * Event streams this instance holds open at most; beyond it new ones get 503 with Retry-After.
+   * Keep it below the open-file limit (`ulimit -n`) less a few hundred for everything else.
+   */
+  maxStreams: number;
   /** Outside services. An unset URL (demo mode only) means the in-process simulator. */
   openf1: { baseUrl: string | undefined; username?: string; password?: string; mqttUrl?: string };
   jolpica: { baseUrl: string | undefined };
@@ -316,6 +329,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     downloadsDir: e.DOWNLOADS_DIR ? path.resolve(e.DOWNLOADS_DIR) : undefined,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    maxStreams: e.MAX_STREAMS,
     openf1: {
       baseUrl: serviceUrl(e.OPENF1_BASE_URL, 'https://api.openf1.org'),
       ...(e.OPENF1_USERNAME ? { username: e.OPENF1_USERNAME } : {}),

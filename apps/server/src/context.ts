@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MAX_STREAMS_PER_USER } from '@flaglight/contract';
 import type { Logger } from 'pino';
 import { createAdminService, type AdminService } from './admin/service.js';
 import { createLoginThrottle } from './auth/login-throttle.js';
@@ -18,6 +19,7 @@ import { createSystemTimers, type Timers } from './live/clock.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { connectMqttPush, type PushConnector } from './live/push.js';
 import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
+import { createStreamLimits, type StreamLimits } from './live/stream-limits.js';
 import { createTicketStore, type TicketStore } from './live/tickets.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createOpenF1Client, type OpenF1Client } from './openf1/client.js';
@@ -47,7 +49,7 @@ export interface AppContext {
   payments: PaymentService;
   tracking: TrackingService;
   openf1: { client: OpenF1Client; proxy: OpenF1Proxy };
-  live: { hub: LiveHub; tickets: TicketStore; timers: Timers };
+  live: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits };
   /** The Redis bus when REDIS_URL is set (its command connection also backs the rate limits). */
   redis: RedisBus | undefined;
   schedule: ScheduleService;
@@ -191,6 +193,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     live: {
       hub,
       tickets: redis ? createRedisTicketStore(redis.client, redis.prefix) : createTicketStore(timers.now),
+      limits: createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: config.maxStreams }),
       timers,
     },
     redis,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyEmailByMail } from './account-helpers.js';
 import { concreteUrl, productRoutes } from './api-routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
-import { signUp } from './live-helpers.js';
+import { signInExpiredTrial, signUp } from './live-helpers.js';
 
 const contractRoutes = API_ROUTES as readonly RouteDef[];
 const key = (route: { method: string; path?: string; url?: string }) =>
@@ -11,7 +11,7 @@ const key = (route: { method: string; path?: string; url?: string }) =>
 
 describe('the API contract, as the server registered it', () => {
   let t: TestApp;
-  const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
+  const tokens: Record<'user' | 'admin' | 'expired', string> = { user: '', admin: '', expired: '' };
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
@@ -19,6 +19,7 @@ describe('the API contract, as the server registered it', () => {
     tokens.admin = await signUp(t, 'boss@example.com');
     // ADMIN_EMAILS rights need a proved address.
     await verifyEmailByMail(t, 'boss@example.com', tokens.admin);
+    tokens.expired = await signInExpiredTrial(t, 'ended@example.com');
   });
   afterAll(() => t.close());
 
@@ -40,9 +41,12 @@ describe('the API contract, as the server registered it', () => {
     );
   });
 
-  test('every contract route is registered with the level the contract gives it', () => {
-    const registered = new Map(productRoutes(t.app).map((route) => [key(route), route.auth]));
-    for (const route of contractRoutes) expect(registered.get(key(route)), key(route)).toBe(route.auth);
+  test('every contract route is registered with the level and the plan rule the contract gives it', () => {
+    const registered = new Map(productRoutes(t.app).map((route) => [key(route), route]));
+    for (const route of contractRoutes) {
+      expect(registered.get(key(route))?.auth, key(route)).toBe(route.auth);
+      expect(registered.get(key(route))?.plan, key(route)).toBe(route.plan);
+    }
   });
 
   test('route × role, from the registered routes: signed out, signed in, admin', async () => {
@@ -78,6 +82,46 @@ describe('the API contract, as the server registered it', () => {
         if (asUser.statusCode === 403) expect(asUser.json().code, key(route)).not.toBe('forbidden');
       }
     }
+  });
+
+  test('route × plan: an ended trial gets 403 trial_expired on exactly the paid routes the contract names', async () => {
+    const declared = new Map(contractRoutes.map((route) => [key(route), route.plan]));
+    const paid: string[] = [];
+    for (const route of productRoutes(t.app)) {
+      if (route.auth === 'public') continue;
+      const url = concreteUrl(route);
+      const call = (token: string) =>
+        t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { authorization: `Bearer ${token}` },
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+      const asExpired = await call(tokens.expired);
+      if (declared.get(key(route))) {
+        paid.push(key(route));
+        expect(asExpired.statusCode, `${key(route)} as an ended trial`).toBe(403);
+        expect(asExpired.json(), key(route)).toEqual({
+          error: 'Your free trial has ended. Upgrade to keep following live sessions.',
+          code: 'trial_expired',
+        });
+        // A running trial and an admin (operator: always active) pass the plan check.
+        for (const role of ['user', 'admin'] as const) {
+          const other = await call(tokens[role]);
+          if (other.statusCode === 403)
+            expect(other.json().code, `${key(route)} as ${role}`).not.toBe('trial_expired');
+        }
+      } else if (route.auth !== 'admin') {
+        if (asExpired.statusCode === 403) expect(asExpired.json().code, key(route)).not.toBe('trial_expired');
+      }
+    }
+    // The paid features: live data, the stream's ticket, free-form Hue light control.
+    expect(paid.sort()).toEqual([
+      'GET /api/live/state',
+      'GET /api/openf1/proxy/*',
+      'POST /api/live/ticket',
+      'PUT /hue/lights/:id/state',
+    ]);
   });
 
   test('the event stream opens only with a ticket', async () => {

@@ -115,6 +115,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     sim = t.context.sims!.hue.control;
     simOrigin = t.context.sims!.origin;
     user = await signup(t, 'hue-fan@example.com');
+    // The clock runs weeks ahead (token expiry), past a trial's end: light control is a paid
+    // feature (trial-expired.test.ts), so this account has paid.
+    await t.context.auth.users.setPlan(user.userId, 'lifetime');
   });
   afterAll(() => t.close());
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
+import { hashPassword } from '../src/auth/passwords.js';
 import { parseConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import type { Timers } from '../src/live/clock.js';
@@ -23,6 +24,34 @@ export async function signUp(
     },
   });
   if (res.statusCode >= 300) throw new Error(`signup failed: ${res.body}`);
+  return res.json().token as string;
+}
+
+const DAY_MS = 24 * 3_600_000;
+
+/** An account whose trial ended yesterday (signed up 60 days ago), signed in; returns its session token. */
+export async function signInExpiredTrial(
+  t: TestApp,
+  email = `expired-${Math.random().toString(36).slice(2)}@example.com`,
+): Promise<string> {
+  const now = t.context.now().getTime();
+  await t.context.auth.users.insert({
+    email,
+    passwordHash: await hashPassword('Secret!123'),
+    plan: 'trial',
+    now: new Date(now - 60 * DAY_MS),
+    trialExpires: new Date(now - DAY_MS),
+  });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    payload: {
+      email,
+      password: 'Secret!123',
+      turnstileToken: t.context.sims!.turnstile.control.issueToken(),
+    },
+  });
+  if (res.statusCode >= 300) throw new Error(`login failed: ${res.body}`);
   return res.json().token as string;
 }
 

@@ -10,6 +10,16 @@ import type { z } from 'zod';
 export const AUTH_LEVELS = ['public', 'user', 'admin', 'device'] as const;
 export type AuthLevel = (typeof AUTH_LEVELS)[number];
 
+/**
+ * Whether a signed-in route is a paid feature (DESIGN §6, issue 13 hole 8). The auth layer refuses
+ * an account whose plan is not active (a trial that has ended) with 403 `trial_expired`:
+ * - `active`: always (Hue light control, the OpenF1 proxy);
+ * - `live`: unless the query's `sessionKey` names a running replay (replays stay free).
+ * Routes without it are open to every signed-in account. Admins and operators are always active.
+ */
+export const PLAN_RULES = ['active', 'live'] as const;
+export type PlanRule = (typeof PLAN_RULES)[number];
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Content types of success answers that are not JSON. */
@@ -21,6 +31,8 @@ export interface RouteDef {
   /** Fastify's path syntax: `/admin/users/:id`, `/api/openf1/proxy/*`. */
   path: string;
   auth: AuthLevel;
+  /** A paid feature: refused to an ended trial (see PLAN_RULES). */
+  plan?: PlanRule;
   summary: string;
   description?: string;
   tags: readonly string[];

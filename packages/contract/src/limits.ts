@@ -9,3 +9,10 @@ export const MAX_REPLAY_START_MINUTES = 600;
 /** A tracked session's free-form summary (sessionData): nesting levels and JSON characters. */
 export const MAX_SESSION_DATA_DEPTH = 8;
 export const MAX_SESSION_DATA_CHARS = 8192;
+/**
+ * Event streams one account may hold open at once (TV, phone, laptop, companions: 10 is generous).
+ * Counted per user, never per address: fans share addresses behind NAT.
+ */
+export const MAX_STREAMS_PER_USER = 10;
+/** `POST /api/live/ticket` per account and minute (a reconnecting client asks once per try). */
+export const STREAM_TICKETS_PER_MINUTE = 30;

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { HttpError, unauthorized } from '../http/errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { accessOf } from './access.js';
 import { createEmailVerificationsRepository } from './email-verifications-repository.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { createPasswordResetsRepository } from './password-resets-repository.js';
@@ -169,6 +170,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       const now = deps.now();
       await users.recordLogin(row.id, now);
       return openSession({ ...row, last_login: now.toISOString() });
+    },
+
+    /** Paid features are open to this account now (auth/access.ts decides). */
+    planActive(row: UserRow): boolean {
+      return accessOf(row, admins).planActiveAt(deps.now());
     },
 
     /** The signed-in user behind a bearer header; throws 401 with SPEC's texts. */

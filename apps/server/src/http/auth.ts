@@ -1,8 +1,8 @@
-import type { AuthLevel } from '@flaglight/contract';
+import type { AuthLevel, PlanRule } from '@flaglight/contract';
 import type { User } from '@flaglight/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../auth/service.js';
-import { forbidden, unauthorized } from './errors.js';
+import { forbidden, HttpError, unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,21 +12,45 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route: declared by the contract, enforced by `registerAuth`. */
     auth?: AuthLevel;
+    /** A paid feature (the contract's `plan`), enforced by `registerAuth`. */
+    plan?: PlanRule;
   }
+}
+
+/** What an ended trial is told when it calls a paid feature (issue 13 hole 8). */
+export const TRIAL_EXPIRED_MESSAGE = 'Your free trial has ended. Upgrade to keep following live sessions.';
+
+export const trialExpired = () => new HttpError(403, TRIAL_EXPIRED_MESSAGE, {}, 'trial_expired');
+
+export interface AuthOptions {
+  /** Sessions anyone signed in may follow whatever their plan: the running replays. */
+  isFreeSession?: (sessionKey: number) => boolean;
+}
+
+/** The `sessionKey` of a query as sent (the hook runs before validation); NaN when absent. */
+function requestedSession(query: unknown): number {
+  const value = (query as Record<string, unknown> | undefined)?.sessionKey;
+  return typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : Number.NaN;
 }
 
 /**
  * The one auth layer: each route declares its level (the contract's `auth`), and this hook checks
  * the bearer token before anything else runs, so a signed-out client gets 401 before any body
- * check, and a signed-in non-admin 403 on admin routes.
+ * check, and a signed-in non-admin 403 on admin routes. A route declared a paid feature (`plan`)
+ * answers 403 `trial_expired` to an account whose plan is not active (auth/access.ts decides).
  */
-export function registerAuth(app: FastifyInstance, auth: AuthService): void {
+export function registerAuth(app: FastifyInstance, auth: AuthService, options: AuthOptions = {}): void {
+  const isFreeSession = options.isFreeSession ?? (() => false);
   app.decorateRequest('user', null);
   app.addHook('onRequest', async (request) => {
-    const level = request.routeOptions.config.auth;
+    const { auth: level, plan } = request.routeOptions.config;
     if (level === undefined || level === 'public') return;
-    const { user } = await auth.authenticate(request.headers.authorization);
+    const { user, row } = await auth.authenticate(request.headers.authorization);
     if (level === 'admin' && !user.isAdmin) throw forbidden('Admin access required');
+    if (plan && !auth.planActive(row)) {
+      const free = plan === 'live' && isFreeSession(requestedSession(request.query));
+      if (!free) throw trialExpired();
+    }
     request.user = user;
   });
 }

@@ -1,4 +1,10 @@
-import type { RouteDef } from '@flaglight/contract';
+import type { PlanRule, RouteDef } from '@flaglight/contract';
+import type { FastifyRequest } from 'fastify';
+
+/** The rate-limit key of a signed-in account (the address only if, oddly, no one is signed in). */
+function perUserKey(request: FastifyRequest): string {
+  return request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
+}
 
 /**
  * Fastify route options for a contract route: method, URL, the schemas Fastify validates requests
@@ -7,7 +13,15 @@ import type { RouteDef } from '@flaglight/contract';
  */
 export function fromContract<const R extends RouteDef>(
   route: R,
-  options: { rateLimitPerMinute?: number } = {},
+  options: {
+    rateLimitPerMinute?: number;
+    /**
+     * What the limit counts: each client address (the default), or each signed-in account
+     * (`user`: the auth hook runs first, so `request.user` is known; one budget per account
+     * whatever the addresses it comes from).
+     */
+    rateLimitPer?: 'client' | 'user';
+  } = {},
 ) {
   const response = route.produces
     ? // A page, script, stream or file: only its error answers are JSON.
@@ -18,9 +32,16 @@ export function fromContract<const R extends RouteDef>(
     url: route.path,
     config: {
       auth: route.auth,
+      ...(route.plan ? { plan: route.plan } : {}),
       ...(options.rateLimitPerMinute === undefined
         ? {}
-        : { rateLimit: { max: Math.max(1, options.rateLimitPerMinute), timeWindow: '1 minute' } }),
+        : {
+            rateLimit: {
+              max: Math.max(1, options.rateLimitPerMinute),
+              timeWindow: '1 minute',
+              ...(options.rateLimitPer === 'user' ? { keyGenerator: perUserKey } : {}),
+            },
+          }),
     },
     schema: {
       summary: route.summary,
@@ -35,7 +56,11 @@ export function fromContract<const R extends RouteDef>(
   } as {
     method: R['method'];
     url: R['path'];
-    config: { auth: R['auth']; rateLimit?: { max: number; timeWindow: string } };
+    config: {
+      auth: R['auth'];
+      plan?: PlanRule;
+      rateLimit?: { max: number; timeWindow: string; keyGenerator?: (request: FastifyRequest) => string };
+    };
     schema: {
       summary: string;
       description?: string;

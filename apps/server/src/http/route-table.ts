@@ -4,6 +4,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   auth: string | undefined;
+  /** A paid feature's rule (the contract's `plan`), enforced by the auth hook. */
+  plan: string | undefined;
   schema: FastifySchema | undefined;
 }
 
@@ -26,6 +28,9 @@ export function recordRoutes(app: FastifyInstance): void {
         url: route.url,
         get auth() {
           return route.config?.auth;
+        },
+        get plan() {
+          return route.config?.plan;
         },
         schema: route.schema,
       });

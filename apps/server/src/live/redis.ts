@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Bus, LeadHandlers, Lease, RecentState } from './bus.js';
 import { RING_SIZE } from './hub.js';
-import { TICKET_TTL_MS, type TicketStore } from './tickets.js';
+import { TICKET_TTL_MS, type TicketGrant, type TicketStore } from './tickets.js';
 import type { BusMessage, FlagEvent, StatusEventData } from './types.js';
 
 /**
@@ -243,14 +243,15 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
 export function createRedisTicketStore(client: Redis, prefix: string): TicketStore {
   const key = (ticket: string) => `${prefix}ticket:${ticket}`;
   return {
-    async issue(userId) {
+    async issue(grant) {
       const ticket = crypto.randomBytes(24).toString('base64url');
-      await client.set(key(ticket), userId, 'PX', TICKET_TTL_MS);
+      await client.set(key(ticket), JSON.stringify(grant), 'PX', TICKET_TTL_MS);
       return { ticket, expiresAt: Date.now() + TICKET_TTL_MS };
     },
     async redeem(ticket) {
       // GETDEL: one use, atomically, whichever instance asks first.
-      return client.getdel(key(ticket));
+      const grant = parse<TicketGrant>(await client.getdel(key(ticket)));
+      return typeof grant?.userId === 'string' ? grant : null;
     },
   };
 }

@@ -1,11 +1,12 @@
-import { api } from '@flaglight/contract';
+import { api, MAX_STREAMS_PER_USER, STREAM_TICKETS_PER_MINUTE } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
-import { HttpError, notFound, unauthorized } from '../http/errors.js';
+import { forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
 import type { TimerHandle, Timers } from './clock.js';
 import { SessionNotFoundError, type LiveHub } from './hub.js';
+import type { StreamLimits } from './stream-limits.js';
 import type { TicketStore } from './tickets.js';
 import type { FlagEvent, StatusEventData } from './types.js';
 
@@ -15,28 +16,58 @@ export const HEARTBEAT_MS = 15_000;
 export const MAX_BUFFERED_BYTES = 64 * 1024;
 /** EventSource waits this long before reconnecting. */
 export const RETRY_MS = 3_000;
+/** A full instance asks clients to come back after this many seconds (`Retry-After`). */
+export const FULL_RETRY_AFTER_S = 30;
 
-/** Every stream of a session gets the same event object: it is formatted once, not once per client. */
-const formatted = new WeakMap<FlagEvent, string>();
-
-function formatFlag(event: FlagEvent): string {
-  let text = formatted.get(event);
-  if (text === undefined) {
-    text = `id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`;
-    formatted.set(event, text);
-  }
-  return text;
+/** The 429 of an account that holds all its streams (issue 13 hole 3). */
+export function tooManyStreams(open: number): HttpError {
+  return new HttpError(
+    429,
+    `You already have ${open} live streams open. Close one (another tab or device) and try again.`,
+  );
 }
 
-const formattedStatus = new WeakMap<StatusEventData, string>();
+/**
+ * An SSE block as bytes, made once and shared by every client: as is, and framed as one HTTP/1.1
+ * chunk. Fan-out then costs one `socket.write` of a shared Buffer per client: no per-client
+ * string encoding, chunk-size line or cork/uncork round of `res.write` (bench/live.ts).
+ */
+interface Frame {
+  raw: Buffer;
+  chunked: Buffer;
+}
 
-function formatStatus(status: StatusEventData): string {
-  let text = formattedStatus.get(status);
-  if (text === undefined) {
-    text = `event: status\ndata: ${JSON.stringify(status)}\n\n`;
-    formattedStatus.set(status, text);
+function frameOf(text: string): Frame {
+  const raw = Buffer.from(text, 'utf8');
+  const chunked = Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`, 'latin1'), raw, CRLF]);
+  return { raw, chunked };
+}
+
+const CRLF = Buffer.from('\r\n', 'latin1');
+const RETRY_FRAME = frameOf(`retry: ${RETRY_MS}\n\n`);
+const HEARTBEAT_FRAME = frameOf(': heartbeat\n\n');
+
+/** Every stream of a session gets the same event object: it is framed once, not once per client. */
+const flagFrames = new WeakMap<FlagEvent, Frame>();
+
+function flagFrame(event: FlagEvent): Frame {
+  let frame = flagFrames.get(event);
+  if (frame === undefined) {
+    frame = frameOf(`id: ${event.id}\nevent: flag\ndata: ${JSON.stringify(event.data)}\n\n`);
+    flagFrames.set(event, frame);
   }
-  return text;
+  return frame;
+}
+
+const statusFrames = new WeakMap<StatusEventData, Frame>();
+
+function statusFrame(status: StatusEventData): Frame {
+  let frame = statusFrames.get(status);
+  if (frame === undefined) {
+    frame = frameOf(`event: status\ndata: ${JSON.stringify(status)}\n\n`);
+    statusFrames.set(status, frame);
+  }
+  return frame;
 }
 
 function parseEventId(value: unknown): number | undefined {
@@ -48,10 +79,10 @@ function parseEventId(value: unknown): number | undefined {
 /** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
 export async function liveRoutes(
   fastify: FastifyInstance,
-  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers },
+  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { hub, tickets, timers } = opts;
+  const { hub, tickets, timers, limits } = opts;
   /** The ticket store (Redis, with several instances) failed: the client may retry, or poll the state. */
   const unavailable = (error: unknown): never => {
     fastify.log.warn({ err: error }, 'stream ticket store failed');
@@ -64,10 +95,14 @@ export async function liveRoutes(
   });
 
   app.route({
-    ...fromContract(api.live.ticket),
+    ...fromContract(api.live.ticket, { rateLimitPerMinute: STREAM_TICKETS_PER_MINUTE, rateLimitPer: 'user' }),
     handler: async (request) => {
-      const user = signedInUser(request);
-      const { ticket, expiresAt } = await tickets.issue(String(user.id)).catch(unavailable);
+      const userId = String(signedInUser(request).id);
+      // Checked here too, so a browser (whose EventSource never sees a status) gets the reason.
+      const open = limits.openFor(userId);
+      if (open >= MAX_STREAMS_PER_USER) throw tooManyStreams(open);
+      const { sessionKey } = request.query;
+      const { ticket, expiresAt } = await tickets.issue({ userId, sessionKey }).catch(unavailable);
       return { success: true as const, ticket, expiresAt: new Date(expiresAt).toISOString() };
     },
   });
@@ -75,8 +110,22 @@ export async function liveRoutes(
   app.route({
     ...fromContract(api.live.events),
     handler: async (request, reply) => {
-      if ((await tickets.redeem(request.query.ticket).catch(unavailable)) === null) {
+      const grant = await tickets.redeem(request.query.ticket).catch(unavailable);
+      if (grant === null) {
         throw unauthorized('This stream ticket is invalid, used or expired. Ask for a new one.');
+      }
+      // A ticket asked for one session (a replay, for an ended trial) opens that session only.
+      if (grant.sessionKey !== undefined && grant.sessionKey !== request.query.sessionKey) {
+        throw forbidden('This stream ticket was issued for another session. Ask for a new one.');
+      }
+      const place = limits.acquire(grant.userId);
+      if (!place.ok && place.reason === 'user') throw tooManyStreams(place.open);
+      if (!place.ok) {
+        void reply.header('retry-after', String(FULL_RETRY_AFTER_S));
+        throw new HttpError(
+          503,
+          'This server is at its limit of live streams. Please try again in a moment.',
+        );
       }
       const lastEventId =
         parseEventId(request.headers['last-event-id']) ?? parseEventId(request.query.lastEventId);
@@ -90,24 +139,27 @@ export async function liveRoutes(
       const close = () => {
         if (closed) return;
         closed = true;
+        place.release();
         streams.delete(close);
         if (heartbeat) timers.clearTimeout(heartbeat);
         unsubscribe();
         if (!res.destroyed) res.destroy();
       };
-      const write = (chunk: string) => {
-        if (closed) return;
+      /** Set once the head is sent: where the frames go (the socket itself, or `res` as a fallback). */
+      let send: ((frame: Frame) => void) | null = null;
+      const write = (frame: Frame) => {
+        if (closed || !send) return;
         // A client that cannot keep up is dropped; it reconnects and resumes from its last id.
         if (res.writableLength > MAX_BUFFERED_BYTES) {
           close();
           return;
         }
-        res.write(chunk);
+        send(frame);
       };
       const writeFlag = (event: FlagEvent) => {
         if (event.id <= lastWritten) return;
         lastWritten = event.id;
-        write(formatFlag(event));
+        write(flagFrame(event));
       };
 
       let subscription;
@@ -120,12 +172,13 @@ export async function liveRoutes(
               else writeFlag(event);
             },
             onStatus(status) {
-              if (!pending) write(formatStatus(status));
+              if (!pending) write(statusFrame(status));
             },
           },
           { lastEventId },
         );
       } catch (error) {
+        place.release();
         if (error instanceof SessionNotFoundError) throw notFound(error.message);
         throw error;
       }
@@ -141,15 +194,29 @@ export async function liveRoutes(
       });
       res.on('close', close);
       request.raw.on('close', close);
-      write(`retry: ${RETRY_MS}\n\n`);
-      if (subscription.status) write(formatStatus(subscription.status));
+      const socket = res.socket;
+      // The client may have gone while the subscription was made: its place is freed now, not never.
+      if (!socket || socket.destroyed) {
+        close();
+        return;
+      }
+      res.flushHeaders();
+      // The head is on the socket: the body's frames can follow it there directly, framed as
+      // `res` would (chunked for HTTP/1.1). If the head is still queued, `res` keeps the order.
+      const direct = res.headersSent && res.writableLength === socket.writableLength;
+      const chunked = res.chunkedEncoding;
+      send = direct
+        ? (frame) => socket.write(chunked ? frame.chunked : frame.raw)
+        : (frame) => res.write(frame.raw);
+      write(RETRY_FRAME);
+      if (subscription.status) write(statusFrame(subscription.status));
       for (const event of subscription.initial) writeFlag(event);
       const late = pending;
       pending = null;
       for (const event of late) writeFlag(event);
 
       const beat = () => {
-        write(': heartbeat\n\n');
+        write(HEARTBEAT_FRAME);
         if (!closed) heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
       };
       heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);

@@ -4,10 +4,16 @@ import crypto from 'node:crypto';
 export const TICKET_TTL_MS = 30_000;
 const MAX_TICKETS = 100_000;
 
+/** Who a ticket was issued to, and the one session it opens when it was asked for one. */
+export interface TicketGrant {
+  userId: string;
+  sessionKey?: number | undefined;
+}
+
 export interface TicketStore {
-  issue(userId: string): Promise<{ ticket: string; expiresAt: number }>;
-  /** Returns the user id once; a used, unknown or expired ticket gives null. */
-  redeem(ticket: string): Promise<string | null>;
+  issue(grant: TicketGrant): Promise<{ ticket: string; expiresAt: number }>;
+  /** Returns the grant once; a used, unknown or expired ticket gives null. */
+  redeem(ticket: string): Promise<TicketGrant | null>;
 }
 
 /**
@@ -15,7 +21,7 @@ export interface TicketStore {
  * In memory for one instance; with REDIS_URL they live in Redis (redis.ts) so any instance redeems them.
  */
 export function createTicketStore(now: () => number): TicketStore {
-  const tickets = new Map<string, { userId: string; expiresAt: number }>();
+  const tickets = new Map<string, { grant: TicketGrant; expiresAt: number }>();
 
   function prune(): void {
     const t = now();
@@ -23,7 +29,7 @@ export function createTicketStore(now: () => number): TicketStore {
   }
 
   return {
-    async issue(userId) {
+    async issue(grant) {
       if (tickets.size >= MAX_TICKETS / 2) prune();
       if (tickets.size >= MAX_TICKETS) {
         const oldest = tickets.keys().next().value;
@@ -31,14 +37,14 @@ export function createTicketStore(now: () => number): TicketStore {
       }
       const ticket = crypto.randomBytes(24).toString('base64url');
       const expiresAt = now() + TICKET_TTL_MS;
-      tickets.set(ticket, { userId, expiresAt });
+      tickets.set(ticket, { grant, expiresAt });
       return { ticket, expiresAt };
     },
     async redeem(ticket) {
       const entry = tickets.get(ticket);
       if (!entry) return null;
       tickets.delete(ticket);
-      return entry.expiresAt > now() ? entry.userId : null;
+      return entry.expiresAt > now() ? entry.grant : null;
     },
   };
 }

@@ -369,6 +369,23 @@ describe('Race Control: live connection', () => {
     expect(screen.getByText('Connection Failed: No live session found')).toBeInTheDocument();
     expect(FakeEventSource.instances).toHaveLength(0);
   });
+
+  test("an ended trial's Connect shows the server's words, not 'Please try again'", async () => {
+    const error = 'Your free trial has ended. Upgrade to keep following live sessions.';
+    stubServer(LIVE, {
+      'GET /api/live/state': { status: 403, body: { error, code: 'trial_expired' } },
+    });
+    const lights = recordingLights();
+    renderBody(lights.api);
+    await tick();
+    await tick();
+    expect(toastStore.getToasts()).toEqual([
+      expect.objectContaining({ type: 'error', title: 'Connection Failed', message: error }),
+    ]);
+    expect(connection()).toHaveTextContent('Disconnected');
+    expect(screen.getByText(`Connection Failed: ${error}`)).toBeInTheDocument();
+    expect(FakeEventSource.instances).toHaveLength(0);
+  });
 });
 
 describe('Race Control: auto-connect', () => {

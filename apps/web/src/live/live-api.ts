@@ -56,9 +56,12 @@ export function parseStatusEventData(value: unknown): StatusEventData | null {
   };
 }
 
-/** `POST /api/live/ticket`: a one-time ticket for the event stream (30 s). */
-export async function requestStreamTicket(): Promise<string> {
-  const { ticket } = await apiCall('POST /api/live/ticket');
+/**
+ * `POST /api/live/ticket`: a one-time ticket for the event stream (30 s), for the given session
+ * (a replay stays free after the trial; the ticket then opens only that session).
+ */
+export async function requestStreamTicket(sessionKey?: number): Promise<string> {
+  const { ticket } = await apiCall('POST /api/live/ticket', { query: { sessionKey } });
   return ticket;
 }
 

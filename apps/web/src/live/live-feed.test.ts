@@ -221,6 +221,35 @@ describe('the live feed', () => {
     expect(deps.requestTicket).toHaveBeenCalledTimes(1);
   });
 
+  test('the ticket is asked for the session the state call pinned', async () => {
+    const { deps } = setup();
+    await flush();
+    expect(deps.requestTicket).toHaveBeenCalledWith(9158);
+  });
+
+  test.each([
+    [
+      429,
+      'rate_limited',
+      'You already have 10 live streams open. Close one (another tab or device) and try again.',
+    ],
+    [403, 'trial_expired', 'Your free trial has ended. Upgrade to keep following live sessions.'],
+  ] as const)(
+    'a ticket refused with %i %s fails at once with the server words, never a retry loop',
+    async (status, code, error) => {
+      const { seen, deps } = setup({
+        requestTicket: vi.fn(async () => {
+          throw new ApiError(error, status, { error, code });
+        }),
+      });
+      await flush();
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(seen.failed).toEqual([error]);
+      expect(deps.requestTicket).toHaveBeenCalledTimes(1);
+      expect(FakeEventSource.instances).toHaveLength(0);
+    },
+  );
+
   test('stop closes the stream and cancels the pending reconnect', async () => {
     const { feed } = setup();
     await flush();

@@ -20,6 +20,19 @@ export const STREAM_ATTEMPTS_BEFORE_POLLING = 3;
 
 export type FeedTransport = 'stream' | 'polling';
 
+/**
+ * Refusals that trying again will not cure soon: a sign-in gone, a trial ended, or the account's
+ * streams all open (or its tickets spent). The feed stops and shows the server's words.
+ */
+export function isFinalRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.code === 'unauthenticated' || isRefusalToShow(error));
+}
+
+/** A refusal whose own words the user needs (an ended trial, every stream open) rather than "try again". */
+export function isRefusalToShow(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.code === 'trial_expired' || error.code === 'rate_limited');
+}
+
 /** The stream's back-off after `failures` failed tries in a row (1, 2, 4 … 30 s). */
 export function streamRetryDelay(failures: number): number {
   return Math.min(STREAM_RETRY_MAX_MS, STREAM_RETRY_BASE_MS * 2 ** Math.max(0, failures - 1));
@@ -27,7 +40,7 @@ export function streamRetryDelay(failures: number): number {
 
 /** What the feed needs of the outside world; the defaults are the real API and EventSource. */
 export interface LiveFeedDeps {
-  requestTicket: () => Promise<string>;
+  requestTicket: (sessionKey?: number) => Promise<string>;
   fetchState: (sessionKey?: number) => Promise<LiveStateAnswer>;
   fetchCentralizedStatus: () => Promise<CentralizedStatus>;
   /** Null where the browser has no EventSource. */
@@ -35,7 +48,7 @@ export interface LiveFeedDeps {
 }
 
 export const defaultLiveFeedDeps = (): LiveFeedDeps => ({
-  requestTicket: requestStreamTicket,
+  requestTicket: (sessionKey) => requestStreamTicket(sessionKey),
   fetchState: (sessionKey) => fetchLiveState(sessionKey),
   fetchCentralizedStatus,
   createEventSource:
@@ -135,11 +148,11 @@ export function startLiveFeed(
     if (!create) return;
     let ticket: string;
     try {
-      ticket = await deps.requestTicket();
+      ticket = await deps.requestTicket(resolvedKey);
     } catch (error) {
       if (stopped) return;
-      // A refused sign-in will not get better by retrying.
-      if (error instanceof ApiError && error.code === 'unauthenticated') return fail(error);
+      // Not retried in a loop: the server's reason is shown (e.g. 10 streams already open).
+      if (isFinalRefusal(error)) return fail(error);
       if (!connected && streamFailures + 1 >= STREAM_ATTEMPTS_BEFORE_POLLING) return fail(error);
       streamFailures += 1;
       later(() => void openStream(), streamRetryDelay(streamFailures));
@@ -201,6 +214,7 @@ export function startLiveFeed(
       poll(nextPollDelay('ok', 0));
     } catch (error) {
       if (stopped) return;
+      if (error instanceof ApiError && error.code === 'trial_expired') return fail(error);
       pollErrors += 1;
       const limited = error instanceof ApiError && error.code === 'rate_limited';
       poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));

@@ -12,7 +12,13 @@ import { toast } from '../toasts/toast';
 import { setFlagAccent } from '../ui/flag-accent';
 import { toDisplayFlag } from './display-flag';
 import { endTrackedSession, trackSession, type FlagEvent, type StatusEventData } from './live-api';
-import { startLiveFeed, type FeedTransport, type LiveFeed, type LiveFeedDeps } from './live-feed';
+import {
+  isRefusalToShow,
+  startLiveFeed,
+  type FeedTransport,
+  type LiveFeed,
+  type LiveFeedDeps,
+} from './live-feed';
 import { LIVE_TEXTS } from './live-texts';
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
@@ -235,7 +241,11 @@ export function useLiveConnection({ delaySeconds, delayEnabled, feedDeps }: Live
             feedRef.current = null;
             clearTimers();
             lightsRef.current.cancelPending();
-            toast.error(LIVE_TEXTS.connectionFailedTitle, { message: LIVE_TEXTS.connectionFailedMessage });
+            // "Please try again" would not help an ended trial or an account with every stream open:
+            // those get the server's own words.
+            toast.error(LIVE_TEXTS.connectionFailedTitle, {
+              message: isRefusalToShow(error) ? error.message : LIVE_TEXTS.connectionFailedMessage,
+            });
             setState((current) => ({
               ...INITIAL,
               history: current.history,

@@ -211,6 +211,7 @@ export const hueRoutes = {
     method: 'PUT',
     path: '/hue/lights/:id/state',
     auth: 'user',
+    plan: 'active',
     summary: 'Set one light',
     tags: ['hue'],
     params: z.object({ id: HueLightIdSchema }),
@@ -221,6 +222,8 @@ export const hueRoutes = {
     method: 'POST',
     path: '/hue/lights/flag',
     auth: 'user',
+    // Free on an ended trial: the test flag buttons and replays use it, and without the paid live
+    // data (ticket, proxy) it plays only the flags its caller picks.
     summary: "Play a flag's effect on the given lights",
     tags: ['hue'],
     body: HueFlagBodySchema,

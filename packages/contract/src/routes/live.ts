@@ -9,7 +9,13 @@ import {
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
-import { MAX_REPLAY_SPEED, MAX_REPLAY_START_MINUTES, MIN_REPLAY_SPEED } from '../limits.js';
+import {
+  MAX_REPLAY_SPEED,
+  MAX_REPLAY_START_MINUTES,
+  MAX_STREAMS_PER_USER,
+  MIN_REPLAY_SPEED,
+  STREAM_TICKETS_PER_MINUTE,
+} from '../limits.js';
 import { safeString } from '../strings.js';
 
 const sessionKey = z.coerce.number().int().positive().max(2_000_000_000).optional();
@@ -19,11 +25,17 @@ export const liveRoutes = {
     method: 'POST',
     path: '/api/live/ticket',
     auth: 'user',
+    plan: 'live',
     summary: 'A short-lived, single-use ticket that opens one event stream',
+    description:
+      `With \`sessionKey\` the ticket opens only that session's stream (a running replay needs no active ` +
+      `plan). At most ${MAX_STREAMS_PER_USER} streams per account are open at once, and ` +
+      `${STREAM_TICKETS_PER_MINUTE} tickets per account and minute are issued (429 beyond either).`,
     tags: ['live'],
+    query: z.object({ sessionKey }),
     responses: {
       200: z.object({ success: z.literal(true), ticket: z.string(), expiresAt: z.string() }),
-      ...errors(401, 503),
+      ...errors(400, 401, 403, 429, 503),
     },
   }),
   events: defineRoute({
@@ -42,12 +54,15 @@ export const liveRoutes = {
       lastEventId: safeString('lastEventId', { max: 20 }).optional(),
     }),
     produces: 'text/event-stream',
-    responses: { ...errors(400, 401, 404, 503) },
+    // 403: the ticket was issued for another session; 429: the account's streams are all open;
+    // 503 (with Retry-After): this instance holds all the streams it takes.
+    responses: { ...errors(400, 401, 403, 404, 429, 503) },
   }),
   state: defineRoute({
     method: 'GET',
     path: '/api/live/state',
     auth: 'user',
+    plan: 'live',
     summary: "A session's current flag (the polling fallback of the stream)",
     tags: ['live'],
     query: z.object({ sessionKey }),
@@ -59,7 +74,7 @@ export const liveRoutes = {
         flag: FlagEventDataSchema.nullable(),
         upstream: StatusEventDataSchema.nullable(),
       }),
-      ...errors(400, 401, 404),
+      ...errors(400, 401, 403, 404),
     },
   }),
   centralizedStatus: defineRoute({
@@ -80,6 +95,7 @@ export const liveRoutes = {
     method: 'GET',
     path: '/api/openf1/proxy/*',
     auth: 'user',
+    plan: 'active',
     summary: 'OpenF1 /v1/sessions, /v1/location and /v1/race_control, cached and coalesced',
     // Not a zod query schema: OpenF1's operators live in the keys (`date>=…`, reference §1.3), so the
     // raw query string is checked and rewritten by the server's proxy (apps/server/src/openf1/proxy.ts).
@@ -94,7 +110,7 @@ export const liveRoutes = {
     params: z.object({ '*': z.string() }),
     responses: {
       200: z.array(z.looseObject({})).describe("OpenF1's records, as OpenF1 sends them"),
-      ...errors(400, 401, 429, 502, 504),
+      ...errors(400, 401, 403, 429, 502, 504),
     },
   }),
 };
