@@ -107,7 +107,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await registerApiDocs(app);
   registerAuth(app, context.auth, {
-    // Replays stay free for an ended trial (issue 13 hole 8).
+    // Replays stay free for an ended trial.
     isFreeSession: (sessionKey) => context.live.hub.replayInfo(sessionKey) !== null,
   });
 

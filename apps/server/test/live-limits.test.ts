@@ -4,7 +4,7 @@ import { FULL_RETRY_AFTER_S } from '../src/live/routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
 import { readSse, signUp } from './live-helpers.js';
 
-/** Issue 13 hole 3: one account held 19,462 streams open and the health check failed for everyone. */
+/** The attack: one account held 19,462 streams open and the health check failed for everyone. */
 
 /** A replay that stays running for the whole test (one message an hour). */
 function startReplay(t: TestApp): number {

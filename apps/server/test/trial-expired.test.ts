@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from './helper.js';
 import { signInExpiredTrial, signUp } from './live-helpers.js';
 
 /**
- * Issue 13 hole 8: an ended trial kept full API access; only the web's modal stopped it. The
+ * An ended trial must not keep full API access behind the web's modal. The
  * route × plan matrix (contract.test.ts) covers every route; these are the paths around it.
  */
 const ENDED = {

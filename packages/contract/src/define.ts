@@ -11,7 +11,7 @@ export const AUTH_LEVELS = ['public', 'user', 'admin', 'device'] as const;
 export type AuthLevel = (typeof AUTH_LEVELS)[number];
 
 /**
- * Whether a signed-in route is a paid feature (DESIGN §6, issue 13 hole 8). The auth layer refuses
+ * Whether a signed-in route is a paid feature (DESIGN §6). The auth layer refuses
  * an account whose plan is not active (a trial that has ended) with 403 `trial_expired`:
  * - `active`: always (Hue light control, the OpenF1 proxy);
  * - `live`: unless the query's `sessionKey` names a running replay (replays stay free).

@@ -85,7 +85,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   // Sent in the background, after the answer has left: no answer waits for the mail server, and
   // none carries the mailer's own work (building the message, opening the connection), which
-  // would tell by its timing that an account exists (issue 13, hole 9).
+  // would tell by its timing that an account exists.
   function sendInBackground(message: MailMessage, what: string): void {
     setImmediate(() => {
       deps.mailer
@@ -194,7 +194,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /**
      * Always resolves the same way, and does the same work (a token made and hashed, one
-     * insert-select statement), whether or not the e-mail exists (DESIGN §9; issue 13, hole 9).
+     * insert-select statement), whether or not the e-mail exists (DESIGN §9).
      */
     async requestPasswordReset(email: string): Promise<void> {
       const now = deps.now();

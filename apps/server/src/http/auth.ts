@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-/** What an ended trial is told when it calls a paid feature (issue 13 hole 8). */
+/** What an ended trial is told when it calls a paid feature. */
 export const TRIAL_EXPIRED_MESSAGE = 'Your free trial has ended. Upgrade to keep following live sessions.';
 
 export const trialExpired = () => new HttpError(403, TRIAL_EXPIRED_MESSAGE, {}, 'trial_expired');

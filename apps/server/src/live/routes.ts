@@ -19,7 +19,7 @@ export const RETRY_MS = 3_000;
 /** A full instance asks clients to come back after this many seconds (`Retry-After`). */
 export const FULL_RETRY_AFTER_S = 30;
 
-/** The 429 of an account that holds all its streams (issue 13 hole 3). */
+/** The 429 of an account that holds all its streams. */
 export function tooManyStreams(open: number): HttpError {
   return new HttpError(
     429,

@@ -1,5 +1,5 @@
 /**
- * How many event streams are open, per account and on this instance (issue 13 hole 3): one
+ * How many event streams are open, per account and on this instance: one
  * account may hold `perUser` streams, the instance `total`. Counted in this process only: with
  * several instances (REDIS_URL) an account may hold `perUser` on each (docs/decisions/013).
  * Nothing here runs per event: only when a stream opens or closes.
