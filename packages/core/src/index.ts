@@ -8,3 +8,4 @@ export * from './effects/index.js';
 export * from './delay/index.js';
 export * from './schedule/index.js';
 export * from './color/index.js';
+export * from './lifx-lan/index.js';
