@@ -1,0 +1,312 @@
+import crypto, { X509Certificate } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { generate } from 'selfsigned';
+import { applyLightPut, createHueLights, type HueSimLight, toClipLight, xyToHex } from '../hue/lights.js';
+import { LAN_SIM_HOST } from './lifx-bulbs.js';
+
+/** The link button opens pairing for this long (lan-lights.md §2.2). */
+export const LOCAL_HUE_LINK_WINDOW_MS = 30_000;
+/** Light commands a real bridge handles per second (§2.4); more are counted as over the rate. */
+export const LOCAL_HUE_LIGHT_COMMANDS_PER_S = 10;
+export const LOCAL_HUE_SIGNAL_VALUES = ['no_signal', 'on_off', 'on_off_color', 'alternating'] as const;
+const MAX_SIGNAL_DURATION_MS = 65_534_000;
+const DEFAULT_MAC = '00:17:88:6a:2b:3d';
+const LOG_LIMIT = 1000;
+
+export interface LocalHueSignal {
+  signal: string;
+  durationMs: number;
+  colors: { x: number; y: number }[];
+  at: number;
+}
+
+export interface LocalHueLightView {
+  id: string;
+  name: string;
+  on: boolean;
+  brightness: number;
+  xy: { x: number; y: number } | null;
+  hex: string;
+  lastDurationMs: number;
+  signaling: boolean;
+  lastSignal: LocalHueSignal | null;
+}
+
+export interface LocalHueCommand {
+  at: number;
+  monotonicMs: number;
+  lightId: string;
+  body: unknown;
+  status: number;
+}
+
+export interface LocalHueBridgeView {
+  id: string;
+  url: string;
+  port: number;
+  fingerprint256: string;
+  linkButton: boolean;
+  applications: number;
+  commands: { total: number; overRate: number };
+  lights: LocalHueLightView[];
+}
+
+export interface LocalHueBridgeOptions {
+  /** 0 = ephemeral. */
+  port?: number;
+  now?: () => number;
+  /** The bridge's MAC; its id is MAC[0..2] + fffe + MAC[3..5]. */
+  mac?: string;
+}
+
+export interface LocalHueBridge {
+  /** Lower-case bridge id: the certificate's CN. */
+  id: string;
+  url: string;
+  port: number;
+  /** The certificate (PEM) and its SHA-256 fingerprint, for clients that pin it. */
+  certificatePem: string;
+  fingerprint256: string;
+  pressLinkButton(): void;
+  view(): LocalHueBridgeView;
+  /** Light PUTs, oldest first. */
+  commands(): LocalHueCommand[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+interface LanLight extends HueSimLight {
+  signaling: boolean;
+  lastSignal: LocalHueSignal | null;
+}
+
+type Body = Record<string, unknown>;
+const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function bridgeIdFromMac(mac: string): string {
+  const hex = mac.replace(/:/g, '').toLowerCase();
+  return `${hex.slice(0, 6)}fffe${hex.slice(6)}`;
+}
+
+/** Validates a `signaling` object (§2.4); returns an error or the signal to record. */
+function parseSignaling(value: unknown, at: number): string | LocalHueSignal {
+  if (!isObject(value)) return "invalid value for 'signaling'";
+  const { signal, duration, colors } = value;
+  if (typeof signal !== 'string' || !(LOCAL_HUE_SIGNAL_VALUES as readonly string[]).includes(signal))
+    return `invalid value for 'signaling.signal' (one of ${LOCAL_HUE_SIGNAL_VALUES.join(', ')})`;
+  if (
+    signal !== 'no_signal' &&
+    (typeof duration !== 'number' || duration < 0 || duration > MAX_SIGNAL_DURATION_MS)
+  )
+    return "invalid value for 'signaling.duration' (ms, at most 65534000)";
+  const list = colors === undefined ? [] : colors;
+  if (!Array.isArray(list)) return "invalid value for 'signaling.colors'";
+  const xys: { x: number; y: number }[] = [];
+  for (const c of list) {
+    const xy = isObject(c) && isObject(c.xy) ? c.xy : null;
+    if (!xy || typeof xy.x !== 'number' || typeof xy.y !== 'number')
+      return "invalid value for 'signaling.colors'";
+    xys.push({ x: xy.x, y: xy.y });
+  }
+  const needed = signal === 'on_off_color' ? 1 : signal === 'alternating' ? 2 : 0;
+  if (xys.length < needed) return `'${signal}' needs ${needed} colour(s) in 'signaling.colors'`;
+  // The bridge counts in whole seconds.
+  const durationMs = typeof duration === 'number' ? Math.round(duration / 1000) * 1000 : 0;
+  return { signal, durationMs, colors: xys, at };
+}
+
+/**
+ * A Philips Hue bridge on the LAN (lan-lights.md §2): HTTPS on 127.0.0.1 with a self-signed EC
+ * certificate whose CN is the bridge id (no subjectAltName, like the real one), `/api/0/config`
+ * without a key, link-button pairing, CLIP v2 lights (the fourth without `signaling`) with
+ * `signaling`, and a count of light commands against the ~10/s a real bridge handles.
+ */
+export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): Promise<LocalHueBridge> {
+  const now = options.now ?? Date.now;
+  const mac = options.mac ?? DEFAULT_MAC;
+  const id = bridgeIdFromMac(mac);
+  const pems = await generate(
+    [
+      { name: 'commonName', value: id },
+      { name: 'organizationName', value: 'Philips Hue' },
+      { name: 'countryName', value: 'NL' },
+    ],
+    {
+      keyType: 'ec',
+      curve: 'P-256',
+      notBeforeDate: new Date(now() - 24 * 3600_000),
+      notAfterDate: new Date(now() + 365 * 24 * 3600_000),
+      extensions: [{ name: 'basicConstraints', cA: false }],
+    },
+  );
+  const fingerprint256 = new X509Certificate(pems.cert).fingerprint256;
+
+  const newLights = (): LanLight[] =>
+    createHueLights(4, now()).map((light, i) => ({ ...light, signaling: i !== 3, lastSignal: null }));
+  let lights = newLights();
+  let linkButtonAt = -Infinity;
+  const apps = new Map<string, { devicetype: string; clientkey: string }>();
+  let log: LocalHueCommand[] = [];
+  let total = 0;
+  let overRate = 0;
+
+  const clipLight = (light: LanLight) => {
+    const clip: Record<string, unknown> = toClipLight(light);
+    if (!light.signaling) delete clip.signaling;
+    else if (light.lastSignal && light.lastSignal.signal !== 'no_signal') {
+      const end = light.lastSignal.at + light.lastSignal.durationMs;
+      if (end > now())
+        clip.signaling = {
+          signal_values: [...LOCAL_HUE_SIGNAL_VALUES],
+          status: { signal: light.lastSignal.signal, estimated_end: new Date(end).toISOString() },
+        };
+    }
+    return clip;
+  };
+  const clipError = (reply: FastifyReply, status: number, description: string) =>
+    reply.code(status).send({ errors: [{ description }], data: [] });
+
+  const app = Fastify({ https: { key: pems.private, cert: pems.cert } });
+
+  const config = () => ({
+    name: 'Flaglight LAN bridge',
+    datastoreversion: '172',
+    swversion: '1970084010',
+    apiversion: '1.70.0',
+    mac,
+    bridgeid: id.toUpperCase(),
+    factorynew: false,
+    replacesbridgeid: null,
+    modelid: 'BSB002',
+    starterkitid: '',
+  });
+  app.get('/api/0/config', async () => config());
+  app.get('/api/config', async () => config());
+
+  app.post('/api', async (request) => {
+    const body = isObject(request.body) ? request.body : {};
+    const { devicetype } = body;
+    if (typeof devicetype !== 'string' || devicetype === '' || devicetype.length > 40)
+      return [
+        {
+          error: { type: 7, address: '/devicetype', description: 'invalid value for parameter, devicetype' },
+        },
+      ];
+    if (now() - linkButtonAt > LOCAL_HUE_LINK_WINDOW_MS)
+      return [{ error: { type: 101, address: '', description: 'link button not pressed' } }];
+    const username = crypto.randomBytes(30).toString('base64url').slice(0, 40);
+    const clientkey = crypto.randomBytes(16).toString('hex').toUpperCase();
+    apps.set(username, { devicetype, clientkey });
+    return [{ success: body.generateclientkey === true ? { username, clientkey } : { username } }];
+  });
+
+  app.register(async (clip) => {
+    clip.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = request.headers['hue-application-key'];
+      if (typeof key !== 'string' || !apps.has(key)) return clipError(reply, 403, 'unauthorized user');
+    });
+    clip.get('/clip/v2/resource/light', async () => ({ errors: [], data: lights.map(clipLight) }));
+    clip.get('/clip/v2/resource/light/:id', async (request, reply) => {
+      const light = lights.find((l) => l.id === (request.params as { id: string }).id);
+      if (!light) return clipError(reply, 404, 'Not Found');
+      return { errors: [], data: [clipLight(light)] };
+    });
+    clip.get('/clip/v2/resource/bridge', async () => ({
+      errors: [],
+      data: [{ type: 'bridge', id: '7a1c5e2f-3b4d-4e6f-8a9b-0c1d2e3f4a6b', bridge_id: id }],
+    }));
+    clip.put('/clip/v2/resource/light/:id', async (request, reply) => {
+      const at = now();
+      const light = lights.find((l) => l.id === (request.params as { id: string }).id);
+      const record = (status: number) => {
+        log.push({
+          at,
+          monotonicMs: performance.now(),
+          lightId: light?.id ?? '',
+          body: request.body,
+          status,
+        });
+        if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+      };
+      if (!light) {
+        record(404);
+        return clipError(reply, 404, 'Not Found');
+      }
+      total += 1;
+      if (log.filter((c) => c.status < 300 && at - c.at < 1000).length >= LOCAL_HUE_LIGHT_COMMANDS_PER_S)
+        overRate += 1;
+      const { signaling, ...rest } = isObject(request.body) ? request.body : { invalid: true };
+      let signal: LocalHueSignal | undefined;
+      if (signaling !== undefined) {
+        if (!light.signaling) {
+          record(400);
+          return clipError(reply, 400, "device does not support 'signaling'");
+        }
+        const parsed = parseSignaling(signaling, at);
+        if (typeof parsed === 'string') {
+          record(400);
+          return clipError(reply, 400, parsed);
+        }
+        signal = parsed;
+      }
+      const error = 'invalid' in rest ? 'request body must be a JSON object' : applyLightPut(light, rest, at);
+      if (error) {
+        record(400);
+        return clipError(reply, 400, error);
+      }
+      if (signal) light.lastSignal = signal;
+      record(200);
+      return { errors: [], data: [{ rid: light.id, rtype: 'light' }] };
+    });
+  });
+
+  await app.listen({ port: options.port ?? 0, host: LAN_SIM_HOST });
+  const port = (app.server.address() as AddressInfo).port;
+  const url = `https://${LAN_SIM_HOST}:${port}`;
+
+  const lightView = (light: LanLight): LocalHueLightView => ({
+    id: light.id,
+    name: light.name,
+    on: light.on,
+    brightness: light.brightness,
+    xy: { ...light.xy },
+    hex: xyToHex(light.xy, light.brightness),
+    lastDurationMs: light.lastDurationMs,
+    signaling: light.signaling,
+    lastSignal: light.lastSignal,
+  });
+
+  return {
+    id,
+    url,
+    port,
+    certificatePem: pems.cert,
+    fingerprint256,
+    pressLinkButton() {
+      linkButtonAt = now();
+    },
+    view: () => ({
+      id,
+      url,
+      port,
+      fingerprint256,
+      linkButton: now() - linkButtonAt <= LOCAL_HUE_LINK_WINDOW_MS,
+      applications: apps.size,
+      commands: { total, overRate },
+      lights: lights.map(lightView),
+    }),
+    commands: () => [...log],
+    reset() {
+      lights = newLights();
+      linkButtonAt = -Infinity;
+      log = [];
+      total = 0;
+      overRate = 0;
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}
