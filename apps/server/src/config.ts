@@ -138,6 +138,25 @@ const envSchema = z.object({
     z.email('must be an e-mail address').default('support@flaglight.app'),
   ),
   DOWNLOADS_DIR: optionalString,
+  // Demo mode's LAN simulator on 127.0.0.1: LIFX discovery (UDP) and the Hue bridge (HTTPS); 0 = ephemeral.
+  DEMO_LIFX_LAN_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a port number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .default(0),
+  ),
+  DEMO_HUE_BRIDGE_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a port number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .default(0),
+  ),
   AUTH_RATE_LIMIT_PER_MINUTE: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -247,6 +266,8 @@ export interface Config {
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   hue: { clientId?: string; clientSecret?: string; apiUrl: string | undefined };
   lifx: { apiUrl: string };
+  /** Demo mode's LAN simulator ports on 127.0.0.1 (0 = ephemeral; /sims/lan/state names them). */
+  lanSim: { lifxPort: number; hueBridgePort: number };
 }
 
 export class ConfigError extends Error {
@@ -328,6 +349,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mailFrom: e.MAIL_FROM,
     smtpUrl: e.SMTP_URL,
     downloadsDir: e.DOWNLOADS_DIR ? path.resolve(e.DOWNLOADS_DIR) : undefined,
+    lanSim: { lifxPort: e.DEMO_LIFX_LAN_PORT, hueBridgePort: e.DEMO_HUE_BRIDGE_PORT },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     maxStreams: e.MAX_STREAMS,
     openf1: {

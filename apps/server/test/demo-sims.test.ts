@@ -1,3 +1,7 @@
+import { createSocket } from 'node:dgram';
+import net from 'node:net';
+import { colorToHsbk, decodeLifxPacket, encodeLifxPacket } from '@flaglight/core';
+import type { LanSimState } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from './helper.js';
 
@@ -36,7 +40,7 @@ describe('demo simulators on the app origin', () => {
   });
 
   test('the live bulb pages allow their own script by nonce despite the app policy', async () => {
-    for (const url of ['/sims/lifx/', '/sims/hue/']) {
+    for (const url of ['/sims/lifx/', '/sims/hue/', '/sims/lan/']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       const policies = [res.headers['content-security-policy']].flat();
@@ -147,5 +151,75 @@ describe('no open redirect through the demo simulators', () => {
     expect(paid.headers.location).toBe(
       `https://demo.flaglight.test/#/dashboard?payment=success&session_id=${own}`,
     );
+  });
+});
+
+// Issue 14: the LAN simulator of demo mode, on 127.0.0.1 only, seen at /sims/lan/.
+describe('the LAN simulator in demo mode', () => {
+  test('virtual LIFX bulbs and the Hue bridge listen on 127.0.0.1 and their state follows UDP writes', async () => {
+    const t = await buildTestApp();
+    try {
+      const state = () =>
+        t.app.inject({ method: 'GET', url: '/sims/lan/state' }).then((r) => r.json<LanSimState>());
+      const before = await state();
+      expect(before.lifx.host).toBe('127.0.0.1');
+      expect(before.lifx.bulbs).toHaveLength(6);
+      for (const bulb of before.lifx.bulbs) expect(bulb.address).toBe('127.0.0.1');
+      expect(before.hueBridge.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(before.hueBridge.lights).toHaveLength(4);
+
+      const [bulb] = before.lifx.bulbs;
+      const red = colorToHsbk({ hue: 0, saturation: 1, brightness: 1 });
+      const socket = createSocket('udp4');
+      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      const acked = new Promise<number>((resolve) =>
+        socket.once('message', (datagram) =>
+          resolve(decodeLifxPacket(new Uint8Array(datagram)).header.sequence),
+        ),
+      );
+      const bytes = encodeLifxPacket(
+        { tagged: false, source: 42, target: bulb!.id, ackRequired: true, resRequired: false, sequence: 5 },
+        { type: 'LightSetColor', color: red, durationMs: 0 },
+      );
+      socket.send(bytes, bulb!.port, '127.0.0.1');
+      expect(await acked).toBe(5);
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+      expect((await state()).lifx.bulbs[0]).toMatchObject({ id: bulb!.id, color: red, on: true });
+
+      const pressed = await t.app.inject({ method: 'POST', url: '/sims/lan/_control/hue/link-button' });
+      expect(pressed.statusCode).toBe(200);
+      expect((await state()).hueBridge.linkButton).toBe(true);
+      const fault = await t.app.inject({
+        method: 'POST',
+        url: '/sims/lan/_control/lifx/fault',
+        payload: { id: bulb!.id, offline: true, dropPercent: 50 },
+      });
+      expect(fault.statusCode).toBe(200);
+      expect((await state()).lifx.bulbs[0]!.fault).toEqual({ offline: true, dropPercent: 50, delayMs: 0 });
+      const log = await t.app.inject({ method: 'GET', url: `/sims/lan/_control/lifx/${bulb!.id}/log` });
+      expect(log.json<{ received: { type: string }[] }>().received.map((r) => r.type)).toEqual([
+        'LightSetColor',
+      ]);
+      const swatches = await t.app.inject({ method: 'GET', url: '/sims/lan/_control/bulbs' });
+      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(10);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('closing the app frees every LAN simulator port', async () => {
+    const t = await buildTestApp();
+    const { lifx, hueBridge } = await t.app
+      .inject({ method: 'GET', url: '/sims/lan/state' })
+      .then((r) => r.json<LanSimState>());
+    await t.close();
+    for (const port of [lifx.discoveryPort, ...lifx.bulbs.map((b) => b.port)]) {
+      const socket = createSocket('udp4');
+      await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+    }
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(hueBridge.port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 });

@@ -75,3 +75,24 @@ export {
   type HueLoggedRequest,
   type HueSimOptions,
 } from './hue/state.js';
+export {
+  bridgeIdFromMac,
+  type LocalHueBridge,
+  type LocalHueBridgeView,
+  type LocalHueCommand,
+  LOCAL_HUE_LIGHT_COMMANDS_PER_S,
+  LOCAL_HUE_LINK_WINDOW_MS,
+  type LocalHueSignal,
+  startLocalHueBridge,
+} from './lan/hue-bridge.js';
+export {
+  LAN_SIM_HOST,
+  LIFX_LAN_DEMO_BULB_COUNT,
+  type LifxBulbFault,
+  type LifxReceived,
+  type LifxWaveformRecord,
+  startVirtualLifxBulbs,
+  type VirtualLifxBulbs,
+  type VirtualLifxBulbView,
+} from './lan/lifx-bulbs.js';
+export { type LanSim, type LanSimOptions, type LanSimState, startLanSim } from './lan/sim.js';

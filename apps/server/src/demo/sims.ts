@@ -7,8 +7,10 @@ import {
   createTurnstileSim,
   DEFAULT_OPENF1_USERS,
   DEMO_REPLAY_FIXTURE,
+  startLanSim,
   startMailCatcher,
   type JolpicaSim,
+  type LanSim,
   type OpenF1Sim,
 } from '@flaglight/sims';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -32,6 +34,8 @@ export interface DemoSims {
   jolpica: JolpicaSim;
   lifx: ReturnType<typeof createLifxSim>;
   hue: ReturnType<typeof createHueSim>;
+  /** Virtual LAN lights on 127.0.0.1: LIFX bulbs on UDP and a local Hue bridge on HTTPS. */
+  lan: LanSim;
   /** Registers every simulator's routes on a scope (prefix it with /sims). */
   register: (scope: FastifyInstance) => Promise<void>;
   /** Origin of the internal server, e.g. http://127.0.0.1:41234; its routes start with /sims/. */
@@ -47,7 +51,12 @@ export interface DemoSims {
  * `publicUrl` is the app's origin for links: the only one besides loopback ones (and the origin a
  * request came to) that the checkout and Hue simulators redirect the browser to.
  */
-export async function startDemoSims(now: () => Date, appPort: number, publicUrl: string): Promise<DemoSims> {
+export async function startDemoSims(
+  now: () => Date,
+  appPort: number,
+  publicUrl: string,
+  lanPorts: { lifxPort: number; hueBridgePort: number } = { lifxPort: 0, hueBridgePort: 0 },
+): Promise<DemoSims> {
   const appOrigins = [publicUrl];
   const turnstile = createTurnstileSim({ now: () => now().getTime() });
   const mail = await startMailCatcher({ now: () => now().getTime() });
@@ -74,6 +83,8 @@ export async function startDemoSims(now: () => Date, appPort: number, publicUrl:
   // 12 LIFX bulbs (token demo-token) and a Hue bridge with 4 lights: their pages show them live.
   const lifx = createLifxSim({ now: () => now().getTime() });
   const hue = createHueSim({ now: () => now().getTime(), appOrigins });
+  // The companion's --demo finds the LAN simulator's ports at /sims/lan/state.
+  const lan = await startLanSim({ ...lanPorts, now: () => now().getTime() });
   const register = async (scope: FastifyInstance) => {
     await scope.register(openf1.plugin, { prefix: '/openf1' });
     await scope.register(jolpica.plugin, { prefix: '/jolpica' });
@@ -82,6 +93,7 @@ export async function startDemoSims(now: () => Date, appPort: number, publicUrl:
     await scope.register(checkout.plugin, { prefix: '/checkout' });
     await scope.register(lifx.plugin, { prefix: '/lifx' });
     await scope.register(hue.plugin, { prefix: '/hue' });
+    await scope.register(lan.plugin, { prefix: '/lan' });
   };
   const internal = Fastify();
   await internal.register(register, { prefix: '/sims' });
@@ -96,6 +108,7 @@ export async function startDemoSims(now: () => Date, appPort: number, publicUrl:
     jolpica,
     lifx,
     hue,
+    lan,
     register,
     origin,
     openf1Account: { username: 'flaglight', password: DEFAULT_OPENF1_USERS.flaglight },
@@ -111,6 +124,7 @@ export async function startDemoSims(now: () => Date, appPort: number, publicUrl:
       await internal.close();
       await openf1.close();
       await mail.close();
+      await lan.close();
     },
   };
 }

@@ -263,8 +263,9 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
   });
 
   await app.listen({ port: options.port ?? 0, host: LAN_SIM_HOST });
-  const port = (app.server.address() as AddressInfo).port;
-  const url = `https://${LAN_SIM_HOST}:${port}`;
+  const bound = app.server.address() as AddressInfo;
+  const { port } = bound;
+  const url = `https://${bound.address}:${port}`;
 
   const lightView = (light: LanLight): LocalHueLightView => ({
     id: light.id,

@@ -88,7 +88,10 @@ describe('virtual LIFX bulbs over UDP on 127.0.0.1', () => {
   test('every socket is bound to loopback only', () => {
     expect(bulbs.host).toBe('127.0.0.1');
     expect(bulbs.list()).toHaveLength(4);
-    for (const bulb of bulbs.list()) expect(bulb.port).toBeGreaterThan(0);
+    for (const bulb of bulbs.list()) {
+      expect(bulb.address).toBe('127.0.0.1');
+      expect(bulb.port).toBeGreaterThan(0);
+    }
   });
 
   test('one GetService to the discovery port finds every bulb, each naming its own port', async () => {

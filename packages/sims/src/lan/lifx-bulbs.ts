@@ -68,6 +68,8 @@ export interface LifxReceived {
 export interface VirtualLifxBulbView {
   id: string;
   label: string;
+  /** The address and port its socket is bound to (StateService names the port). */
+  address: string;
   port: number;
   power: number;
   on: boolean;
@@ -105,7 +107,7 @@ export interface VirtualLifxBulbsOptions {
 }
 
 export interface VirtualLifxBulbs {
-  /** Where a client sends GetService to find every bulb: 127.0.0.1 and this port. */
+  /** Where a client sends GetService to find every bulb: the bound address (127.0.0.1) and port. */
   host: string;
   discoveryPort: number;
   list(): VirtualLifxBulbView[];
@@ -256,6 +258,7 @@ export async function startVirtualLifxBulbs(
     return {
       id: bulb.id,
       label: bulb.label,
+      address: bulb.socket.address().address,
       port: bulb.port,
       power: bulb.power,
       on: bulb.power > 0,
@@ -448,7 +451,7 @@ export async function startVirtualLifxBulbs(
   const find = (id: string) => bulbs.find((b) => b.id === id.toLowerCase());
 
   return {
-    host: LAN_SIM_HOST,
+    host: discovery.address().address,
     discoveryPort: discovery.address().port,
     list: () => bulbs.map(view),
     get: (id) => {

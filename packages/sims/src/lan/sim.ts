@@ -1,0 +1,140 @@
+import { hsbkToColor } from '@flaglight/core';
+import { type FastifyInstance } from 'fastify';
+import { hsbkToHex } from '../lifx/colors.js';
+import { sendLightsPage } from '../lights-page/page.js';
+import { type LocalHueBridge, type LocalHueBridgeView, startLocalHueBridge } from './hue-bridge.js';
+import {
+  LIFX_LAN_DEMO_BULB_COUNT,
+  startVirtualLifxBulbs,
+  type VirtualLifxBulbs,
+  type VirtualLifxBulbView,
+} from './lifx-bulbs.js';
+
+export interface LanSimOptions {
+  /** UDP port answering LIFX discovery for every bulb (0 = ephemeral). */
+  lifxPort?: number;
+  lifxCount?: number;
+  /** HTTPS port of the local Hue bridge (0 = ephemeral). */
+  hueBridgePort?: number;
+  now?: () => number;
+}
+
+export interface LanSimState {
+  lifx: { host: string; discoveryPort: number; bulbs: VirtualLifxBulbView[] };
+  hueBridge: LocalHueBridgeView;
+}
+
+export interface LanSim {
+  lifx: VirtualLifxBulbs;
+  hueBridge: LocalHueBridge;
+  state(): LanSimState;
+  /** `/` (live page), `/state` and `/_control/*`; mount it under a prefix (demo: /sims/lan). */
+  plugin: (app: FastifyInstance) => Promise<void>;
+  close(): Promise<void>;
+}
+
+type Body = Record<string, unknown>;
+const asBody = (body: unknown): Body =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {};
+
+/**
+ * The LAN simulator (lan-lights.md §3): virtual LIFX bulbs on UDP and a local Hue bridge on HTTPS,
+ * all on 127.0.0.1, with an HTTP face for the demo page, their state and faults.
+ */
+export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> {
+  const now = options.now ?? Date.now;
+  const lifx = await startVirtualLifxBulbs({
+    count: options.lifxCount ?? LIFX_LAN_DEMO_BULB_COUNT,
+    discoveryPort: options.lifxPort ?? 0,
+    now,
+  });
+  let hueBridge: LocalHueBridge;
+  try {
+    hueBridge = await startLocalHueBridge({ port: options.hueBridgePort ?? 0, now });
+  } catch (error) {
+    await lifx.close();
+    throw error;
+  }
+
+  const state = (): LanSimState => ({
+    lifx: { host: lifx.host, discoveryPort: lifx.discoveryPort, bulbs: lifx.list() },
+    hueBridge: hueBridge.view(),
+  });
+
+  async function plugin(app: FastifyInstance): Promise<void> {
+    app.get('/', async (_request, reply) => sendLightsPage(reply, 'LAN lights simulator'));
+    app.get('/state', async () => state());
+    // The live page's shape: every LIFX bulb and Hue light as one swatch.
+    app.get('/_control/bulbs', async () => ({
+      bulbs: [
+        ...lifx.list().map((b) => {
+          const color = hsbkToColor(b.color);
+          return {
+            id: b.id,
+            label: `LIFX ${b.label} · :${b.port}`,
+            on: b.on && !b.fault.offline,
+            hex: hsbkToHex(color),
+            brightness: color.brightness,
+            effect: b.fault.offline
+              ? 'offline'
+              : b.waveformRunning
+                ? (b.lastWaveform?.waveformName ?? null)
+                : null,
+          };
+        }),
+        ...hueBridge.view().lights.map((l) => ({
+          id: l.id,
+          label: `Hue ${l.name}`,
+          on: l.on,
+          hex: l.hex,
+          brightness: l.brightness / 100,
+          effect:
+            l.lastSignal && l.lastSignal.at + l.lastSignal.durationMs > now() ? l.lastSignal.signal : null,
+        })),
+      ],
+    }));
+    app.get('/_control/lifx/:id/log', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      if (!lifx.get(id)) return reply.code(404).send({ error: 'no such bulb' });
+      return { received: lifx.log(id) };
+    });
+    app.post('/_control/lifx/fault', async (request, reply) => {
+      const body = asBody(request.body);
+      const id = typeof body.id === 'string' ? body.id : undefined;
+      if (id !== undefined && !lifx.get(id)) return reply.code(404).send({ error: 'no such bulb' });
+      const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+      if (
+        (body.dropPercent !== undefined && number(body.dropPercent) === undefined) ||
+        (body.delayMs !== undefined && number(body.delayMs) === undefined) ||
+        (body.offline !== undefined && typeof body.offline !== 'boolean')
+      )
+        return reply.code(400).send({ error: 'dropPercent and delayMs are numbers, offline a boolean' });
+      lifx.setFault(id, {
+        dropPercent: number(body.dropPercent),
+        delayMs: number(body.delayMs),
+        offline: typeof body.offline === 'boolean' ? body.offline : undefined,
+      });
+      return { bulbs: lifx.list().map((b) => ({ id: b.id, fault: b.fault })) };
+    });
+    app.post('/_control/hue/link-button', async () => {
+      hueBridge.pressLinkButton();
+      return { linkButton: true };
+    });
+    app.get('/_control/hue/commands', async () => ({ commands: hueBridge.commands() }));
+    app.post('/_control/reset', async () => {
+      lifx.reset();
+      hueBridge.reset();
+      return { ok: true };
+    });
+  }
+
+  return {
+    lifx,
+    hueBridge,
+    state,
+    plugin,
+    async close() {
+      await Promise.all([lifx.close(), hueBridge.close()]);
+    },
+  };
+}
