@@ -82,7 +82,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   // Loaded only in demo mode: live mode never loads @flaglight/sims.
   const sims =
     config.mode === 'demo'
-      ? await (await import('./demo/sims.js')).startDemoSims(now, config.port, config.publicUrl, config.lanSim)
+      ? await (
+          await import('./demo/sims.js')
+        ).startDemoSims(now, config.port, config.publicUrl, config.lanSim)
       : undefined;
   const simUrl = (path: string) => {
     if (!sims) throw new Error(`no simulator in live mode for ${path}`);
