@@ -222,4 +222,29 @@ describe('the LAN simulator in demo mode', () => {
     await new Promise<void>((resolve) => server.listen(hueBridge.port, '127.0.0.1', resolve));
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
+
+  test('DEMO_LIFX_LAN_PORT and DEMO_HUE_BRIDGE_PORT fix the ports', async () => {
+    // Free ports, found by binding and letting go.
+    const udp = createSocket('udp4');
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const lifxPort = udp.address().port;
+    await new Promise<void>((resolve) => udp.close(() => resolve()));
+    const tcp = net.createServer();
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const huePort = (tcp.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => tcp.close(() => resolve()));
+
+    const t = await buildTestApp({
+      env: { DEMO_LIFX_LAN_PORT: String(lifxPort), DEMO_HUE_BRIDGE_PORT: String(huePort) },
+    });
+    try {
+      const state = await t.app
+        .inject({ method: 'GET', url: '/sims/lan/state' })
+        .then((r) => r.json<LanSimState>());
+      expect(state.lifx.discoveryPort).toBe(lifxPort);
+      expect(state.hueBridge.url).toBe(`https://127.0.0.1:${huePort}`);
+    } finally {
+      await t.close();
+    }
+  });
 });
