@@ -181,11 +181,11 @@ export function startPreferencesSync(
         const base = server;
         const sent = localFromLocal(readLocalSettings(email));
         dirty = false;
+        const preferences = preferencesFromLocal(readLocalSettings(email), base.preferences);
+        // A write that changes nothing (the selection pruned to the same ids) is not sent.
+        if (same(preferences, base.preferences)) return;
         try {
-          const saved = await api.save(
-            base.version,
-            preferencesFromLocal(readLocalSettings(email), base.preferences),
-          );
+          const saved = await api.save(base.version, preferences);
           if (stopped) return;
           server = saved;
           return;
