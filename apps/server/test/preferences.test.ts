@@ -160,6 +160,21 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
     expect((await request(t, alice).get()).json()).toEqual(mine);
   });
 
+  test('deleting an account deletes its preferences', async () => {
+    const carol = await signUp(t);
+    expect((await request(t, carol).put({ version: 0, preferences: changed() })).statusCode).toBe(200);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${carol}` },
+    });
+    const id = String(me.json().user.id);
+    expect(await t.context.auth.users.delete(id)).toBe(true);
+    expect(
+      await t.context.db.selectFrom('user_preferences').selectAll().where('user_id', '=', id).execute(),
+    ).toEqual([]);
+  });
+
   test('a write reaches every open stream of the account as event: preferences, and no stream of another account', async () => {
     const aliceOne = await openStream(t, origin, alice);
     const aliceTwo = await openStream(t, origin, alice);
