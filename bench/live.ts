@@ -19,6 +19,7 @@ import { connectMqttPush } from '../apps/server/src/live/push.js';
 import { liveRoutes } from '../apps/server/src/live/routes.js';
 import { createStreamLimits } from '../apps/server/src/live/stream-limits.js';
 import { createTicketStore } from '../apps/server/src/live/tickets.js';
+import { createInProcessUserEvents } from '../apps/server/src/live/user-events.js';
 import { createOpenF1Client } from '../apps/server/src/openf1/client.js';
 import { createFakeTimers } from '../apps/server/test/fake-timers.js';
 
@@ -126,7 +127,7 @@ async function fanOut(clients: number): Promise<void> {
   app.setSerializerCompiler(serializerCompiler);
   // The production limits, so their cost is in the figures; every client is another account.
   const limits = createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: clients + 1 });
-  await app.register(liveRoutes, { hub, tickets, timers, limits });
+  await app.register(liveRoutes, { hub, tickets, timers, limits, userEvents: createInProcessUserEvents() });
   const origin = await app.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 });
 
   // Two client processes above 5,000 clients (this machine has 2 cores).

@@ -21,6 +21,7 @@ import { licenceRoutes } from './licences/routes.js';
 import { liveRoutes } from './live/routes.js';
 import { openf1Routes } from './openf1/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { preferenceRoutes } from './preferences/routes.js';
 import { publicConfigRoutes } from './public-config/routes.js';
 import { replayRoutes } from './replays/routes.js';
 import { scheduleRoutes } from './schedule/routes.js';
@@ -138,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(adminRoutes, { admin: context.admin });
   await app.register(openf1Routes, { proxy: context.openf1.proxy });
   await app.register(liveRoutes, context.live);
+  await app.register(preferenceRoutes, { preferences: context.preferences });
   await app.register(scheduleRoutes, {
     schedule: context.schedule,
     liveSession: context.live.hub.currentLiveSession,

@@ -21,10 +21,12 @@ import { connectMqttPush, type PushConnector } from './live/push.js';
 import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
 import { createStreamLimits, type StreamLimits } from './live/stream-limits.js';
 import { createTicketStore, type TicketStore } from './live/tickets.js';
+import { createInProcessUserEvents, createRedisUserEvents, type UserEvents } from './live/user-events.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createOpenF1Client, type OpenF1Client } from './openf1/client.js';
 import { createOpenF1Proxy, type OpenF1Proxy } from './openf1/proxy.js';
 import { createPaymentService, createStripeClient, type PaymentService } from './payments/service.js';
+import { createPreferencesService, type PreferencesService } from './preferences/service.js';
 import { createReplayService, type ReplayService } from './replays/service.js';
 import { createJolpicaClient } from './schedule/client.js';
 import { createScheduleService, type ScheduleService } from './schedule/service.js';
@@ -49,7 +51,8 @@ export interface AppContext {
   payments: PaymentService;
   tracking: TrackingService;
   openf1: { client: OpenF1Client; proxy: OpenF1Proxy };
-  live: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits };
+  live: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits; userEvents: UserEvents };
+  preferences: PreferencesService;
   /** The Redis bus when REDIS_URL is set (its command connection also backs the rate limits). */
   redis: RedisBus | undefined;
   schedule: ScheduleService;
@@ -117,6 +120,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const redis = config.redisUrl
     ? createRedisBus(config.redisUrl, { prefix: config.redisKeyPrefix, logger })
     : undefined;
+  // Account-wide stream events (preferences): every instance hears every change.
+  const userEvents =
+    redis && config.redisUrl
+      ? createRedisUserEvents(config.redisUrl, redis.client, { prefix: redis.prefix, logger })
+      : createInProcessUserEvents();
   const hub = createLiveHub({
     client: openf1Client,
     bus: redis ?? createInProcessBus(),
@@ -197,7 +205,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
       tickets: redis ? createRedisTicketStore(redis.client, redis.prefix) : createTicketStore(timers.now),
       limits: createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: config.maxStreams }),
       timers,
+      userEvents,
     },
+    preferences: createPreferencesService({ db, events: userEvents, logger, now }),
     redis,
     schedule,
     replays: createReplayService({ hub, client: openf1Client }),
@@ -208,6 +218,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       demoLoop?.stop();
       hub.close();
       hue.close();
+      await userEvents.close();
       await redis?.close();
       mailer.close();
       await sims?.close();

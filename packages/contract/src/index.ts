@@ -3,6 +3,7 @@ import { adminRoutes, authRoutes, licenceRoutes, paymentRoutes, trackingRoutes }
 import { hueRoutes } from './routes/hue.js';
 import { liveRoutes, replayRoutes, scheduleRoutes } from './routes/live.js';
 import { metaRoutes } from './routes/meta.js';
+import { preferenceRoutes } from './routes/preferences.js';
 
 export * from './define.js';
 export * from './errors.js';
@@ -11,6 +12,7 @@ export * from './routes/auth.js';
 export * from './routes/hue.js';
 export * from './routes/live.js';
 export * from './routes/meta.js';
+export * from './routes/preferences.js';
 export * from './strings.js';
 
 /** The whole API, by feature. The server registers exactly these routes; clients call them. */
@@ -25,6 +27,7 @@ export const api = {
   replays: replayRoutes,
   schedule: scheduleRoutes,
   hue: hueRoutes,
+  preferences: preferenceRoutes,
 };
 
 export type Api = typeof api;

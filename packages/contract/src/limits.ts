@@ -16,3 +16,15 @@ export const MAX_SESSION_DATA_CHARS = 8192;
 export const MAX_STREAMS_PER_USER = 10;
 /** `POST /api/live/ticket` per account and minute (a reconnecting client asks once per try). */
 export const STREAM_TICKETS_PER_MINUTE = 30;
+
+/** Account preferences: the broadcast delay is whole seconds in this range (the slider shows 0-60). */
+export const PREFERENCES_MAX_DELAY_SECONDS = 300;
+/** Light ids per provider in the selection or the hidden list. */
+export const PREFERENCES_MAX_LIGHTS_PER_PROVIDER = 500;
+/** Providers a selection may name (cloud LIFX and Hue, and the companion's LAN ones). */
+export const PREFERENCES_MAX_PROVIDERS = 8;
+/** Companions that may keep a delay offset of their own, and the offset's bounds in ms. */
+export const PREFERENCES_MAX_DEVICE_OFFSETS = 20;
+export const PREFERENCES_MAX_OFFSET_MS = 120_000;
+/** `PUT /api/me/preferences` per account and minute (sliders are debounced by the clients). */
+export const PREFERENCES_WRITES_PER_MINUTE = 120;

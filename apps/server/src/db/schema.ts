@@ -95,6 +95,17 @@ export interface HueOauthStatesTable {
   expires_at: string;
 }
 
+/**
+ * An account's preferences as one JSON document (the contract's PreferencesSchema). `version`
+ * counts writes; a write applies only where the row still has the version it was based on.
+ */
+export interface UserPreferencesTable {
+  user_id: string;
+  version: number;
+  data: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
@@ -105,4 +116,5 @@ export interface Database {
   tracked_sessions: TrackedSessionsTable;
   hue_connections: HueConnectionsTable;
   hue_oauth_states: HueOauthStatesTable;
+  user_preferences: UserPreferencesTable;
 }

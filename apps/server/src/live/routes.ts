@@ -9,6 +9,7 @@ import { SessionNotFoundError, type LiveHub } from './hub.js';
 import type { StreamLimits } from './stream-limits.js';
 import type { TicketStore } from './tickets.js';
 import type { FlagEvent, StatusEventData } from './types.js';
+import type { UserEvent, UserEvents } from './user-events.js';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -70,6 +71,11 @@ function statusFrame(status: StatusEventData): Frame {
   return frame;
 }
 
+/** Account-wide events carry no id: they are not part of a session's resumable sequence. */
+function userEventFrame(event: UserEvent): Frame {
+  return frameOf(`event: ${event.type}\ndata: ${JSON.stringify(event.document)}\n\n`);
+}
+
 function parseEventId(value: unknown): number | undefined {
   const text: unknown = Array.isArray(value) ? value[0] : value;
   if (typeof text !== 'string' || !/^\d{1,16}$/.test(text)) return undefined;
@@ -79,10 +85,10 @@ function parseEventId(value: unknown): number | undefined {
 /** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
 export async function liveRoutes(
   fastify: FastifyInstance,
-  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits },
+  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits; userEvents: UserEvents },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { hub, tickets, timers, limits } = opts;
+  const { hub, tickets, timers, limits, userEvents } = opts;
   /** The ticket store (Redis, with several instances) failed: the client may retry, or poll the state. */
   const unavailable = (error: unknown): never => {
     fastify.log.warn({ err: error }, 'stream ticket store failed');
@@ -135,6 +141,7 @@ export async function liveRoutes(
       let closed = false;
       let heartbeat: TimerHandle | null = null;
       let unsubscribe = () => {};
+      let unsubscribeUser = () => {};
 
       const close = () => {
         if (closed) return;
@@ -143,6 +150,7 @@ export async function liveRoutes(
         streams.delete(close);
         if (heartbeat) timers.clearTimeout(heartbeat);
         unsubscribe();
+        unsubscribeUser();
         if (!res.destroyed) res.destroy();
       };
       /** Set once the head is sent: where the frames go (the socket itself, or `res` as a fallback). */
@@ -164,6 +172,7 @@ export async function liveRoutes(
 
       let subscription;
       try {
+        await userEvents.ready();
         subscription = await hub.subscribe(
           request.query.sessionKey,
           {
@@ -214,6 +223,9 @@ export async function liveRoutes(
       const late = pending;
       pending = null;
       for (const event of late) writeFlag(event);
+      // Preferences and other account-wide events reach every stream of the account, whatever its session.
+      if (!closed)
+        unsubscribeUser = userEvents.subscribe(grant.userId, (event) => write(userEventFrame(event)));
 
       const beat = () => {
         write(HEARTBEAT_FRAME);

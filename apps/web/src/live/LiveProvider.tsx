@@ -1,6 +1,8 @@
 import { useRef, type ReactNode } from 'react';
 import { useAuth } from '../auth/auth-context';
 import { useLocalSettings } from '../settings/local-settings';
+import { receivePushedPreferences } from '../settings/preferences-sync';
+import { usePreferencesSync } from '../settings/use-preferences-sync';
 import { useFlagTitle } from '../ui/use-flag-title';
 import { useWakeLock } from '../ui/use-wake-lock';
 import { LiveConnectionContext, type LiveConnectionApi } from './live-connection-context';
@@ -17,9 +19,12 @@ import { useLiveConnection } from './use-live-connection';
 export function LiveProvider({ children, feedDeps }: { children: ReactNode; feedDeps?: LiveFeedDeps }) {
   const { user } = useAuth();
   const [settings] = useLocalSettings(user?.email);
+  // The account's preferences: read after sign-in, written on change, pushed on the stream.
+  usePreferencesSync(user?.email);
   const live = useLiveConnection({
     delaySeconds: settings.delaySeconds,
     delayEnabled: settings.delayEnabled,
+    onPreferences: (data) => receivePushedPreferences(user?.email, data),
     ...(feedDeps ? { feedDeps } : {}),
   });
   const connected = live.state.status === 'connected';

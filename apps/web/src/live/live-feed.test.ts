@@ -35,6 +35,7 @@ function setup(overrides: Partial<LiveFeedDeps> = {}) {
     transports: [] as string[],
     failed: [] as string[],
     statuses: [] as (string | null)[],
+    preferences: [] as unknown[],
   };
   const feed = startLiveFeed(
     undefined,
@@ -44,6 +45,7 @@ function setup(overrides: Partial<LiveFeedDeps> = {}) {
       onStatus: (status) => seen.statuses.push(status.message),
       onTransport: (t) => seen.transports.push(t),
       onFailed: (error) => seen.failed.push(error.message),
+      onPreferences: (data) => seen.preferences.push(data),
     },
     deps,
   );
@@ -77,6 +79,16 @@ describe('the live feed', () => {
     });
     expect(seen.flags).toEqual([5]);
     expect(seen.statuses).toEqual(['Rate limited by OpenF1 API. Please wait before retrying.']);
+  });
+
+  test("hands the account's preferences events on, apart from the flags", async () => {
+    const { seen } = setup();
+    await flush();
+    const es = FakeEventSource.latest();
+    es.open();
+    es.emit('preferences', { version: 3, preferences: { autoConnect: false } });
+    expect(seen.preferences).toEqual([{ version: 3, preferences: { autoConnect: false } }]);
+    expect(seen.flags).toEqual([]);
   });
 
   test('after an error it closes the stream, takes a new ticket and resumes from the last event id', async () => {

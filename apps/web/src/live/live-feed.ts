@@ -63,6 +63,8 @@ export interface LiveFeedHandlers {
   onFlag(event: FlagEvent): void;
   onStatus(status: StatusEventData): void;
   onTransport(transport: FeedTransport): void;
+  /** The account's preferences changed (another page or a companion): the raw `preferences` event data. */
+  onPreferences?(data: unknown): void;
   /** Connecting failed before anything was delivered; the feed has stopped. */
   onFailed(error: Error): void;
 }
@@ -192,6 +194,14 @@ export function startLiveFeed(
         if (status) handlers.onStatus(status);
       } catch {
         // A torn status line: the next one will do.
+      }
+    });
+    es.addEventListener('preferences', (message) => {
+      if (source !== es) return;
+      try {
+        handlers.onPreferences?.(JSON.parse((message as MessageEvent<string>).data));
+      } catch {
+        // A torn line: the next change, or the next sign-in, brings them.
       }
     });
   }

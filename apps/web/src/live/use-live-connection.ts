@@ -87,6 +87,8 @@ export interface LiveConnectionOptions {
   delayEnabled: boolean;
   /** For tests: the feed's outside world. */
   feedDeps?: LiveFeedDeps;
+  /** The stream's `preferences` events (the account's settings changed elsewhere). */
+  onPreferences?: (data: unknown) => void;
 }
 
 /**
@@ -95,7 +97,14 @@ export interface LiveConnectionOptions {
  * and on the panel alike, so both match the TV. Disconnect closes the stream, ends tracking, resets
  * to green and drops pending changes.
  */
-export function useLiveConnection({ delaySeconds, delayEnabled, feedDeps }: LiveConnectionOptions) {
+export function useLiveConnection({
+  delaySeconds,
+  delayEnabled,
+  feedDeps,
+  onPreferences,
+}: LiveConnectionOptions) {
+  const onPreferencesRef = useRef(onPreferences);
+  onPreferencesRef.current = onPreferences;
   const lights = useLights();
   const [state, setState] = useState<LiveConnectionState>(INITIAL);
   const feedRef = useRef<LiveFeed | null>(null);
@@ -236,6 +245,9 @@ export function useLiveConnection({ delaySeconds, delayEnabled, feedDeps }: Live
           },
           onTransport(transport) {
             setState((current) => ({ ...current, transport }));
+          },
+          onPreferences(data) {
+            onPreferencesRef.current?.(data);
           },
           onFailed(error) {
             feedRef.current = null;

@@ -16,6 +16,7 @@ export type LocalSettingsPatch =
 // Snapshots are cached per key so useSyncExternalStore sees a stable object until a write.
 const cache = new Map<string, { raw: string | null; value: LocalSettings }>();
 const listeners = new Set<() => void>();
+const writeListeners = new Set<(email: string, settings: LocalSettings) => void>();
 
 function parse(raw: string | null): LocalSettings {
   if (raw === null) return DEFAULT_LOCAL_SETTINGS;
@@ -63,7 +64,18 @@ export function updateLocalSettings(email: string, patch: LocalSettingsPatch): L
   }
   cache.set(localSettingsKey(email), { raw: readRaw(localSettingsKey(email)) ?? raw, value: next });
   listeners.forEach((listener) => listener());
+  writeListeners.forEach((listener) => listener(email, next));
   return next;
+}
+
+/** Tells `listener` of every write made in this page (not another tab's): what the server sync sends. */
+export function onLocalSettingsWritten(
+  listener: (email: string, settings: LocalSettings) => void,
+): () => void {
+  writeListeners.add(listener);
+  return () => {
+    writeListeners.delete(listener);
+  };
 }
 
 /** Tells `listener` whenever any user's settings change (this tab or another). */

@@ -44,7 +44,8 @@ export const liveRoutes = {
     auth: 'public',
     summary: 'The live event stream (Server-Sent Events), opened with a ticket',
     description:
-      'Events: `flag` (FlagEventData, with an increasing `id:`) and `status` (StatusEventData). ' +
+      'Events: `flag` (FlagEventData, with an increasing `id:`), `status` (StatusEventData) and ' +
+      '`preferences` (PreferencesDocument, no `id:`; sent to every stream of the account when they change). ' +
       'Resume with the Last-Event-ID header or `lastEventId`. Authenticated by the one-time `ticket`, ' +
       'never by the session token.',
     tags: ['live'],

@@ -1,0 +1,113 @@
+import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS } from '@flaglight/core';
+import { z } from 'zod';
+import { defineRoute } from '../define.js';
+import { errors } from '../errors.js';
+import {
+  PREFERENCES_MAX_DELAY_SECONDS,
+  PREFERENCES_MAX_DEVICE_OFFSETS,
+  PREFERENCES_MAX_LIGHTS_PER_PROVIDER,
+  PREFERENCES_MAX_OFFSET_MS,
+  PREFERENCES_MAX_PROVIDERS,
+  PREFERENCES_WRITES_PER_MINUTE,
+} from '../limits.js';
+import { safeString } from '../strings.js';
+
+const lightId = safeString('light id', { min: 1, max: 128 });
+const lightIds = z.array(lightId).max(PREFERENCES_MAX_LIGHTS_PER_PROVIDER);
+// `lifx`, `hue`, and the companion's LAN providers (`lifx_lan`, `hue_local`...).
+const providerKey = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'provider must be a short lower-case name');
+const perProvider = z
+  .record(providerKey, lightIds)
+  .refine((value) => Object.keys(value).length <= PREFERENCES_MAX_PROVIDERS, {
+    message: `at most ${PREFERENCES_MAX_PROVIDERS} providers`,
+  });
+const deviceId = safeString('device id', { min: 1, max: 64 });
+
+/** What an account keeps across its browsers and companions (SPEC §3 local settings, now on the server). */
+export const PreferencesSchema = z
+  .object({
+    delay: z.object({
+      enabled: z.boolean(),
+      seconds: z.number().int().min(0).max(PREFERENCES_MAX_DELAY_SECONDS),
+    }),
+    /** Settings → App Preferences: connect when a session goes live. */
+    autoConnect: z.boolean(),
+    /** The lights that follow the flags, by provider then light id. */
+    selectedLights: perProvider,
+    /** Lights the user hid from the Light Control list. */
+    hiddenLights: perProvider,
+    featureFlags: z.object({
+      centralizedPolling: z.boolean(),
+      webSocketUpdates: z.boolean(),
+      newUI: z.boolean(),
+    }),
+    /** A companion's own delay on top of `delay` (a room whose TV runs on another feed), by device id. */
+    delayOffsetsMs: z
+      .record(deviceId, z.number().int().min(-PREFERENCES_MAX_OFFSET_MS).max(PREFERENCES_MAX_OFFSET_MS))
+      .refine((value) => Object.keys(value).length <= PREFERENCES_MAX_DEVICE_OFFSETS, {
+        message: `at most ${PREFERENCES_MAX_DEVICE_OFFSETS} device offsets`,
+      }),
+  })
+  .meta({ id: 'Preferences' });
+export type Preferences = z.infer<typeof PreferencesSchema>;
+
+/** A new account's preferences (SPEC §9 delay default; auto-connect on, DESIGN §6). */
+export const DEFAULT_PREFERENCES: Preferences = {
+  delay: { enabled: DEFAULT_DELAY_ENABLED, seconds: DEFAULT_DELAY_SECONDS },
+  autoConnect: true,
+  selectedLights: {},
+  hiddenLights: {},
+  featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
+  delayOffsetsMs: {},
+};
+
+/**
+ * The stored document. `version` counts writes (0: never written, the defaults); a write names the
+ * version it was based on, and a stale one is refused with 409 `conflict` and the current document.
+ */
+export const PreferencesDocumentSchema = z
+  .object({
+    version: z.number().int().min(0),
+    preferences: PreferencesSchema,
+    updatedAt: z.string().nullable(),
+  })
+  .meta({ id: 'PreferencesDocument' });
+export type PreferencesDocument = z.infer<typeof PreferencesDocumentSchema>;
+
+export const PutPreferencesBodySchema = z.object({
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  preferences: PreferencesSchema,
+});
+
+/** The 409 of a stale write: the error and the document as it is now, to merge and retry. */
+export const PreferencesConflictSchema = z
+  .object({ error: z.string(), code: z.literal('conflict'), current: PreferencesDocumentSchema })
+  .meta({ id: 'PreferencesConflict' });
+
+export const preferenceRoutes = {
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/me/preferences',
+    auth: 'device',
+    summary: "The account's preferences (delay, auto-connect, selected lights)",
+    tags: ['preferences'],
+    responses: { 200: PreferencesDocumentSchema, ...errors(401, 403, 429) },
+  }),
+  put: defineRoute({
+    method: 'PUT',
+    path: '/api/me/preferences',
+    auth: 'device',
+    summary: "Replace the account's preferences (optimistic concurrency on `version`)",
+    description:
+      'Send the `version` the change was based on. A stale version is refused with 409 `conflict` and ' +
+      'the current document (`current`): merge and retry. Every open event stream of the account then ' +
+      `receives \`event: preferences\`. ${PREFERENCES_WRITES_PER_MINUTE} writes per account and minute.`,
+    tags: ['preferences'],
+    body: PutPreferencesBodySchema,
+    responses: {
+      200: PreferencesDocumentSchema,
+      409: PreferencesConflictSchema,
+      ...errors(400, 401, 403, 413, 415, 429),
+    },
+  }),
+};
