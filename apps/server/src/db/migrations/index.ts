@@ -5,6 +5,7 @@ import * as m0003 from './0003-money.js';
 import * as m0004 from './0004-tracked-sessions.js';
 import * as m0005 from './0005-hue.js';
 import * as m0006 from './0006-email-verification.js';
+import * as m0007 from './0007-devices.js';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-tracked-sessions': m0004,
   '0005-hue': m0005,
   '0006-email-verification': m0006,
+  '0007-devices': m0007,
 };
