@@ -148,7 +148,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     loginThrottle: createLoginThrottle({ redis, now, logger }),
   });
 
-  const deviceStreams = createDeviceStreams();
+  // Asked at each device stream's heartbeat; `devices` is made just below (called later only).
+  const deviceStreams = createDeviceStreams((deviceId) => devices.isLinked(deviceId));
   const devices = createDeviceService({
     db,
     publicUrl: config.publicUrl,

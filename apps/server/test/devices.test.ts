@@ -4,9 +4,12 @@ import {
   USER_CODE_ALPHABET,
 } from '@flaglight/contract';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { createDevicesRepository } from '../src/devices/repository.js';
+import { HEARTBEAT_MS } from '../src/live/routes.js';
 import { decide, linkDevice, pollToken, requestCode } from './device-helpers.js';
+import { createFakeTimers } from './fake-timers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
-import { readSse, signUp, type SseEvent } from './live-helpers.js';
+import { buildLiveApp, readSse, signUp, type SseEvent } from './live-helpers.js';
 
 const MINUTE = 60_000;
 
@@ -350,6 +353,58 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     expect(await lastSeen()).not.toBe(linked);
   });
 }
+
+describe('a companion unlinked through another instance', () => {
+  const timers = createFakeTimers(Date.now());
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    t = await buildLiveApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' }, timers });
+    origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => t.close());
+
+  test('loses its open stream at the next heartbeat (the stream asks the database)', async () => {
+    const sessionKey = startReplay(t);
+    const session = await signUp(t);
+    const device = await linkDevice(t, session);
+    const ticket = await t.app.inject({
+      method: 'POST',
+      url: '/api/live/ticket',
+      headers: { authorization: `Bearer ${device.token}` },
+    });
+    expect(ticket.statusCode).toBe(200);
+    const res = await fetch(
+      `${origin}/api/live/events?ticket=${ticket.json().ticket}&sessionKey=${sessionKey}`,
+    );
+    expect(res.status).toBe(200);
+    const events: SseEvent[] = [];
+    let ended = false;
+    void readSse(res.body!, (event) => events.push(event)).done.then(() => {
+      ended = true;
+    });
+    await vi.waitFor(() => expect(t.context.live.deviceStreams.isOnline(device.id)).toBe(true));
+
+    // Still linked: a heartbeat changes nothing.
+    await timers.advance(HEARTBEAT_MS);
+    expect(ended).toBe(false);
+    // Another instance unlinks it: this one's in-process registry never hears of it.
+    const { id: userId } = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { authorization: `Bearer ${session}` },
+      })
+    ).json().user;
+    expect(await createDevicesRepository(t.context.db).revoke(device.id, String(userId), new Date())).toBe(
+      true,
+    );
+    await timers.advance(HEARTBEAT_MS);
+    await vi.waitFor(() => expect(ended).toBe(true));
+    expect(events.at(-1)).toMatchObject({ event: 'unlinked' });
+    expect(t.context.live.deviceStreams.isOnline(device.id)).toBe(false);
+  });
+});
 
 for (const dialect of dialects) {
   describe(`companion linking (${dialect})`, () => devicesSuite(dialect));

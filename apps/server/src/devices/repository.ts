@@ -118,6 +118,17 @@ export function createDevicesRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** The device exists and is not revoked. */
+    async isLinked(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('devices')
+        .select('id')
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async touch(id: string, now: Date): Promise<void> {
       await db.updateTable('devices').set({ last_seen_at: now.toISOString() }).where('id', '=', id).execute();
     },

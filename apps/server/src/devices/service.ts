@@ -196,6 +196,10 @@ export function createDeviceService(deps: DeviceServiceDeps) {
       deps.onRevoked(id);
     },
 
+    async isLinked(deviceId: string): Promise<boolean> {
+      return devices.isLinked(deviceId);
+    },
+
     /** The linked device a bearer token belongs to (undefined: unknown or unlinked); notes it was seen. */
     async authenticate(token: string): Promise<DeviceCaller | undefined> {
       const found = await devices.findByToken(hashToken(token));

@@ -8,11 +8,19 @@ export interface DeviceStreams {
   isOnline(deviceId: string): boolean;
   /** Closes every open stream of the device (it was unlinked). */
   closeAll(deviceId: string): void;
+  /**
+   * Whether the device is still linked, as stored: each stream asks at its heartbeat, so a device
+   * unlinked through another instance (REDIS_URL) loses its streams here too within a heartbeat.
+   */
+  stillLinked(deviceId: string): Promise<boolean>;
 }
 
-export function createDeviceStreams(): DeviceStreams {
+export function createDeviceStreams(
+  isLinked: (deviceId: string) => Promise<boolean> = async () => true,
+): DeviceStreams {
   const byDevice = new Map<string, Set<() => void>>();
   return {
+    stillLinked: isLinked,
     add(deviceId, close) {
       let set = byDevice.get(deviceId);
       if (!set) byDevice.set(deviceId, (set = new Set()));

@@ -204,13 +204,12 @@ export async function liveRoutes(
       unsubscribe = subscription.unsubscribe;
       streams.add(close);
       const { deviceId } = grant;
-      if (deviceId !== undefined) {
-        forgetDevice = deviceStreams.add(deviceId, () => {
-          // Unlinked: say so on the stream, then close it (its next ticket gets 401).
-          if (send && !closed) send(UNLINKED_FRAME);
-          close(true);
-        });
-      }
+      // Unlinked: say so on the stream, then close it (its next ticket gets 401).
+      const unlinked = () => {
+        if (send && !closed) send(UNLINKED_FRAME);
+        close(true);
+      };
+      if (deviceId !== undefined) forgetDevice = deviceStreams.add(deviceId, unlinked);
 
       reply.hijack();
       res.writeHead(200, {
@@ -245,6 +244,14 @@ export async function liveRoutes(
       const beat = () => {
         write(HEARTBEAT_FRAME);
         if (!closed) heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
+        if (deviceId === undefined || closed) return;
+        // A store failure keeps the stream: the check runs again at the next heartbeat.
+        return deviceStreams.stillLinked(deviceId).then(
+          (linked) => {
+            if (!linked) unlinked();
+          },
+          () => undefined,
+        );
       };
       heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
     },
