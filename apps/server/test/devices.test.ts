@@ -296,6 +296,19 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     browser.close();
   });
 
+  test('a ticket asked before the unlink opens no stream after it (401)', async () => {
+    const session = await signUp(t);
+    const device = await linkDevice(t, session);
+    const ticket = await http('/api/live/ticket', { method: 'POST', token: device.token });
+    expect(ticket.status).toBe(200);
+    expect((await http(`/api/devices/${device.id}`, { method: 'DELETE', token: session })).status).toBe(200);
+    const res = await fetch(
+      `${origin}/api/live/events?ticket=${String(ticket.body.ticket)}&sessionKey=${sessionKey}`,
+    );
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'unauthenticated' });
+  });
+
   test('guessing user codes: one account gets 429 after the per-minute budget, from any address', async () => {
     const session = await signUp(t);
     const statuses: number[] = [];

@@ -132,6 +132,10 @@ export async function liveRoutes(
       if (grant.sessionKey !== undefined && grant.sessionKey !== request.query.sessionKey) {
         throw forbidden('This stream ticket was issued for another session. Ask for a new one.');
       }
+      // A ticket outlives an unlink by up to its 30 s: a companion unlinked since gets no stream.
+      if (grant.deviceId !== undefined && !(await deviceStreams.stillLinked(grant.deviceId))) {
+        throw unauthorized('This companion was unlinked from its account.');
+      }
       const place = limits.acquire(grant.userId);
       if (!place.ok && place.reason === 'user') throw tooManyStreams(place.open);
       if (!place.ok) {
