@@ -14,6 +14,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createInProcessBus } from '../apps/server/src/live/bus.js';
 import { createSystemTimers } from '../apps/server/src/live/clock.js';
+import { createDeviceStreams } from '../apps/server/src/live/device-streams.js';
 import { createLiveHub } from '../apps/server/src/live/hub.js';
 import { connectMqttPush } from '../apps/server/src/live/push.js';
 import { liveRoutes } from '../apps/server/src/live/routes.js';
@@ -127,7 +128,14 @@ async function fanOut(clients: number): Promise<void> {
   app.setSerializerCompiler(serializerCompiler);
   // The production limits, so their cost is in the figures; every client is another account.
   const limits = createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: clients + 1 });
-  await app.register(liveRoutes, { hub, tickets, timers, limits, userEvents: createInProcessUserEvents() });
+  await app.register(liveRoutes, {
+    hub,
+    tickets,
+    timers,
+    limits,
+    userEvents: createInProcessUserEvents(),
+    deviceStreams: createDeviceStreams(),
+  });
   const origin = await app.listen({ port: 0, host: '127.0.0.1', backlog: 4_096 });
 
   // Two client processes above 5,000 clients (this machine has 2 cores).

@@ -7,6 +7,7 @@ import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
+import { deviceRoutes } from './devices/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { registerApiDocs } from './http/api-docs.js';
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerAuth(app, context.auth, {
     // Replays stay free for an ended trial.
     isFreeSession: (sessionKey) => context.live.hub.replayInfo(sessionKey) !== null,
+    devices: context.devices,
   });
 
   app.addHook('onClose', async () => {
@@ -146,6 +148,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     now: context.live.timers.now,
   });
   await app.register(replayRoutes, { replays: context.replays });
+  await app.register(deviceRoutes, { devices: context.devices });
   await app.register(hueRoutes, {
     hue: context.hue.service,
     publicUrl: context.config.publicUrl,

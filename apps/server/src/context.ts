@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
 import { tightenDataDir } from './db/private-files.js';
 import type { DemoSims } from './demo/sims.js';
+import { createDeviceService, type DeviceService } from './devices/service.js';
 import { createLogger } from './http/logging.js';
 import { createBrowserBinding } from './hue/browser-binding.js';
 import { createHueRemoteClient } from './hue/client.js';
@@ -16,6 +17,7 @@ import { createHueService, type HueService } from './hue/service.js';
 import { createLicenceService, type LicenceService } from './licences/service.js';
 import { createInProcessBus } from './live/bus.js';
 import { createSystemTimers, type Timers } from './live/clock.js';
+import { createDeviceStreams, type DeviceStreams } from './live/device-streams.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { connectMqttPush, type PushConnector } from './live/push.js';
 import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
@@ -51,8 +53,17 @@ export interface AppContext {
   payments: PaymentService;
   tracking: TrackingService;
   openf1: { client: OpenF1Client; proxy: OpenF1Proxy };
-  live: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits; userEvents: UserEvents };
+  live: {
+    hub: LiveHub;
+    tickets: TicketStore;
+    timers: Timers;
+    limits: StreamLimits;
+    userEvents: UserEvents;
+    deviceStreams: DeviceStreams;
+  };
   preferences: PreferencesService;
+  /** Linked desktop companions and the device authorization grant that links them. */
+  devices: DeviceService;
   /** The Redis bus when REDIS_URL is set (its command connection also backs the rate limits). */
   redis: RedisBus | undefined;
   schedule: ScheduleService;
@@ -148,6 +159,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
     loginThrottle: createLoginThrottle({ redis, now, logger }),
   });
 
+  // Asked at each device stream's heartbeat; `devices` is made just below (called later only).
+  const deviceStreams = createDeviceStreams((deviceId) => devices.isLinked(deviceId));
+  const devices = createDeviceService({
+    db,
+    publicUrl: config.publicUrl,
+    now,
+    isOnline: (deviceId) => deviceStreams.isOnline(deviceId),
+    onRevoked: (deviceId) => deviceStreams.closeAll(deviceId),
+  });
+
   const licences = createLicenceService({ db, now });
   const stripeKey = config.stripe.secretKey ?? sims?.checkout.secretKey;
   const payments = createPaymentService({
@@ -206,8 +227,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
       limits: createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: config.maxStreams }),
       timers,
       userEvents,
+      deviceStreams,
     },
     preferences: createPreferencesService({ db, events: userEvents, logger, now }),
+    devices,
     redis,
     schedule,
     replays: createReplayService({ hub, client: openf1Client }),

@@ -2,6 +2,7 @@ import { API_ROUTES, AUTH_LEVELS, ErrorBodySchema, type RouteDef } from '@flagli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyEmailByMail } from './account-helpers.js';
 import { concreteUrl, productRoutes } from './api-routes.js';
+import { linkDevice } from './device-helpers.js';
 import { buildTestApp, type TestApp } from './helper.js';
 import { signInExpiredTrial, signUp } from './live-helpers.js';
 
@@ -11,7 +12,12 @@ const key = (route: { method: string; path?: string; url?: string }) =>
 
 describe('the API contract, as the server registered it', () => {
   let t: TestApp;
-  const tokens: Record<'user' | 'admin' | 'expired', string> = { user: '', admin: '', expired: '' };
+  const tokens: Record<'user' | 'admin' | 'expired' | 'device', string> = {
+    user: '',
+    admin: '',
+    expired: '',
+    device: '',
+  };
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ADMIN_EMAILS: 'boss@example.com' } });
@@ -20,6 +26,8 @@ describe('the API contract, as the server registered it', () => {
     // ADMIN_EMAILS rights need a proved address.
     await verifyEmailByMail(t, 'boss@example.com', tokens.admin);
     tokens.expired = await signInExpiredTrial(t, 'ended@example.com');
+    // A linked companion of the fan's account: its device token.
+    tokens.device = (await linkDevice(t, tokens.user)).token;
   });
   afterAll(() => t.close());
 
@@ -49,7 +57,7 @@ describe('the API contract, as the server registered it', () => {
     }
   });
 
-  test('route × role, from the registered routes: signed out, signed in, admin', async () => {
+  test('route × role, from the registered routes: signed out, signed in, admin, linked companion', async () => {
     for (const route of productRoutes(t.app)) {
       if (route.url === '/api/live/events') continue; // its ticket is the credential, checked below
       const url = concreteUrl(route);
@@ -69,6 +77,15 @@ describe('the API contract, as the server registered it', () => {
       }
       expect(signedOut.statusCode, `${key(route)} signed out`).toBe(401);
       expect(signedOut.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
+      // A companion's device token opens `device` routes only: never the account's own.
+      const asDevice = await call(tokens.device);
+      if (route.auth === 'device') {
+        expect(asDevice.statusCode, `${key(route)} as a companion`).not.toBe(401);
+        if (asDevice.statusCode === 403) expect(asDevice.json().code, key(route)).not.toBe('forbidden');
+      } else {
+        expect(asDevice.statusCode, `${key(route)} as a companion`).toBe(401);
+        expect(asDevice.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
+      }
       const asUser = await call(tokens.user);
       if (route.auth === 'admin') {
         expect(asUser.statusCode, `${key(route)} as a user`).toBe(403);

@@ -39,6 +39,20 @@ export const ERROR_CODES = [
   /** A dependency of ours (the ticket store, the bot check) is down; try again shortly (503). */
   'service_unavailable',
   'internal_error',
+  // OAuth 2.0 Device Authorization Grant (RFC 8628 §3.5, RFC 6749 §5.2): on the token route these
+  // are also the `error` itself, as the RFC names it.
+  /** The user has not yet approved or denied the code: poll again after the interval (400). */
+  'authorization_pending',
+  /** Polled faster than the interval: wait longer between polls (400). */
+  'slow_down',
+  /** The user denied the link (400). */
+  'access_denied',
+  /** The device code has expired (10 minutes): start again with a new code (400). */
+  'expired_token',
+  /** The device code is unknown or already spent (400). */
+  'invalid_grant',
+  /** The grant type is not the device code grant (400). */
+  'unsupported_grant_type',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,6 @@
 import type { KeyOf, RoutesOf } from './define.js';
 import { adminRoutes, authRoutes, licenceRoutes, paymentRoutes, trackingRoutes } from './routes/auth.js';
+import { deviceRoutes } from './routes/devices.js';
 import { hueRoutes } from './routes/hue.js';
 import { liveRoutes, replayRoutes, scheduleRoutes } from './routes/live.js';
 import { metaRoutes } from './routes/meta.js';
@@ -9,6 +10,7 @@ export * from './define.js';
 export * from './errors.js';
 export * from './limits.js';
 export * from './routes/auth.js';
+export * from './routes/devices.js';
 export * from './routes/hue.js';
 export * from './routes/live.js';
 export * from './routes/meta.js';
@@ -28,6 +30,7 @@ export const api = {
   schedule: scheduleRoutes,
   hue: hueRoutes,
   preferences: preferenceRoutes,
+  devices: deviceRoutes,
 };
 
 export type Api = typeof api;

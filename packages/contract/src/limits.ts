@@ -28,3 +28,16 @@ export const PREFERENCES_MAX_DEVICE_OFFSETS = 20;
 export const PREFERENCES_MAX_OFFSET_MS = 120_000;
 /** `PUT /api/me/preferences` per account and minute (sliders are debounced by the clients). */
 export const PREFERENCES_WRITES_PER_MINUTE = 120;
+/** A companion's device code and user code live this long (RFC 8628 `expires_in`). */
+export const DEVICE_CODE_TTL_SECONDS = 600;
+/** Seconds a companion waits between token polls (RFC 8628 `interval`). */
+export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+/** `POST /api/device/code` per client address and minute. */
+export const DEVICE_CODES_PER_MINUTE = 10;
+/** `POST /api/device/token` per client address and minute (a companion polls 12 times a minute). */
+export const DEVICE_TOKEN_POLLS_PER_MINUTE = 60;
+/** Look-ups, approvals and denials of user codes per account and minute (against guessing codes). */
+export const DEVICE_APPROVALS_PER_MINUTE = 10;
+/** The letters of a user code: no vowels (no words) and no look-alikes (I, L, O, U; 0, 1). */
+export const USER_CODE_ALPHABET = 'BCDFGHJKMNPQRSTVWXZ';
+export const USER_CODE_LENGTH = 8;

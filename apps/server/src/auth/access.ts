@@ -1,3 +1,4 @@
+import type { AuthLevel } from '@flaglight/contract';
 import { isPlanActive, normalizeEmail } from '@flaglight/core';
 import type { UserRow } from './repository.js';
 
@@ -32,4 +33,12 @@ export function accessOf(row: UserRow, adminEmails: readonly string[]): Access {
       isAdmin ||
       isPlanActive({ plan: row.plan, createdAt: row.created_at, trialExpires: row.trial_expires }, { now }),
   };
+}
+
+/**
+ * A linked companion's device token opens only `device` routes (event streams, live state,
+ * preferences): never the account's password, payments, admin or deletion, which need a session.
+ */
+export function deviceTokenMayCall(level: AuthLevel): boolean {
+  return level === 'device';
 }

@@ -178,6 +178,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     /** The signed-in user behind a bearer header; throws 401 with SPEC's texts. */
+    /** The User an account row stands for (rights from access.ts). */
+    userOf(row: UserRow): User {
+      return toUser(row, admins);
+    },
+
     async authenticate(authorization: string | undefined): Promise<Authenticated> {
       const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
       if (!token) throw unauthorized(AUTH_MESSAGES.noToken);

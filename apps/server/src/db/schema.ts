@@ -106,6 +106,37 @@ export interface UserPreferencesTable {
   updated_at: string;
 }
 
+/** A linked desktop companion; its bearer token is stored as its SHA-256 only. */
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  platform: string;
+  version: string;
+  token_hash: string;
+  created_at: string;
+  last_seen_at: string | null;
+  /** Set when unlinked: the token stops working; the row stays for the record. */
+  revoked_at: string | null;
+}
+
+/** A device authorization request (RFC 8628) waiting for, or decided by, a user. */
+export interface DeviceCodesTable {
+  device_code_hash: string;
+  /** The user code's 8 letters, without the dash. */
+  user_code: string;
+  name: string;
+  platform: string;
+  version: string;
+  /** `used`: its token was issued (single use). */
+  status: 'pending' | 'approved' | 'denied' | 'used';
+  /** Who approved or denied it. */
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+  last_polled_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
@@ -117,4 +148,6 @@ export interface Database {
   hue_connections: HueConnectionsTable;
   hue_oauth_states: HueOauthStatesTable;
   user_preferences: UserPreferencesTable;
+  devices: DevicesTable;
+  device_codes: DeviceCodesTable;
 }

@@ -1,13 +1,17 @@
 import type { AuthLevel, PlanRule } from '@flaglight/contract';
 import type { User } from '@flaglight/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { deviceTokenMayCall } from '../auth/access.js';
 import type { AuthService } from '../auth/service.js';
+import type { DeviceService } from '../devices/service.js';
 import { forbidden, HttpError, unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in caller, set before validation on every route whose level is not `public`. */
     user: User | null;
+    /** The linked companion calling a `device` route with its device token (null for a session). */
+    device: { id: string; name: string } | null;
   }
   interface FastifyContextConfig {
     /** Who may call the route: declared by the contract, enforced by `registerAuth`. */
@@ -25,6 +29,8 @@ export const trialExpired = () => new HttpError(403, TRIAL_EXPIRED_MESSAGE, {}, 
 export interface AuthOptions {
   /** Sessions anyone signed in may follow whatever their plan: the running replays. */
   isFreeSession?: (sessionKey: number) => boolean;
+  /** Device tokens of linked companions, accepted on `device` routes only. */
+  devices?: Pick<DeviceService, 'authenticate'>;
 }
 
 /** The `sessionKey` of a query as sent (the hook runs before validation); NaN when absent. */
@@ -41,11 +47,22 @@ function requestedSession(query: unknown): number {
  */
 export function registerAuth(app: FastifyInstance, auth: AuthService, options: AuthOptions = {}): void {
   const isFreeSession = options.isFreeSession ?? (() => false);
+  const { devices } = options;
   app.decorateRequest('user', null);
+  app.decorateRequest('device', null);
   app.addHook('onRequest', async (request) => {
     const { auth: level, plan } = request.routeOptions.config;
     if (level === undefined || level === 'public') return;
-    const { user, row } = await auth.authenticate(request.headers.authorization);
+    const header = request.headers.authorization;
+    const { user, row } = await auth.authenticate(header).catch(async (error: unknown) => {
+      // Not a session: on a route a companion may call, it may be a device token.
+      const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+      if (!devices || !token || !deviceTokenMayCall(level)) throw error;
+      const caller = await devices.authenticate(token);
+      if (!caller) throw error;
+      request.device = { id: caller.device.id, name: caller.device.name };
+      return { user: auth.userOf(caller.user), row: caller.user };
+    });
     if (level === 'admin' && !user.isAdmin) throw forbidden('Admin access required');
     if (plan && !auth.planActive(row)) {
       const free = plan === 'live' && isFreeSession(requestedSession(request.query));
@@ -55,7 +72,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, options: A
   });
 }
 
-/** The caller of a route declared `user`, `admin` or `device`. */
+/** The caller of a route declared `user`, `admin` or `device` (for a companion: its account). */
 export function signedInUser(request: FastifyRequest): User {
   if (!request.user) throw unauthorized();
   return request.user;

@@ -5,6 +5,7 @@ import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
 import { forbidden, HttpError, notFound, unauthorized } from '../http/errors.js';
 import type { TimerHandle, Timers } from './clock.js';
+import type { DeviceStreams } from './device-streams.js';
 import { SessionNotFoundError, type LiveHub } from './hub.js';
 import type { StreamLimits } from './stream-limits.js';
 import type { TicketStore } from './tickets.js';
@@ -47,6 +48,10 @@ function frameOf(text: string): Frame {
 const CRLF = Buffer.from('\r\n', 'latin1');
 const RETRY_FRAME = frameOf(`retry: ${RETRY_MS}\n\n`);
 const HEARTBEAT_FRAME = frameOf(': heartbeat\n\n');
+/** Sent to an unlinked companion just before its stream closes: the stream's 401. */
+const UNLINKED_FRAME = frameOf(
+  `event: unlinked\ndata: ${JSON.stringify({ code: 'unauthenticated', error: 'This companion was unlinked from its account.' })}\n\n`,
+);
 
 /** Every stream of a session gets the same event object: it is framed once, not once per client. */
 const flagFrames = new WeakMap<FlagEvent, Frame>();
@@ -85,10 +90,17 @@ function parseEventId(value: unknown): number | undefined {
 /** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
 export async function liveRoutes(
   fastify: FastifyInstance,
-  opts: { hub: LiveHub; tickets: TicketStore; timers: Timers; limits: StreamLimits; userEvents: UserEvents },
+  opts: {
+    hub: LiveHub;
+    tickets: TicketStore;
+    timers: Timers;
+    limits: StreamLimits;
+    userEvents: UserEvents;
+    deviceStreams: DeviceStreams;
+  },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { hub, tickets, timers, limits, userEvents } = opts;
+  const { hub, tickets, timers, limits, userEvents, deviceStreams } = opts;
   /** The ticket store (Redis, with several instances) failed: the client may retry, or poll the state. */
   const unavailable = (error: unknown): never => {
     fastify.log.warn({ err: error }, 'stream ticket store failed');
@@ -108,7 +120,10 @@ export async function liveRoutes(
       const open = limits.openFor(userId);
       if (open >= MAX_STREAMS_PER_USER) throw tooManyStreams(open);
       const { sessionKey } = request.query;
-      const { ticket, expiresAt } = await tickets.issue({ userId, sessionKey }).catch(unavailable);
+      const deviceId = request.device?.id;
+      const { ticket, expiresAt } = await tickets
+        .issue({ userId, sessionKey, ...(deviceId ? { deviceId } : {}) })
+        .catch(unavailable);
       return { success: true as const, ticket, expiresAt: new Date(expiresAt).toISOString() };
     },
   });
@@ -123,6 +138,10 @@ export async function liveRoutes(
       // A ticket asked for one session (a replay, for an ended trial) opens that session only.
       if (grant.sessionKey !== undefined && grant.sessionKey !== request.query.sessionKey) {
         throw forbidden('This stream ticket was issued for another session. Ask for a new one.');
+      }
+      // A ticket outlives an unlink by up to its 30 s: a companion unlinked since gets no stream.
+      if (grant.deviceId !== undefined && !(await deviceStreams.stillLinked(grant.deviceId))) {
+        throw unauthorized('This companion was unlinked from its account.');
       }
       const place = limits.acquire(grant.userId);
       if (!place.ok && place.reason === 'user') throw tooManyStreams(place.open);
@@ -142,16 +161,21 @@ export async function liveRoutes(
       let heartbeat: TimerHandle | null = null;
       let unsubscribe = () => {};
       let unsubscribeUser = () => {};
+      let forgetDevice = () => {};
 
-      const close = () => {
+      /** Ends the stream; `graceful`: what was written still reaches the client (the end is sent). */
+      const close = (graceful = false) => {
         if (closed) return;
         closed = true;
         place.release();
         streams.delete(close);
+        forgetDevice();
         if (heartbeat) timers.clearTimeout(heartbeat);
         unsubscribe();
         unsubscribeUser();
-        if (!res.destroyed) res.destroy();
+        if (res.destroyed) return;
+        if (graceful && res.headersSent) res.end();
+        else res.destroy();
       };
       /** Set once the head is sent: where the frames go (the socket itself, or `res` as a fallback). */
       let send: ((frame: Frame) => void) | null = null;
@@ -193,6 +217,13 @@ export async function liveRoutes(
       }
       unsubscribe = subscription.unsubscribe;
       streams.add(close);
+      const { deviceId } = grant;
+      // Unlinked: say so on the stream, then close it (its next ticket gets 401).
+      const unlinked = () => {
+        if (send && !closed) send(UNLINKED_FRAME);
+        close(true);
+      };
+      if (deviceId !== undefined) forgetDevice = deviceStreams.add(deviceId, unlinked);
 
       reply.hijack();
       res.writeHead(200, {
@@ -230,6 +261,14 @@ export async function liveRoutes(
       const beat = () => {
         write(HEARTBEAT_FRAME);
         if (!closed) heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
+        if (deviceId === undefined || closed) return;
+        // A store failure keeps the stream: the check runs again at the next heartbeat.
+        return deviceStreams.stillLinked(deviceId).then(
+          (linked) => {
+            if (!linked) unlinked();
+          },
+          () => undefined,
+        );
       };
       heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
     },

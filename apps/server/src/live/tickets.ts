@@ -8,6 +8,8 @@ const MAX_TICKETS = 100_000;
 export interface TicketGrant {
   userId: string;
   sessionKey?: number | undefined;
+  /** The linked companion the ticket was issued to: its stream closes when it is unlinked. */
+  deviceId?: string | undefined;
 }
 
 export interface TicketStore {

@@ -18,6 +18,15 @@ test.each([
   ['/verify-email?token=abc#x', '/dashboard'],
   ['/verify-email?token=abc\n', '/dashboard'],
   [`/verify-email?token=${'a'.repeat(513)}`, '/dashboard'],
+  ['/link?code=BCDF-GHJK', '/link?code=BCDF-GHJK'],
+  ['/link?code=bcdfghjk', '/link?code=bcdfghjk'],
+  ['/link', '/link'],
+  ['/link?code=BCDF-GHJK&next=//evil.example', '/dashboard'],
+  ['/link?code=BCDF-GHJKL', '/dashboard'],
+  ['/link?code=BCDF-GHJK\n', '/dashboard'],
+  ['/link?code=BCDF-GHJK#x', '/dashboard'],
+  ['//evil.example/link?code=BCDF-GHJK', '/dashboard'],
+  ['/link?code=', '/dashboard'],
 ])('next %j goes to %s', (next, expected) => {
   expect(pathAfterSignIn(next)).toBe(expected);
 });

@@ -33,6 +33,9 @@ const DashboardPage = lazy(() =>
 const SettingsPage = lazy(() =>
   import('../settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
 );
+const LinkDevicePage = lazy(() =>
+  import('../devices/LinkDevicePage').then((m) => ({ default: m.LinkDevicePage })),
+);
 const HelpPage = lazy(() => import('../help/HelpPage').then((m) => ({ default: m.HelpPage })));
 const AdminPage = lazy(() => import('../admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 
@@ -54,6 +57,8 @@ export const appRoutes: RouteObject[] = [
       // The sign-up e-mail's link: open signed in or out (it may open on another device); it confirms
       // only for the signed-in account it was made for, and signed out asks to sign in first.
       { path: 'verify-email', element: <VerifyEmailPage /> },
+      // A companion's link: signed out, it goes through sign-in and comes back with its code.
+      { path: 'link', element: <LinkDevicePage /> },
       { path: 'simple-login', element: <SimpleLoginPage /> },
       { path: 'minimal-dashboard', element: <MinimalDashboardPage /> },
       {

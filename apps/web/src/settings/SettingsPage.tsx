@@ -1,5 +1,5 @@
 import { shouldShowUpgradeSection } from '@flaglight/core';
-import { Cloud, Crown, Lightbulb, LogOut, SlidersHorizontal } from 'lucide-react';
+import { Cloud, Crown, Laptop, Lightbulb, LogOut, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -7,6 +7,7 @@ import { useSignOut } from '../auth/use-sign-out';
 import { useLightControl } from '../lights/light-control-context';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
+import { DevicesSection } from './DevicesSection';
 import { HueSection } from './HueSection';
 import { LifxSection } from './LifxSection';
 import { PreferencesSection } from './PreferencesSection';
@@ -25,6 +26,7 @@ export function SettingsPage() {
   const [lifxOpen, setLifxOpen] = useState(true);
   const [hueOpen, setHueOpen] = useState(hueAuthResult !== null);
   const [preferencesOpen, setPreferencesOpen] = useState(false);
+  const [devicesOpen, setDevicesOpen] = useState(params.get('section') === 'devices');
   // A Hue OAuth result that came back by redirect opens its section.
   useEffect(() => {
     if (hueAuthResult) setHueOpen(true);
@@ -67,6 +69,15 @@ export function SettingsPage() {
           onOpenChange={setPreferencesOpen}
         >
           <PreferencesSection />
+        </SettingsSection>
+        <SettingsSection
+          id="devices"
+          title="Devices"
+          icon={<Laptop aria-hidden="true" className="size-5 text-accent" />}
+          open={devicesOpen}
+          onOpenChange={setDevicesOpen}
+        >
+          <DevicesSection />
         </SettingsSection>
         {showUpgrade && (
           <SettingsSection

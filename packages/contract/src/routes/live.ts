@@ -24,7 +24,7 @@ export const liveRoutes = {
   ticket: defineRoute({
     method: 'POST',
     path: '/api/live/ticket',
-    auth: 'user',
+    auth: 'device',
     plan: 'live',
     summary: 'A short-lived, single-use ticket that opens one event stream',
     description:
@@ -44,8 +44,9 @@ export const liveRoutes = {
     auth: 'public',
     summary: 'The live event stream (Server-Sent Events), opened with a ticket',
     description:
-      'Events: `flag` (FlagEventData, with an increasing `id:`), `status` (StatusEventData) and ' +
-      '`preferences` (PreferencesDocument, no `id:`; sent to every stream of the account when they change). ' +
+      'Events: `flag` (FlagEventData, with an increasing `id:`), `status` (StatusEventData), ' +
+      '`preferences` (PreferencesDocument, no `id:`; sent to every stream of the account when they change) and ' +
+      '`unlinked` just before the stream of an unlinked companion closes (its token now gets 401). ' +
       'Resume with the Last-Event-ID header or `lastEventId`. Authenticated by the one-time `ticket`, ' +
       'never by the session token.',
     tags: ['live'],
@@ -62,7 +63,7 @@ export const liveRoutes = {
   state: defineRoute({
     method: 'GET',
     path: '/api/live/state',
-    auth: 'user',
+    auth: 'device',
     plan: 'live',
     summary: "A session's current flag (the polling fallback of the stream)",
     tags: ['live'],

@@ -1,0 +1,136 @@
+import type { Selectable } from 'kysely';
+import type { UserRow } from '../auth/repository.js';
+import type { Db } from '../db/database.js';
+import type { DeviceCodesTable, DevicesTable } from '../db/schema.js';
+
+export type DeviceRow = Selectable<DevicesTable>;
+export type DeviceCodeRow = Selectable<DeviceCodesTable>;
+
+export function createDeviceCodesRepository(db: Db) {
+  return {
+    /** Stores a new request; false when the user code is taken (the caller draws another). */
+    async insert(row: DeviceCodeRow): Promise<boolean> {
+      const result = await db
+        .insertInto('device_codes')
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    async findByDeviceCode(hash: string): Promise<DeviceCodeRow | undefined> {
+      return db
+        .selectFrom('device_codes')
+        .selectAll()
+        .where('device_code_hash', '=', hash)
+        .executeTakeFirst();
+    },
+
+    async findByUserCode(userCode: string): Promise<DeviceCodeRow | undefined> {
+      return db.selectFrom('device_codes').selectAll().where('user_code', '=', userCode).executeTakeFirst();
+    },
+
+    async recordPoll(hash: string, now: Date): Promise<void> {
+      await db
+        .updateTable('device_codes')
+        .set({ last_polled_at: now.toISOString() })
+        .where('device_code_hash', '=', hash)
+        .execute();
+    },
+
+    /** A pending, unexpired request becomes `status`, decided by `userId`; false if it was not pending. */
+    async decide(
+      userCode: string,
+      status: 'approved' | 'denied',
+      userId: string,
+      now: Date,
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('device_codes')
+        .set({ status, user_id: userId })
+        .where('user_code', '=', userCode)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now.toISOString())
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** An approved request is spent and its device stored, at most once (two racing polls: one wins). */
+    async redeem(hash: string, device: DeviceRow): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const spent = await trx
+          .updateTable('device_codes')
+          .set({ status: 'used' })
+          .where('device_code_hash', '=', hash)
+          .where('status', '=', 'approved')
+          .executeTakeFirst();
+        if (Number(spent.numUpdatedRows) !== 1) return false;
+        await trx.insertInto('devices').values(device).execute();
+        return true;
+      });
+    },
+
+    /** Requests past their time are of no use to anyone; their user codes become free again. */
+    async deleteExpired(now: Date): Promise<void> {
+      await db.deleteFrom('device_codes').where('expires_at', '<=', now.toISOString()).execute();
+    },
+  };
+}
+
+export function createDevicesRepository(db: Db) {
+  return {
+    /** A linked (not revoked) device by its token, with its account. */
+    async findByToken(tokenHash: string): Promise<{ device: DeviceRow; user: UserRow } | undefined> {
+      const device = await db
+        .selectFrom('devices')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (!device) return undefined;
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', device.user_id)
+        .executeTakeFirst();
+      return user ? { device, user } : undefined;
+    },
+
+    async listForUser(userId: string): Promise<DeviceRow[]> {
+      return db
+        .selectFrom('devices')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .execute();
+    },
+
+    /** Revokes one of the user's linked devices; false when it is not theirs or not linked. */
+    async revoke(id: string, userId: string, now: Date): Promise<boolean> {
+      const result = await db
+        .updateTable('devices')
+        .set({ revoked_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** The device exists and is not revoked. */
+    async isLinked(id: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('devices')
+        .select('id')
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async touch(id: string, now: Date): Promise<void> {
+      await db.updateTable('devices').set({ last_seen_at: now.toISOString() }).where('id', '=', id).execute();
+    },
+  };
+}

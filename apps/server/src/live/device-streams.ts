@@ -1,0 +1,38 @@
+/**
+ * The event streams linked companions hold open on this instance, by device: the Devices list
+ * shows a companion online while it has one, and unlinking a companion closes them at once.
+ */
+export interface DeviceStreams {
+  /** Registers an open stream of a device; the returned function forgets it (call it on close). */
+  add(deviceId: string, close: () => void): () => void;
+  isOnline(deviceId: string): boolean;
+  /** Closes every open stream of the device (it was unlinked). */
+  closeAll(deviceId: string): void;
+  /**
+   * Whether the device is still linked, as stored: each stream asks at its heartbeat, so a device
+   * unlinked through another instance (REDIS_URL) loses its streams here too within a heartbeat.
+   */
+  stillLinked(deviceId: string): Promise<boolean>;
+}
+
+export function createDeviceStreams(
+  isLinked: (deviceId: string) => Promise<boolean> = async () => true,
+): DeviceStreams {
+  const byDevice = new Map<string, Set<() => void>>();
+  return {
+    stillLinked: isLinked,
+    add(deviceId, close) {
+      let set = byDevice.get(deviceId);
+      if (!set) byDevice.set(deviceId, (set = new Set()));
+      set.add(close);
+      return () => {
+        set.delete(close);
+        if (set.size === 0 && byDevice.get(deviceId) === set) byDevice.delete(deviceId);
+      };
+    },
+    isOnline: (deviceId) => (byDevice.get(deviceId)?.size ?? 0) > 0,
+    closeAll(deviceId) {
+      for (const close of [...(byDevice.get(deviceId) ?? [])]) close();
+    },
+  };
+}

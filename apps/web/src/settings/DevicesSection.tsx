@@ -1,0 +1,126 @@
+import type { LinkedDevice } from '@flaglight/contract';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { fetchDevices, unlinkDevice } from '../devices/device-api';
+import { FormMessage } from '../login/FormField';
+import { buttonClass } from '../ui/button-styles';
+
+export const DEVICES_QUERY_KEY = ['devices'] as const;
+/** The list is read again this often while Settings is open: "online now" changes on its own. */
+const REFRESH_MS = 10_000;
+
+export const DEVICES_TEXTS = {
+  loading: 'Loading your companions…',
+  loadFailed: 'Your companions could not be loaded. Please try again.',
+  empty:
+    'No companion is linked yet. Install Flaglight Companion on a computer: on its first start it prints a link (and opens it). Open that link here, signed in, and press Link.',
+  unlinkFailed: 'The companion could not be unlinked. Please try again.',
+  never: 'Never',
+} as const;
+
+export function unlinkConfirmation(name: string): string {
+  return `Unlink ${name}? It stops following your account at once; to use it again, link it again.`;
+}
+
+function formatTime(value: string | null): string {
+  if (!value) return DEVICES_TEXTS.never;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? DEVICES_TEXTS.never
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Settings → Devices: the account's linked desktop companions, each with Unlink. */
+export function DevicesSection() {
+  const queryClient = useQueryClient();
+  const devices = useQuery({
+    queryKey: DEVICES_QUERY_KEY,
+    queryFn: fetchDevices,
+    refetchInterval: REFRESH_MS,
+  });
+  const [toUnlink, setToUnlink] = useState<LinkedDevice | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const unlink = useMutation({
+    mutationFn: (device: LinkedDevice) => unlinkDevice(device.id),
+    onMutate: () => setNotice(null),
+    onSuccess: (_data, device) => setNotice({ kind: 'success', text: `${device.name} was unlinked.` }),
+    onError: () => setNotice({ kind: 'error', text: DEVICES_TEXTS.unlinkFailed }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY }),
+  });
+
+  return (
+    <div className="flex flex-col gap-4">
+      {notice && <FormMessage kind={notice.kind}>{notice.text}</FormMessage>}
+      {devices.isPending && <p role="status">{DEVICES_TEXTS.loading}</p>}
+      {devices.isError && <FormMessage kind="error">{DEVICES_TEXTS.loadFailed}</FormMessage>}
+      {devices.data?.length === 0 && <p className="text-ink-300">{DEVICES_TEXTS.empty}</p>}
+      {devices.data && devices.data.length > 0 && (
+        <ul aria-label="Linked companions" className="flex flex-col gap-3">
+          {devices.data.map((device) => (
+            <li
+              key={device.id}
+              aria-label={device.name}
+              className="flex flex-col gap-3 rounded-control border border-ink-600 p-4 sm:flex-row sm:items-start sm:justify-between"
+            >
+              <div className="flex min-w-0 flex-col gap-1">
+                <p className="flex flex-wrap items-center gap-2 font-semibold break-all text-ink-100">
+                  {device.name}
+                  <span
+                    className={`rounded-full border px-2 py-0.5 text-xs ${device.online ? 'border-accent/60 text-accent' : 'border-ink-400/60 text-ink-300'}`}
+                  >
+                    {device.online ? 'Online now' : 'Offline'}
+                  </span>
+                </p>
+                <dl className="grid grid-cols-[auto_1fr] gap-x-4 text-sm text-ink-300">
+                  <dt>Platform</dt>
+                  <dd>{device.platform}</dd>
+                  <dt>Version</dt>
+                  <dd>{device.version}</dd>
+                  <dt>Linked</dt>
+                  <dd>{formatTime(device.linkedAt)}</dd>
+                  <dt>Last seen</dt>
+                  <dd>{formatTime(device.lastSeenAt)}</dd>
+                </dl>
+              </div>
+              <button
+                type="button"
+                className={buttonClass('danger', 'sm', 'self-start')}
+                aria-label={`Unlink ${device.name}`}
+                disabled={unlink.isPending}
+                onClick={() => setToUnlink(device)}
+              >
+                Unlink
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Dialog.Root open={toUnlink !== null} onOpenChange={(open) => !open && setToUnlink(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
+          <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col gap-5 rounded-card border border-ink-600 bg-ink-800 p-6 shadow-card focus:outline-none">
+            <Dialog.Title className="text-xl font-semibold">Unlink companion</Dialog.Title>
+            <Dialog.Description className="break-all text-ink-300">
+              {toUnlink && unlinkConfirmation(toUnlink.name)}
+            </Dialog.Description>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Dialog.Close className={buttonClass('secondary')}>Cancel</Dialog.Close>
+              <button
+                type="button"
+                className={buttonClass('danger')}
+                onClick={() => {
+                  if (toUnlink) unlink.mutate(toUnlink);
+                  setToUnlink(null);
+                }}
+              >
+                Unlink
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { defineRoute } from '../define.js';
+import { errors } from '../errors.js';
+import {
+  DEVICE_APPROVALS_PER_MINUTE,
+  DEVICE_CODE_TTL_SECONDS,
+  DEVICE_CODES_PER_MINUTE,
+  DEVICE_POLL_INTERVAL_SECONDS,
+} from '../limits.js';
+import { safeString } from '../strings.js';
+
+/** The grant type of RFC 8628 §3.4. */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** What a companion says about itself when it asks for a code; shown to the user who approves. */
+export const DeviceInfoSchema = z.object({
+  name: safeString('name', { min: 1, max: 80, trim: true }),
+  platform: safeString('platform', { min: 1, max: 40, trim: true }),
+  version: safeString('version', { min: 1, max: 40, trim: true }),
+});
+
+/** A user code as typed: any case, with or without the dash (checked against the alphabet by the server). */
+const userCode = safeString('code', { min: 1, max: 20, trim: true });
+
+export const LinkedDeviceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform: z.string(),
+  version: z.string(),
+  linkedAt: z.string(),
+  lastSeenAt: z.string().nullable(),
+  /** Has an open event stream on this instance now. */
+  online: z.boolean(),
+});
+export type LinkedDevice = z.infer<typeof LinkedDeviceSchema>;
+
+export const PendingDeviceSchema = z.object({
+  name: z.string(),
+  platform: z.string(),
+  version: z.string(),
+  /** The code in its shown form, `XXXX-XXXX`. */
+  userCode: z.string(),
+  expiresAt: z.string(),
+});
+export type PendingDevice = z.infer<typeof PendingDeviceSchema>;
+
+const ok = z.object({ success: z.literal(true) });
+
+export const deviceRoutes = {
+  code: defineRoute({
+    method: 'POST',
+    path: '/api/device/code',
+    auth: 'public',
+    summary: 'A companion asks for a device code and a user code (RFC 8628 §3.1)',
+    description:
+      `The user opens \`verification_uri_complete\` signed in and approves. Codes live ` +
+      `${DEVICE_CODE_TTL_SECONDS / 60} minutes and work once; poll the token route every ` +
+      `\`interval\` seconds (${DEVICE_POLL_INTERVAL_SECONDS}). ${DEVICE_CODES_PER_MINUTE} codes per client address and minute.`,
+    tags: ['devices'],
+    body: DeviceInfoSchema,
+    responses: {
+      200: z.object({
+        device_code: z.string(),
+        user_code: z.string(),
+        verification_uri: z.string(),
+        verification_uri_complete: z.string(),
+        expires_in: z.number(),
+        interval: z.number(),
+      }),
+      ...errors(400, 429),
+    },
+  }),
+  token: defineRoute({
+    method: 'POST',
+    path: '/api/device/token',
+    auth: 'public',
+    summary: 'A companion polls for its device token (RFC 8628 §3.4, §3.5)',
+    description:
+      'Until the user decides: 400 with `error` and `code` both `authorization_pending` (`slow_down` when ' +
+      'polled faster than the interval), then `access_denied` or `expired_token`; an unknown or spent ' +
+      'device code is `invalid_grant`, another grant type `unsupported_grant_type`. `error_description` ' +
+      'says it in words. An approved code gives its token once.',
+    tags: ['devices'],
+    body: z.object({
+      grant_type: safeString('grant_type', { min: 1, max: 100 }),
+      device_code: safeString('device_code', { min: 1, max: 200 }),
+    }),
+    responses: {
+      200: z.object({
+        access_token: z.string(),
+        token_type: z.literal('Bearer'),
+        device: z.object({ id: z.string(), name: z.string() }),
+      }),
+      ...errors(400, 429),
+    },
+  }),
+  pending: defineRoute({
+    method: 'GET',
+    path: '/api/device/pending',
+    auth: 'user',
+    summary: 'The companion waiting for a user code, to show before the user approves it',
+    description: `404 \`not_found\` for an unknown or decided code, \`expired_token\` for an expired one. ${DEVICE_APPROVALS_PER_MINUTE} look-ups per account and minute.`,
+    tags: ['devices'],
+    query: z.object({ code: userCode }),
+    responses: { 200: PendingDeviceSchema, ...errors(400, 401, 404, 429) },
+  }),
+  approve: defineRoute({
+    method: 'POST',
+    path: '/api/device/approve',
+    auth: 'user',
+    summary: 'Link the waiting companion to the signed-in account',
+    description: `${DEVICE_APPROVALS_PER_MINUTE} per account and minute.`,
+    tags: ['devices'],
+    body: z.object({ code: userCode }),
+    responses: { 200: ok, ...errors(400, 401, 404, 429) },
+  }),
+  deny: defineRoute({
+    method: 'POST',
+    path: '/api/device/deny',
+    auth: 'user',
+    summary: 'Refuse the waiting companion: its poll gets access_denied',
+    description: `${DEVICE_APPROVALS_PER_MINUTE} per account and minute.`,
+    tags: ['devices'],
+    body: z.object({ code: userCode }),
+    responses: { 200: ok, ...errors(400, 401, 404, 429) },
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/devices',
+    auth: 'user',
+    summary: "The account's linked companions",
+    tags: ['devices'],
+    responses: { 200: z.array(LinkedDeviceSchema), ...errors(401) },
+  }),
+  unlink: defineRoute({
+    method: 'DELETE',
+    path: '/api/devices/:id',
+    auth: 'user',
+    summary: 'Unlink a companion: its token stops working and its event streams close',
+    tags: ['devices'],
+    params: z.object({ id: safeString('id', { min: 1, max: 100 }) }),
+    responses: { 200: ok, ...errors(401, 404) },
+  }),
+};
