@@ -1,10 +1,10 @@
 import { canAdminDelete, canAdminUpgrade } from '@flaglight/core';
 import type { User } from '@flaglight/core';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowUpCircle, Copy, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { buttonClass } from '../ui/button-styles';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Page } from '../ui/Page';
 import {
   ADMIN_STATS_KEY,
@@ -212,30 +212,17 @@ export function AdminPage() {
         </section>
       </div>
 
-      <Dialog.Root open={toDelete !== null} onOpenChange={(open) => !open && setToDelete(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
-          <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col gap-5 rounded-card border border-ink-600 bg-ink-800 p-6 shadow-card focus:outline-none">
-            <Dialog.Title className="text-xl font-semibold">Delete user</Dialog.Title>
-            <Dialog.Description className="break-all text-ink-300">
-              {toDelete && deleteConfirmation(toDelete.email)}
-            </Dialog.Description>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Dialog.Close className={buttonClass('secondary')}>Cancel</Dialog.Close>
-              <button
-                type="button"
-                className={buttonClass('danger')}
-                onClick={() => {
-                  if (toDelete) remove.mutate(toDelete);
-                  setToDelete(null);
-                }}
-              >
-                Delete
-              </button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete user"
+        description={toDelete && deleteConfirmation(toDelete.email)}
+        confirmLabel="Delete"
+        onConfirm={() => {
+          if (toDelete) remove.mutate(toDelete);
+          setToDelete(null);
+        }}
+        onCancel={() => setToDelete(null)}
+      />
     </Page>
   );
 }

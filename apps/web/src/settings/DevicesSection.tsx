@@ -1,10 +1,10 @@
 import type { LinkedDevice } from '@flaglight/contract';
-import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchDevices, unlinkDevice } from '../devices/device-api';
 import { FormMessage } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 
 export const DEVICES_QUERY_KEY = ['devices'] as const;
 /** The list is read again this often while Settings is open: "online now" changes on its own. */
@@ -97,30 +97,17 @@ export function DevicesSection() {
         </ul>
       )}
 
-      <Dialog.Root open={toUnlink !== null} onOpenChange={(open) => !open && setToUnlink(null)}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
-          <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 flex-col gap-5 rounded-card border border-ink-600 bg-ink-800 p-6 shadow-card focus:outline-none">
-            <Dialog.Title className="text-xl font-semibold">Unlink companion</Dialog.Title>
-            <Dialog.Description className="break-all text-ink-300">
-              {toUnlink && unlinkConfirmation(toUnlink.name)}
-            </Dialog.Description>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Dialog.Close className={buttonClass('secondary')}>Cancel</Dialog.Close>
-              <button
-                type="button"
-                className={buttonClass('danger')}
-                onClick={() => {
-                  if (toUnlink) unlink.mutate(toUnlink);
-                  setToUnlink(null);
-                }}
-              >
-                Unlink
-              </button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <ConfirmDialog
+        open={toUnlink !== null}
+        title="Unlink companion"
+        description={toUnlink && unlinkConfirmation(toUnlink.name)}
+        confirmLabel="Unlink"
+        onConfirm={() => {
+          if (toUnlink) unlink.mutate(toUnlink);
+          setToUnlink(null);
+        }}
+        onCancel={() => setToUnlink(null)}
+      />
     </div>
   );
 }
