@@ -17,21 +17,25 @@ const optionalUrl = z.preprocess(
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 );
 
-const envSchema = z.object({
-  FLAGLIGHT_MODE: z.preprocess(
-    emptyToUndefined,
-    z.enum(['demo', 'live'], { error: 'must be "demo" or "live"' }).optional(),
-  ),
-  NODE_ENV: z.preprocess(emptyToUndefined, z.string().optional()),
-  PORT: z.preprocess(
+/** A TCP/UDP port (0: any free one). */
+const port = (fallback: number) =>
+  z.preprocess(
     emptyToUndefined,
     z.coerce
       .number({ error: 'must be a port number' })
       .int('must be a whole number')
       .min(0, 'must be between 0 and 65535')
       .max(65535, 'must be between 0 and 65535')
-      .default(3000),
+      .default(fallback),
+  );
+
+const envSchema = z.object({
+  FLAGLIGHT_MODE: z.preprocess(
+    emptyToUndefined,
+    z.enum(['demo', 'live'], { error: 'must be "demo" or "live"' }).optional(),
   ),
+  NODE_ENV: z.preprocess(emptyToUndefined, z.string().optional()),
+  PORT: port(3000),
   // Unset: demo mode listens on loopback only (its simulators show reset links), live mode everywhere.
   HOST: z.preprocess(emptyToUndefined, z.string().optional()),
   TRUST_PROXY: z.preprocess(
@@ -139,24 +143,8 @@ const envSchema = z.object({
   ),
   DOWNLOADS_DIR: optionalString,
   // Demo mode's LAN simulator on 127.0.0.1: LIFX discovery (UDP) and the Hue bridge (HTTPS); 0 = ephemeral.
-  DEMO_LIFX_LAN_PORT: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: 'must be a port number' })
-      .int('must be a whole number')
-      .min(0, 'must be between 0 and 65535')
-      .max(65535, 'must be between 0 and 65535')
-      .default(0),
-  ),
-  DEMO_HUE_BRIDGE_PORT: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: 'must be a port number' })
-      .int('must be a whole number')
-      .min(0, 'must be between 0 and 65535')
-      .max(65535, 'must be between 0 and 65535')
-      .default(0),
-  ),
+  DEMO_LIFX_LAN_PORT: port(0),
+  DEMO_HUE_BRIDGE_PORT: port(0),
   AUTH_RATE_LIMIT_PER_MINUTE: z.preprocess(
     emptyToUndefined,
     z.coerce
