@@ -9,26 +9,9 @@ import { HEARTBEAT_MS } from '../src/live/routes.js';
 import { decide, linkDevice, pollToken, requestCode } from './device-helpers.js';
 import { createFakeTimers } from './fake-timers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
-import { buildLiveApp, readSse, signUp, type SseEvent } from './live-helpers.js';
+import { buildLiveApp, readSse, signUp, type SseEvent, startReplay } from './live-helpers.js';
 
 const MINUTE = 60_000;
-
-/** A replay that keeps running for the whole test: a session the streams can follow. */
-function startReplay(t: TestApp): number {
-  const t0 = Date.parse('2026-09-06T13:00:00Z');
-  return t.context.live.hub.startReplay({
-    messages: Array.from({ length: 4 }, (_, i) => ({
-      date: new Date(t0 + i * 3_600_000).toISOString(),
-      category: 'Flag',
-      flag: i % 2 === 0 ? 'YELLOW' : 'GREEN',
-      scope: 'Track',
-      message: i % 2 === 0 ? 'YELLOW IN TRACK SECTOR 3' : 'GREEN LIGHT',
-    })),
-    speed: 1,
-    positionMs: 0,
-    info: { test: true },
-  });
-}
 
 function devicesSuite(dialect: (typeof dialects)[number]) {
   let t: TestApp;

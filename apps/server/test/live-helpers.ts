@@ -128,3 +128,20 @@ export async function buildLiveApp(options: {
     },
   };
 }
+
+/** A replay that keeps running for the whole test (one message an hour): a session streams can follow. */
+export function startReplay(t: TestApp): number {
+  const t0 = Date.parse('2026-09-06T13:00:00Z');
+  return t.context.live.hub.startReplay({
+    messages: Array.from({ length: 4 }, (_, i) => ({
+      date: new Date(t0 + i * 3_600_000).toISOString(),
+      category: 'Flag',
+      flag: i % 2 === 0 ? 'YELLOW' : 'GREEN',
+      scope: 'Track',
+      message: i % 2 === 0 ? 'YELLOW IN TRACK SECTOR 3' : 'GREEN LIGHT',
+    })),
+    speed: 1,
+    positionMs: 0,
+    info: { test: true },
+  });
+}

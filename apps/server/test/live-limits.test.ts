@@ -2,26 +2,9 @@ import { MAX_STREAMS_PER_USER, STREAM_TICKETS_PER_MINUTE } from '@flaglight/cont
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { FULL_RETRY_AFTER_S } from '../src/live/routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
-import { readSse, signUp } from './live-helpers.js';
+import { readSse, signUp, startReplay } from './live-helpers.js';
 
 /** The attack: one account held 19,462 streams open and the health check failed for everyone. */
-
-/** A replay that stays running for the whole test (one message an hour). */
-function startReplay(t: TestApp): number {
-  const t0 = Date.parse('2026-09-06T13:00:00Z');
-  return t.context.live.hub.startReplay({
-    messages: Array.from({ length: 4 }, (_, i) => ({
-      date: new Date(t0 + i * 3_600_000).toISOString(),
-      category: 'Flag',
-      flag: i % 2 === 0 ? 'YELLOW' : 'GREEN',
-      scope: 'Track',
-      message: i % 2 === 0 ? 'YELLOW IN TRACK SECTOR 3' : 'GREEN LIGHT',
-    })),
-    speed: 1,
-    positionMs: 0,
-    info: { test: true },
-  });
-}
 
 interface Stream {
   status: number;
