@@ -1,4 +1,16 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+
+/** Marks the account's address proved (a confirmation link or a password reset), once. */
+export async function markAddressVerified(trx: Transaction<Database>, userId: string, now: string) {
+  await trx
+    .updateTable('users')
+    .set({ email_verified_at: now })
+    .where('id', '=', userId)
+    .where('email_verified_at', 'is', null)
+    .execute();
+}
 
 /** The single-use links that prove an e-mail address (tokens stored as SHA-256 digests). */
 export function createEmailVerificationsRepository(db: Db) {
@@ -69,12 +81,7 @@ export function createEmailVerificationsRepository(db: Db) {
           .where('user_id', '=', claimed.user_id)
           .where('used_at', 'is', null)
           .execute();
-        await trx
-          .updateTable('users')
-          .set({ email_verified_at: now })
-          .where('id', '=', claimed.user_id)
-          .where('email_verified_at', 'is', null)
-          .execute();
+        await markAddressVerified(trx, claimed.user_id, now);
         return 'confirmed';
       });
     },

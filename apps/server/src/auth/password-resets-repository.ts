@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PasswordResetsTable } from '../db/schema.js';
+import { markAddressVerified } from './email-verifications-repository.js';
 
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
 
@@ -71,12 +72,7 @@ export function createPasswordResetsRepository(db: Db) {
           .set({ password_hash: input.passwordHash })
           .where('id', '=', claimed.user_id)
           .execute();
-        await trx
-          .updateTable('users')
-          .set({ email_verified_at: now })
-          .where('id', '=', claimed.user_id)
-          .where('email_verified_at', 'is', null)
-          .execute();
+        await markAddressVerified(trx, claimed.user_id, now);
         // A new password ends every session opened with the old one: whoever held the account
         // before (a squatter on someone else's address) is signed out everywhere.
         await trx.deleteFrom('auth_sessions').where('user_id', '=', claimed.user_id).execute();
