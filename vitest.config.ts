@@ -10,6 +10,7 @@ export default defineConfig({
       'packages/sims',
       'apps/server',
       'apps/web',
+      'apps/companion',
     ],
     // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
     // a test that fails twice still fails, and the retried ones are listed (decision 008).

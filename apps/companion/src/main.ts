@@ -1,0 +1,9 @@
+import { Command } from 'commander';
+import { APP_VERSION } from './version.js';
+
+const program = new Command()
+  .name('flaglight-companion')
+  .description('Flaglight Companion: your lights follow the race flags, with no browser open.')
+  .version(APP_VERSION, '-v, --version');
+
+await program.parseAsync(process.argv);
