@@ -6,4 +6,7 @@ const program = new Command()
   .description('Flaglight Companion: your lights follow the race flags, with no browser open.')
   .version(APP_VERSION, '-v, --version');
 
-await program.parseAsync(process.argv);
+program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
