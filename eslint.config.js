@@ -218,9 +218,10 @@ export default tseslint.config(
     },
   },
   {
-    // packages/lights runs in the browser: no Node built-ins outside its tests.
+    // packages/lights runs in the browser: no Node built-ins outside its tests and the desktop
+    // companion's LAN drivers (src/lan, exported as `@flaglight/lights/lan`).
     files: ['packages/lights/src/**/*.ts'],
-    ignores: ['packages/lights/src/**/*.test.ts'],
+    ignores: ['packages/lights/src/**/*.test.ts', 'packages/lights/src/lan/**'],
     rules: {
       'no-restricted-imports': [
         'error',

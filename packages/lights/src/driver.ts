@@ -1,7 +1,8 @@
 import type { LightColor, LightStep } from '@flaglight/core';
 import type { LightErrorInfo } from './errors.js';
 
-export type LightProvider = 'lifx' | 'hue' | 'screen';
+/** `lifx_lan` and `hue_local` are the desktop companion's LAN drivers (`@flaglight/lights/lan`, Node only). */
+export type LightProvider = 'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local';
 
 /** SPEC §3 Light device, as every driver lists it. */
 export interface LightDeviceInfo {
