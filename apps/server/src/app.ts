@@ -1,5 +1,6 @@
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import { COMPANION_BRIDGE_URL } from '@flaglight/contract';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes.js';
@@ -86,7 +87,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       directives: {
         'script-src': ["'self'", 'https://challenges.cloudflare.com'],
         'frame-src': ["'self'", 'https://challenges.cloudflare.com'],
-        'connect-src': ["'self'", 'https://api.lifx.com'],
+        // The companion's local bridge, asked only after the user presses Test on this computer (DESIGN §9).
+        'connect-src': ["'self'", 'https://api.lifx.com', COMPANION_BRIDGE_URL],
         'img-src': ["'self'", 'data:', 'https:'],
         'upgrade-insecure-requests': null,
       },

@@ -160,13 +160,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
 
   // Asked at each device stream's heartbeat; `devices` is made just below (called later only).
-  const deviceStreams = createDeviceStreams((deviceId) => devices.isLinked(deviceId));
+  const deviceStreams = createDeviceStreams({
+    isLinked: (deviceId) => devices.isLinked(deviceId),
+    // A companion came online or went offline: the account's pages read the device list again.
+    onPresence: ({ userId }) => userEvents.publish(userId, { type: 'devices' }),
+  });
   const devices = createDeviceService({
     db,
     publicUrl: config.publicUrl,
     now,
     isOnline: (deviceId) => deviceStreams.isOnline(deviceId),
     onRevoked: (deviceId) => deviceStreams.closeAll(deviceId),
+    events: userEvents,
   });
 
   const licences = createLicenceService({ db, now });

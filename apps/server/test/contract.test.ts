@@ -49,11 +49,13 @@ describe('the API contract, as the server registered it', () => {
     );
   });
 
-  test('every contract route is registered with the level and the plan rule the contract gives it', () => {
+  test('every contract route is registered with the level, the plan rule and the device-only rule the contract gives it', () => {
     const registered = new Map(productRoutes(t.app).map((route) => [key(route), route]));
     for (const route of contractRoutes) {
       expect(registered.get(key(route))?.auth, key(route)).toBe(route.auth);
       expect(registered.get(key(route))?.plan, key(route)).toBe(route.plan);
+      expect(registered.get(key(route))?.deviceOnly, key(route)).toBe(route.deviceOnly === true);
+      if (route.deviceOnly) expect(route.auth, key(route)).toBe('device');
     }
   });
 
@@ -93,6 +95,13 @@ describe('the API contract, as the server registered it', () => {
         const asAdmin = await call(tokens.admin);
         expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(401);
         expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(403);
+      } else if (route.deviceOnly) {
+        // The companion's own reports: a signed-in account (even an admin) is refused.
+        for (const role of ['user', 'admin'] as const) {
+          const asRole = role === 'user' ? asUser : await call(tokens.admin);
+          expect(asRole.statusCode, `${key(route)} as ${role}`).toBe(403);
+          expect(asRole.json(), key(route)).toMatchObject({ code: 'forbidden' });
+        }
       } else {
         // A 403 may still come from the feature itself (Hue refusing a key), never from the auth layer.
         expect(asUser.statusCode, `${key(route)} as a user`).not.toBe(401);

@@ -33,6 +33,11 @@ export interface RouteDef {
   auth: AuthLevel;
   /** A paid feature: refused to an ended trial (see PLAN_RULES). */
   plan?: PlanRule;
+  /**
+   * Only on a `device` route: a linked companion's device token alone may call it; a signed-in
+   * account's session gets 403 `forbidden` (what the route stores is the companion's own report).
+   */
+  deviceOnly?: true;
   summary: string;
   description?: string;
   tags: readonly string[];

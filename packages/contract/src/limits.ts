@@ -41,3 +41,10 @@ export const DEVICE_APPROVALS_PER_MINUTE = 10;
 /** The letters of a user code: no vowels (no words) and no look-alikes (I, L, O, U; 0, 1). */
 export const USER_CODE_ALPHABET = 'BCDFGHJKMNPQRSTVWXZ';
 export const USER_CODE_LENGTH = 8;
+/** `PUT /api/device/lights`: lights one companion may report, and reports per device and minute. */
+export const DEVICE_MAX_LIGHTS = 256;
+export const DEVICE_LIGHT_REPORTS_PER_MINUTE = 30;
+/** `POST /api/devices/test` per account and minute. */
+export const DEVICE_TESTS_PER_MINUTE = 20;
+/** The companion's local bridge (DESIGN §9): reached by the web app only after a user gesture. */
+export const COMPANION_BRIDGE_URL = 'http://127.0.0.1:47920';

@@ -118,6 +118,9 @@ export interface DevicesTable {
   last_seen_at: string | null;
   /** Set when unlinked: the token stops working; the row stays for the record. */
   revoked_at: string | null;
+  /** The LAN lights it last reported, a JSON array of the contract's DeviceLight; null before any. */
+  lights: string | null;
+  lights_updated_at: string | null;
 }
 
 /** A device authorization request (RFC 8628) waiting for, or decided by, a user. */

@@ -106,11 +106,11 @@ export function createDevicesRepository(db: Db) {
         .execute();
     },
 
-    /** Revokes one of the user's linked devices; false when it is not theirs or not linked. */
+    /** Revokes one of the user's linked devices (its lights go too); false when not theirs or not linked. */
     async revoke(id: string, userId: string, now: Date): Promise<boolean> {
       const result = await db
         .updateTable('devices')
-        .set({ revoked_at: now.toISOString() })
+        .set({ revoked_at: now.toISOString(), lights: null, lights_updated_at: null })
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
@@ -127,6 +127,29 @@ export function createDevicesRepository(db: Db) {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    /**
+     * Stores a linked device's light list (JSON); returns the list it replaced (null: none yet), or
+     * undefined when the device is not linked (unlinked since its token was checked).
+     */
+    async setLights(id: string, lights: string, now: Date): Promise<{ previous: string | null } | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('devices')
+          .select('lights')
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await trx
+          .updateTable('devices')
+          .set({ lights, lights_updated_at: now.toISOString() })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .execute();
+        return { previous: row.lights };
+      });
     },
 
     async touch(id: string, now: Date): Promise<void> {

@@ -2,12 +2,15 @@ import {
   api,
   DEVICE_APPROVALS_PER_MINUTE,
   DEVICE_CODES_PER_MINUTE,
+  DEVICE_LIGHT_REPORTS_PER_MINUTE,
+  DEVICE_TESTS_PER_MINUTE,
   DEVICE_TOKEN_POLLS_PER_MINUTE,
 } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { signedInUser } from '../http/auth.js';
+import { DEVICE_ONLY_MESSAGE, signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
+import { forbidden } from '../http/errors.js';
 import type { DeviceService } from './service.js';
 
 /**
@@ -55,6 +58,31 @@ export async function deviceRoutes(fastify: FastifyInstance, opts: { devices: De
   app.route({
     ...fromContract(api.devices.list),
     handler: async (request) => devices.list(String(signedInUser(request).id)),
+  });
+
+  app.route({
+    ...fromContract(api.devices.reportLights, {
+      rateLimitPerMinute: DEVICE_LIGHT_REPORTS_PER_MINUTE,
+      rateLimitPer: 'device',
+    }),
+    handler: async (request) => {
+      // The auth layer lets only a device token through (the contract's `deviceOnly`).
+      const device = request.device;
+      if (!device) throw forbidden(DEVICE_ONLY_MESSAGE);
+      await devices.reportLights(
+        { deviceId: device.id, userId: String(signedInUser(request).id) },
+        request.body.lights,
+      );
+      return { success: true as const };
+    },
+  });
+
+  app.route({
+    ...fromContract(api.devices.test, { rateLimitPerMinute: DEVICE_TESTS_PER_MINUTE, rateLimitPer: 'user' }),
+    handler: async (request) => ({
+      success: true as const,
+      devices: await devices.test(String(signedInUser(request).id), request.body.state),
+    }),
   });
 
   app.route({

@@ -5,14 +5,18 @@ import {
   DEVICE_POLL_INTERVAL_SECONDS,
   USER_CODE_ALPHABET,
   USER_CODE_LENGTH,
+  DeviceLightSchema,
+  type DeviceLight,
   type ErrorCode,
   type LinkedDevice,
   type PendingDevice,
 } from '@flaglight/contract';
+import type { EffectFlag } from '@flaglight/core';
 import type { UserRow } from '../auth/repository.js';
 import { createToken, hashToken } from '../auth/tokens.js';
 import type { Db } from '../db/database.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpError, notFound, unauthorized } from '../http/errors.js';
+import type { UserEvents } from '../live/user-events.js';
 import { createDeviceCodesRepository, createDevicesRepository, type DeviceRow } from './repository.js';
 
 /**
@@ -34,6 +38,7 @@ export const DEVICE_MESSAGES = {
   unknownCode: 'No companion is waiting for this code. Check the code it shows, or start linking again.',
   expiredCode: 'This code has expired. Start linking again from the companion.',
   notFound: 'No such companion on your account.',
+  unlinked: 'This companion was unlinked from its account.',
 } as const;
 
 /** A token-route refusal: RFC 8628's code is both `error` and `code`; the words go in `error_description`. */
@@ -68,6 +73,19 @@ export interface DeviceServiceDeps {
   isOnline: (deviceId: string) => boolean;
   /** Called after a device is unlinked: its open streams close. */
   onRevoked: (deviceId: string) => void;
+  /** Account-wide stream events: `devices` when a companion's lights change, `test` for its streams. */
+  events: Pick<UserEvents, 'publish'>;
+}
+
+/** A stored light list as the contract's lights; anything unreadable (never written by us) is none. */
+function parseLights(json: string | null): DeviceLight[] {
+  if (json === null) return [];
+  try {
+    const parsed = DeviceLightSchema.array().safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The linked device behind a bearer token. */
@@ -150,6 +168,8 @@ export function createDeviceService(deps: DeviceServiceDeps) {
         created_at: now.toISOString(),
         last_seen_at: now.toISOString(),
         revoked_at: null,
+        lights: null,
+        lights_updated_at: null,
       };
       if (!(await codes.redeem(hash, device))) throw grantError('invalid_grant');
       return {
@@ -188,12 +208,38 @@ export function createDeviceService(deps: DeviceServiceDeps) {
         linkedAt: row.created_at,
         lastSeenAt: row.last_seen_at,
         online: deps.isOnline(row.id),
+        lights: parseLights(row.lights),
+        lightsUpdatedAt: row.lights_updated_at,
       }));
     },
 
     async revoke(id: string, userId: string): Promise<void> {
       if (!(await devices.revoke(id, userId, deps.now()))) throw notFound(DEVICE_MESSAGES.notFound);
       deps.onRevoked(id);
+      deps.events.publish(userId, { type: 'devices' });
+    },
+
+    /** A companion's report of its LAN lights: stored; the account's pages hear of a change. */
+    async reportLights(caller: { deviceId: string; userId: string }, lights: DeviceLight[]): Promise<void> {
+      const json = JSON.stringify(
+        lights.map(({ provider, id, label, reachable }) => ({ provider, id, label, reachable })),
+      );
+      const stored = await devices.setLights(caller.deviceId, json, deps.now());
+      if (!stored) throw unauthorized(DEVICE_MESSAGES.unlinked);
+      if (stored.previous !== json) deps.events.publish(caller.userId, { type: 'devices' });
+    },
+
+    /**
+     * Asks the account's companions to play a test flag; returns how many of them are online on
+     * this instance (others, through Redis, hear it too but are not counted).
+     */
+    async test(userId: string, state: EffectFlag): Promise<number> {
+      deps.events.publish(userId, {
+        type: 'test',
+        data: { state, requestedAt: deps.now().toISOString() },
+      });
+      const rows = await devices.listForUser(userId);
+      return rows.filter((row) => deps.isOnline(row.id)).length;
     },
 
     async isLinked(deviceId: string): Promise<boolean> {

@@ -18,6 +18,8 @@ declare module 'fastify' {
     auth?: AuthLevel;
     /** A paid feature (the contract's `plan`), enforced by `registerAuth`. */
     plan?: PlanRule;
+    /** A `device` route only a companion's device token may call (the contract's `deviceOnly`). */
+    deviceOnly?: true;
   }
 }
 
@@ -25,6 +27,10 @@ declare module 'fastify' {
 export const TRIAL_EXPIRED_MESSAGE = 'Your free trial has ended. Upgrade to keep following live sessions.';
 
 export const trialExpired = () => new HttpError(403, TRIAL_EXPIRED_MESSAGE, {}, 'trial_expired');
+
+/** What a signed-in account is told on a route that only its companions call. */
+export const DEVICE_ONLY_MESSAGE =
+  'Only a linked Flaglight Companion may call this route, with its device token.';
 
 export interface AuthOptions {
   /** Sessions anyone signed in may follow whatever their plan: the running replays. */
@@ -51,7 +57,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, options: A
   app.decorateRequest('user', null);
   app.decorateRequest('device', null);
   app.addHook('onRequest', async (request) => {
-    const { auth: level, plan } = request.routeOptions.config;
+    const { auth: level, plan, deviceOnly } = request.routeOptions.config;
     if (level === undefined || level === 'public') return;
     const header = request.headers.authorization;
     const { user, row } = await auth.authenticate(header).catch(async (error: unknown) => {
@@ -64,6 +70,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, options: A
       return { user: auth.userOf(caller.user), row: caller.user };
     });
     if (level === 'admin' && !user.isAdmin) throw forbidden('Admin access required');
+    if (deviceOnly && !request.device) throw forbidden(DEVICE_ONLY_MESSAGE);
     if (plan && !auth.planActive(row)) {
       const free = plan === 'live' && isFreeSession(requestedSession(request.query));
       if (!free) throw trialExpired();

@@ -6,6 +6,11 @@ function perUserKey(request: FastifyRequest): string {
   return request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
 }
 
+/** The rate-limit key of the calling companion (else as `perUserKey`). */
+function perDeviceKey(request: FastifyRequest): string {
+  return request.device ? `device:${request.device.id}` : perUserKey(request);
+}
+
 /**
  * Fastify route options for a contract route: method, URL, the schemas Fastify validates requests
  * with and serializes JSON answers through, the auth level the auth hook enforces, and what the
@@ -18,9 +23,9 @@ export function fromContract<const R extends RouteDef>(
     /**
      * What the limit counts: each client address (the default), or each signed-in account
      * (`user`: the auth hook runs first, so `request.user` is known; one budget per account
-     * whatever the addresses it comes from).
+     * whatever the addresses it comes from), or each calling companion (`device`).
      */
-    rateLimitPer?: 'client' | 'user';
+    rateLimitPer?: 'client' | 'user' | 'device';
   } = {},
 ) {
   const response = route.produces
@@ -33,6 +38,7 @@ export function fromContract<const R extends RouteDef>(
     config: {
       auth: route.auth,
       ...(route.plan ? { plan: route.plan } : {}),
+      ...(route.deviceOnly ? { deviceOnly: true } : {}),
       ...(options.rateLimitPerMinute === undefined
         ? {}
         : {
@@ -40,6 +46,7 @@ export function fromContract<const R extends RouteDef>(
               max: Math.max(1, options.rateLimitPerMinute),
               timeWindow: '1 minute',
               ...(options.rateLimitPer === 'user' ? { keyGenerator: perUserKey } : {}),
+              ...(options.rateLimitPer === 'device' ? { keyGenerator: perDeviceKey } : {}),
             },
           }),
     },
@@ -59,6 +66,7 @@ export function fromContract<const R extends RouteDef>(
     config: {
       auth: R['auth'];
       plan?: PlanRule;
+      deviceOnly?: true;
       rateLimit?: { max: number; timeWindow: string; keyGenerator?: (request: FastifyRequest) => string };
     };
     schema: {

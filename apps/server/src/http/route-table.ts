@@ -6,6 +6,8 @@ export interface RegisteredRoute {
   auth: string | undefined;
   /** A paid feature's rule (the contract's `plan`), enforced by the auth hook. */
   plan: string | undefined;
+  /** Only a companion's device token may call it (the contract's `deviceOnly`). */
+  deviceOnly: boolean;
   schema: FastifySchema | undefined;
 }
 
@@ -31,6 +33,9 @@ export function recordRoutes(app: FastifyInstance): void {
         },
         get plan() {
           return route.config?.plan;
+        },
+        get deviceOnly() {
+          return route.config?.deviceOnly === true;
         },
         schema: route.schema,
       });

@@ -10,7 +10,7 @@ import { SessionNotFoundError, type LiveHub } from './hub.js';
 import type { StreamLimits } from './stream-limits.js';
 import type { TicketStore } from './tickets.js';
 import type { FlagEvent, StatusEventData } from './types.js';
-import type { UserEvent, UserEvents } from './user-events.js';
+import { reachesStream, userEventData, type UserEvent, type UserEvents } from './user-events.js';
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -78,7 +78,7 @@ function statusFrame(status: StatusEventData): Frame {
 
 /** Account-wide events carry no id: they are not part of a session's resumable sequence. */
 function userEventFrame(event: UserEvent): Frame {
-  return frameOf(`event: ${event.type}\ndata: ${JSON.stringify(event.document)}\n\n`);
+  return frameOf(`event: ${event.type}\ndata: ${JSON.stringify(userEventData(event))}\n\n`);
 }
 
 function parseEventId(value: unknown): number | undefined {
@@ -223,7 +223,8 @@ export async function liveRoutes(
         if (send && !closed) send(UNLINKED_FRAME);
         close(true);
       };
-      if (deviceId !== undefined) forgetDevice = deviceStreams.add(deviceId, unlinked);
+      if (deviceId !== undefined)
+        forgetDevice = deviceStreams.add({ deviceId, userId: grant.userId }, unlinked);
 
       reply.hijack();
       res.writeHead(200, {
@@ -254,9 +255,12 @@ export async function liveRoutes(
       const late = pending;
       pending = null;
       for (const event of late) writeFlag(event);
-      // Preferences and other account-wide events reach every stream of the account, whatever its session.
+      // Account-wide events reach the account's streams, whatever their session (`test`: companions only).
+      const audience = { device: deviceId !== undefined };
       if (!closed)
-        unsubscribeUser = userEvents.subscribe(grant.userId, (event) => write(userEventFrame(event)));
+        unsubscribeUser = userEvents.subscribe(grant.userId, (event) => {
+          if (reachesStream(event, audience)) write(userEventFrame(event));
+        });
 
       const beat = () => {
         write(HEARTBEAT_FRAME);

@@ -1,11 +1,36 @@
 import type { PreferencesDocument } from '@flaglight/contract';
+import type { EffectFlag } from '@flaglight/core';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-/** An event for every open stream of one account, whatever session it follows. */
-export interface UserEvent {
-  type: 'preferences';
-  document: PreferencesDocument;
+/**
+ * An event for the open streams of one account, whatever session they follow:
+ * - `preferences`: the account's preferences changed (every stream);
+ * - `devices`: a companion's lights or presence changed: pages read `GET /api/devices` again (every stream);
+ * - `test`: play a test flag now (companion streams only: a page plays its own test).
+ */
+export type UserEvent =
+  | { type: 'preferences'; document: PreferencesDocument }
+  | { type: 'devices' }
+  | { type: 'test'; data: { state: EffectFlag; requestedAt: string } };
+
+const USER_EVENT_TYPES: ReadonlySet<string> = new Set<UserEvent['type']>(['preferences', 'devices', 'test']);
+
+/** Whether an event goes to a stream: `test` only to a companion's (opened with a device token). */
+export function reachesStream(event: UserEvent, stream: { device: boolean }): boolean {
+  return event.type !== 'test' || stream.device;
+}
+
+/** The `data:` of an event's frame. */
+export function userEventData(event: UserEvent): unknown {
+  switch (event.type) {
+    case 'preferences':
+      return event.document;
+    case 'devices':
+      return {};
+    case 'test':
+      return event.data;
+  }
 }
 
 /**
@@ -75,8 +100,10 @@ export function createRedisUserEvents(
     if (name !== channel) return;
     try {
       const message = JSON.parse(text) as { userId?: unknown; event?: UserEvent };
-      if (typeof message.userId === 'string' && message.event?.type === 'preferences') {
-        local.dispatch(message.userId, message.event);
+      // Only this app's instances publish here; the type is checked all the same.
+      const { userId, event } = message;
+      if (typeof userId === 'string' && event && USER_EVENT_TYPES.has(String(event.type))) {
+        local.dispatch(userId, event);
       }
     } catch {
       // Not ours: ignored.

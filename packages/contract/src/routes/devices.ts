@@ -1,3 +1,4 @@
+import { EFFECT_FLAGS } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
@@ -5,7 +6,10 @@ import {
   DEVICE_APPROVALS_PER_MINUTE,
   DEVICE_CODE_TTL_SECONDS,
   DEVICE_CODES_PER_MINUTE,
+  DEVICE_LIGHT_REPORTS_PER_MINUTE,
+  DEVICE_MAX_LIGHTS,
   DEVICE_POLL_INTERVAL_SECONDS,
+  DEVICE_TESTS_PER_MINUTE,
 } from '../limits.js';
 import { safeString } from '../strings.js';
 
@@ -22,6 +26,22 @@ export const DeviceInfoSchema = z.object({
 /** A user code as typed: any case, with or without the dash (checked against the alphabet by the server). */
 const userCode = safeString('code', { min: 1, max: 20, trim: true });
 
+/**
+ * The companion's LAN providers. Their ids are the cloud's ids of the same bulb: `lifx_lan` the LIFX
+ * MAC in lower-case hex (as `lifx`), `hue_local` the CLIP v2 light UUID (as `hue`'s remote API).
+ */
+export const DEVICE_LIGHT_PROVIDERS = ['lifx_lan', 'hue_local'] as const;
+export type DeviceLightProvider = (typeof DEVICE_LIGHT_PROVIDERS)[number];
+
+/** A light a companion found on its network, as it reports it. */
+export const DeviceLightSchema = z.object({
+  provider: z.enum(DEVICE_LIGHT_PROVIDERS),
+  id: safeString('light id', { min: 1, max: 128 }),
+  label: safeString('label', { max: 80 }),
+  reachable: z.boolean(),
+});
+export type DeviceLight = z.infer<typeof DeviceLightSchema>;
+
 export const LinkedDeviceSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -31,6 +51,9 @@ export const LinkedDeviceSchema = z.object({
   lastSeenAt: z.string().nullable(),
   /** Has an open event stream on this instance now. */
   online: z.boolean(),
+  /** The lights it last reported (none until it does; cleared when it is unlinked). */
+  lights: z.array(DeviceLightSchema),
+  lightsUpdatedAt: z.string().nullable(),
 });
 export type LinkedDevice = z.infer<typeof LinkedDeviceSchema>;
 
@@ -131,6 +154,36 @@ export const deviceRoutes = {
     summary: "The account's linked companions",
     tags: ['devices'],
     responses: { 200: z.array(LinkedDeviceSchema), ...errors(401) },
+  }),
+  reportLights: defineRoute({
+    method: 'PUT',
+    path: '/api/device/lights',
+    auth: 'device',
+    deviceOnly: true,
+    summary: 'A companion reports the LAN lights it found (replaces its previous list)',
+    description:
+      `Device token only: a signed-in account gets 403 \`forbidden\`. At most ${DEVICE_MAX_LIGHTS} lights; ` +
+      `${DEVICE_LIGHT_REPORTS_PER_MINUTE} reports per companion and minute. When the list changes, every ` +
+      'open event stream of the account receives `event: devices`.',
+    tags: ['devices'],
+    body: z.object({ lights: z.array(DeviceLightSchema).max(DEVICE_MAX_LIGHTS) }),
+    responses: { 200: ok, ...errors(400, 401, 403, 413, 415, 429) },
+  }),
+  test: defineRoute({
+    method: 'POST',
+    path: '/api/devices/test',
+    auth: 'user',
+    summary: "Play a test flag on the account's companions",
+    description:
+      "Sends `event: test` (`{state, requestedAt}`) to the account's companion streams (never to a web " +
+      'page). `devices`: how many online companions it reached on this instance. ' +
+      `${DEVICE_TESTS_PER_MINUTE} per account and minute.`,
+    tags: ['devices'],
+    body: z.object({ state: z.enum(EFFECT_FLAGS) }),
+    responses: {
+      200: z.object({ success: z.literal(true), devices: z.number().int().min(0) }),
+      ...errors(400, 401, 415, 429),
+    },
   }),
   unlink: defineRoute({
     method: 'DELETE',

@@ -45,7 +45,9 @@ export const liveRoutes = {
     summary: 'The live event stream (Server-Sent Events), opened with a ticket',
     description:
       'Events: `flag` (FlagEventData, with an increasing `id:`), `status` (StatusEventData), ' +
-      '`preferences` (PreferencesDocument, no `id:`; sent to every stream of the account when they change) and ' +
+      '`preferences` (PreferencesDocument, no `id:`; sent to every stream of the account when they change), ' +
+      "`devices` (`{}`: a companion's lights or presence changed; read `GET /api/devices` again), " +
+      "`test` (`{state, requestedAt}`, to the account's companion streams only: play a test flag now) and " +
       '`unlinked` just before the stream of an unlinked companion closes (its token now gets 401). ' +
       'Resume with the Last-Event-ID header or `lastEventId`. Authenticated by the one-time `ticket`, ' +
       'never by the session token.',

@@ -7,6 +7,7 @@ import * as m0005 from './0005-hue.js';
 import * as m0006 from './0006-email-verification.js';
 import * as m0007 from './0007-user-preferences.js';
 import * as m0008 from './0008-devices.js';
+import * as m0009 from './0009-device-lights.js';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-email-verification': m0006,
   '0007-user-preferences': m0007,
   '0008-devices': m0008,
+  '0009-device-lights': m0009,
 };
