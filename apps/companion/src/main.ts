@@ -1,10 +1,223 @@
-import { Command } from 'commander';
+import os from 'node:os';
+import { Command, Option } from 'commander';
+import { probeCompanion } from './bridge/local-bridge.js';
+import { startCompanion } from './companion.js';
+import { linkDevice } from './link/device-flow.js';
+import { createServerApi } from './link/server-api.js';
+import {
+  isLoopbackServer,
+  OptionError,
+  parseHueBridges,
+  parseLifxTargets,
+  resolveCommon,
+  type CommonFlags,
+  type RunFlags,
+} from './options.js';
+import { selfCommand, setAutostart } from './system/autostart.js';
+import { openBrowser } from './system/open-browser.js';
+import { currentPlatform } from './system/paths.js';
+import { StateFile } from './system/state-file.js';
 import { APP_VERSION } from './version.js';
+
+function common(command: Command): Command {
+  return command
+    .option('--server <url>', 'the Flaglight server (env FLAGLIGHT_SERVER)')
+    .option(
+      '--demo',
+      'follow a local demo server (http://127.0.0.1:3000 unless --server) and its LAN simulator',
+    )
+    .option('--data-dir <dir>', 'where the link and settings are kept (env FLAGLIGHT_DATA_DIR)')
+    .option('--port <port>', 'the local bridge port (47920)');
+}
+
+async function run(flags: RunFlags): Promise<void> {
+  const base = resolveCommon(flags);
+  const lifxTargets = parseLifxTargets(flags.lifxTargets ?? process.env.FLAGLIGHT_LIFX_TARGETS ?? '');
+  const hueBridges = parseHueBridges(flags.hueBridge ?? process.env.FLAGLIGHT_HUE_BRIDGES ?? '');
+  // The real LAN scan (broadcast, mDNS) only for a real server, never in demo mode or tests.
+  const lanScan = flags.lanScan ?? (!base.demo && !isLoopbackServer(base.server));
+  const background = Boolean(flags.background);
+  const started = await startCompanion({
+    ...base,
+    openBrowser: flags.browser !== false,
+    lifxTargets,
+    hueBridges,
+    lanScan,
+    console: !background || Boolean(process.stdout.isTTY),
+    logToFile: background,
+    ...(flags.name ? { deviceName: flags.name } : {}),
+  });
+  if (started.kind === 'already-running') {
+    // A second start (the Start-menu shortcut): show the running companion's status page.
+    console.log(`Flaglight Companion is already running: ${started.url}`);
+    if (flags.browser !== false) await openBrowser(started.url);
+    return;
+  }
+  const { companion } = started;
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    companion.log.info(`Stopping (${signal})`);
+    void companion.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('uncaughtException', (error) => {
+    // One bad packet or bulb must not stop the lights: log it and go on.
+    companion.log.error(`Unexpected error: ${error.stack ?? error.message}`);
+  });
+  process.on('unhandledRejection', (reason) => {
+    companion.log.error(
+      `Unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+    );
+  });
+}
+
+async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
+  const base = resolveCommon(flags);
+  const store = new StateFile(base.dataDir);
+  const { state } = store.load();
+  const running = await probeCompanion(base.port);
+  const report = {
+    version: APP_VERSION,
+    platform: process.platform,
+    linked: running ? running.linked : Boolean(state.token),
+    device: state.device ?? null,
+    server: state.server ?? base.server,
+    dataDir: base.dataDir,
+    running: Boolean(running),
+    statusPage: running ? `http://127.0.0.1:${base.port}/` : null,
+    stream: running ? ((running.stream as { state?: string } | undefined)?.state ?? null) : null,
+    hueBridges: state.hueBridges.map((b) => ({ name: b.name ?? null, url: b.url })),
+    paused: state.paused,
+  };
+  if (flags.json) {
+    console.log(JSON.stringify(report));
+    return;
+  }
+  console.log(`Flaglight Companion ${APP_VERSION} (${process.platform})`);
+  console.log(
+    `Linked:      ${report.linked ? `yes${report.device ? ` (${report.device.name})` : ''}` : 'no'}`,
+  );
+  console.log(`Server:      ${report.server}`);
+  console.log(`Running:     ${running ? `yes, status page ${report.statusPage}` : 'no'}`);
+  if (report.stream) console.log(`Stream:      ${report.stream}`);
+  console.log(
+    `Hue bridges: ${report.hueBridges.length ? report.hueBridges.map((b) => b.name ?? b.url).join(', ') : 'none paired'}`,
+  );
+  console.log(`Data folder: ${report.dataDir}`);
+}
+
+async function link(flags: CommonFlags & { browser?: boolean; name?: string }): Promise<void> {
+  const base = resolveCommon(flags);
+  const store = new StateFile(base.dataDir);
+  const { state } = store.load();
+  if (state.token && state.server === base.server) {
+    console.log(
+      `Already linked${state.device ? ` as "${state.device.name}"` : ''}. Run \`flaglight-companion unlink\` first to link to another account.`,
+    );
+    return;
+  }
+  const api = createServerApi(base.server);
+  const controller = new AbortController();
+  process.on('SIGINT', () => controller.abort());
+  let first = true;
+  const outcome = await linkDevice(
+    api,
+    { name: flags.name ?? os.hostname(), platform: process.platform },
+    {
+      onCode(code) {
+        console.log(`Open ${code.verification_uri_complete} and confirm ${code.user_code}`);
+        if (first && flags.browser !== false) void openBrowser(code.verification_uri_complete);
+        first = false;
+      },
+      onExpired: () => console.log('The code expired: here is a new one.'),
+      onUnreachable: (message) => console.error(`${message}: trying again…`),
+    },
+    controller.signal,
+  );
+  if (!outcome.ok) {
+    console.error(outcome.reason === 'denied' ? 'Linking was cancelled in the browser.' : 'Stopped.');
+    process.exitCode = 1;
+    return;
+  }
+  store.update((s) => ({
+    ...s,
+    server: base.server,
+    token: outcome.token.access_token,
+    device: outcome.token.device,
+  }));
+  console.log(
+    `Linked as "${outcome.token.device.name}". Start the companion (or restart it) to follow the race.`,
+  );
+}
+
+async function unlink(flags: CommonFlags): Promise<void> {
+  const base = resolveCommon(flags);
+  const store = new StateFile(base.dataDir);
+  store.load();
+  const running = await probeCompanion(base.port);
+  if (running) {
+    const response = await fetch(`http://127.0.0.1:${base.port}/api/unlink`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    }).catch(() => null);
+    if (!response?.ok)
+      throw new Error('The running companion did not accept the unlink. Quit it and try again.');
+  } else {
+    store.update((s) => ({ ...s, token: undefined, device: undefined }));
+  }
+  console.log('This computer is no longer linked. Remove it from Settings → Devices in the web app too.');
+}
+
+async function autostart(mode: string): Promise<void> {
+  if (mode !== 'on' && mode !== 'off') throw new OptionError('autostart: say on or off');
+  const result = await setAutostart(mode === 'on', { command: selfCommand() }, currentPlatform());
+  console.log(`${result.enabled ? 'Starts' : 'No longer starts'} with your session (${result.where}).`);
+  if (result.note) console.log(result.note);
+}
 
 const program = new Command()
   .name('flaglight-companion')
   .description('Flaglight Companion: your lights follow the race flags, with no browser open.')
-  .version(APP_VERSION, '-v, --version');
+  .version(APP_VERSION, '-v, --version')
+  .showHelpAfterError();
+
+common(
+  program
+    .command('run', { isDefault: true })
+    .description('follow the race and drive the lights (the default)'),
+)
+  .option('--no-browser', 'do not open the browser to link')
+  .option('--background', 'run without a console window, logging to the data folder')
+  .option('--lifx-targets <list>', 'HOST:PORT[,…] where LIFX discovery is sent (env FLAGLIGHT_LIFX_TARGETS)')
+  .option('--hue-bridge <list>', 'Hue bridge addresses, https://IP[,…] (env FLAGLIGHT_HUE_BRIDGES)')
+  .addOption(new Option('--lan-scan', 'search the network (broadcast, mDNS) even for a local server'))
+  .addOption(new Option('--no-lan-scan', 'only the given LIFX targets and Hue bridges'))
+  .option('--name <name>', 'the name shown in Settings → Devices')
+  .action((flags: RunFlags) => run(flags));
+
+common(program.command('status').description('is it linked, is it running'))
+  .option('--json', 'one JSON object')
+  .action((flags: CommonFlags & { json?: boolean }) => status(flags));
+
+common(program.command('link').description('link this computer to your Flaglight account'))
+  .option('--no-browser', 'only print the link')
+  .option('--name <name>', 'the name shown in Settings → Devices')
+  .action((flags: CommonFlags & { browser?: boolean; name?: string }) => link(flags));
+
+common(program.command('unlink').description('forget the link on this computer')).action(
+  (flags: CommonFlags) => unlink(flags),
+);
+
+program
+  .command('autostart')
+  .description('start the companion when you log in (on) or not (off)')
+  .argument('<on|off>')
+  .action((mode: string) => autostart(mode));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : String(error));

@@ -1,0 +1,178 @@
+/** The local bridge's status page (`GET /`): plain HTML, its script served from the same origin (CSP). */
+export const STATUS_PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Flaglight Companion</title>
+<style>
+  :root { color-scheme: dark; --bg: #0b0d12; --card: #151922; --line: #262c38; --text: #e8ebf1; --muted: #98a1b3; --accent: #e10600; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--text); }
+  header { display: flex; align-items: center; gap: 12px; padding: 16px 24px; border-bottom: 1px solid var(--line); }
+  header h1 { font-size: 18px; margin: 0; }
+  header .version { color: var(--muted); font-size: 13px; }
+  main { max-width: 960px; margin: 0 auto; padding: 24px; display: grid; gap: 16px; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); }
+  section { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 16px 18px; }
+  section.wide { grid-column: 1 / -1; }
+  h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 0 0 10px; }
+  .big { font-size: 22px; font-weight: 600; }
+  .muted { color: var(--muted); }
+  .flag { display: inline-flex; align-items: center; gap: 10px; }
+  .swatch { width: 18px; height: 18px; border-radius: 50%; border: 1px solid #0006; display: inline-block; flex: none; }
+  .code { font: 600 28px/1.2 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: .08em; }
+  button { font: inherit; color: var(--text); background: #222938; border: 1px solid #343d50; border-radius: 8px; padding: 6px 12px; cursor: pointer; }
+  button:hover { background: #2b3446; }
+  button.primary { background: var(--accent); border-color: var(--accent); }
+  .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+  table { width: 100%; border-collapse: collapse; }
+  td, th { text-align: left; padding: 6px 4px; border-bottom: 1px solid var(--line); font-size: 14px; }
+  th { color: var(--muted); font-weight: 500; }
+  .log { font: 12px/1.5 ui-monospace, Menlo, Consolas, monospace; max-height: 220px; overflow: auto; white-space: pre-wrap; }
+  .warn { color: #ffcc4d; } .error { color: #ff6b6b; }
+  input { font: inherit; background: #0f1218; color: var(--text); border: 1px solid #343d50; border-radius: 8px; padding: 6px 10px; min-width: 220px; }
+  a { color: #7ab8ff; }
+</style>
+</head>
+<body>
+<header><h1>Flaglight Companion</h1><span class="version" id="version"></span></header>
+<main>
+  <section id="link-card">
+    <h2>Account</h2>
+    <div id="link"></div>
+  </section>
+  <section>
+    <h2>Race</h2>
+    <div id="race"></div>
+  </section>
+  <section>
+    <h2>Lights now</h2>
+    <div id="flag" class="big"></div>
+    <div id="delay" class="muted"></div>
+    <div class="row" style="margin-top:10px">
+      <button type="button" id="pause"></button>
+    </div>
+  </section>
+  <section class="wide">
+    <h2>Test a flag</h2>
+    <div class="row" id="tests"></div>
+    <p class="muted" id="test-result" role="status"></p>
+  </section>
+  <section class="wide">
+    <h2>Lights on this network</h2>
+    <div id="lights"></div>
+    <div class="row" style="margin-top:10px">
+      <button type="button" id="rescan">Search again</button>
+    </div>
+  </section>
+  <section class="wide">
+    <h2>Philips Hue bridge</h2>
+    <div id="hue"></div>
+    <div class="row" style="margin-top:10px">
+      <label for="hue-url" class="muted">Bridge address</label>
+      <input id="hue-url" placeholder="https://192.168.1.20 (optional)">
+      <button type="button" id="pair">Pair a Hue bridge</button>
+    </div>
+    <p class="muted">Press the round link button on top of the bridge, then click Pair within 30 seconds.</p>
+    <p id="pair-result" role="status"></p>
+  </section>
+  <section class="wide">
+    <h2>Recent log</h2>
+    <div class="log" id="log"></div>
+  </section>
+</main>
+<script src="/status.js"></script>
+</body>
+</html>
+`;
+
+export const STATUS_PAGE_SCRIPT = `'use strict';
+const FLAGS = [['green', 'Green'], ['yellow', 'Yellow'], ['red', 'Red'], ['checkered', 'Chequered'], ['vsc', 'VSC'], ['vsc_ending', 'VSC ending'], ['fastest_lap', 'Fastest lap']];
+const NAMES = Object.fromEntries(FLAGS);
+const STREAM = { connecting: 'Connecting to the server…', following: 'Following the live race', polling: 'Following (checking every few seconds)', waiting: 'Waiting for the next live session', reconnecting: 'Reconnecting…', refused: 'Not following', unlinked: 'Not linked', stopped: 'Stopped' };
+const $ = (id) => document.getElementById(id);
+const text = (el, value) => { el.textContent = value; return el; };
+const el = (tag, props, children) => { const node = document.createElement(tag); Object.assign(node, props || {}); (children || []).forEach((c) => node.append(c)); return node; };
+let paused = false;
+
+async function post(path, body) {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body || {}) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || 'Request failed');
+  return data;
+}
+
+function render(s) {
+  text($('version'), 'v' + s.version + ' · ' + s.platform);
+  const link = $('link');
+  link.replaceChildren();
+  if (s.linked) {
+    link.append(el('div', { className: 'big', textContent: 'Linked' }), el('div', { className: 'muted', textContent: (s.device ? s.device.name + ' · ' : '') + s.server }));
+  } else if (s.userCode) {
+    link.append(
+      el('div', { textContent: 'Open this page and confirm the code:' }),
+      el('p', {}, [el('a', { href: s.verificationUriComplete || s.verificationUri, target: '_blank', rel: 'noopener', textContent: s.verificationUri })]),
+      el('div', { className: 'code', textContent: s.userCode }),
+    );
+  } else {
+    link.append(el('div', { className: 'muted', textContent: 'Asking ' + s.server + ' for a link code…' }));
+  }
+  const stream = s.stream || {};
+  $('race').replaceChildren(
+    el('div', { className: 'big', textContent: STREAM[stream.state] || stream.state || '' }),
+    el('div', { className: 'muted', textContent: stream.message || (s.session ? 'Session ' + s.session.sessionKey : '') }),
+    el('div', { className: 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
+  );
+  const flag = s.flag;
+  $('flag').replaceChildren(flag ? el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (flag.css || '#333') }), NAMES[flag.state] || flag.state]) : text(el('span', { className: 'muted' }), 'No flag yet'));
+  text($('delay'), 'Broadcast delay ' + (s.delayMs / 1000).toFixed(1) + ' s' + (s.pending && s.pending.length ? ' · next: ' + s.pending.map((p) => (NAMES[p.state] || p.state) + ' in ' + Math.max(0, Math.round((Date.parse(p.at) - Date.now()) / 1000)) + ' s').join(', ') : ''));
+  paused = !!s.paused;
+  text($('pause'), paused ? 'Resume lights' : 'Pause lights');
+  const lights = s.lights || [];
+  if (lights.length === 0) {
+    $('lights').replaceChildren(el('p', { className: 'muted', textContent: 'No lights found yet. LIFX bulbs on this network are found by themselves; pair a Hue bridge below.' }));
+  } else {
+    const rows = lights.map((l) => el('tr', {}, [
+      el('td', {}, [el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), l.label])]),
+      el('td', { textContent: l.provider === 'lifx_lan' ? 'LIFX' : 'Hue' }),
+      el('td', { textContent: l.reachable ? 'reachable' : 'not answering', className: l.reachable ? '' : 'warn' }),
+      el('td', { textContent: l.driven ? 'follows the flags' : 'not selected', className: l.driven ? '' : 'muted' }),
+      el('td', { textContent: l.lastColor ? l.lastColor.name : '—', className: 'muted' }),
+    ]));
+    $('lights').replaceChildren(el('table', {}, [el('thead', {}, [el('tr', {}, ['Light', 'Brand', 'Network', 'Flags', 'Last colour'].map((h) => el('th', { textContent: h })))]), el('tbody', {}, rows)]));
+  }
+  const hue = s.hue || { bridges: [] };
+  $('hue').replaceChildren(...(hue.bridges.length ? hue.bridges.map((b) => el('div', { textContent: (b.name || 'Hue bridge') + ' · ' + b.url + ' · ' + (b.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Hue bridge paired.' })]));
+  if (hue.pairing) text($('pair-result'), hue.pairing);
+  $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level, textContent: e.at.slice(11, 19) + '  ' + e.message })));
+}
+
+async function refresh() {
+  try {
+    const response = await fetch('/api/status', { cache: 'no-store' });
+    render(await response.json());
+  } catch {
+    text($('race'), 'The companion is not answering. Is it still running?');
+  }
+}
+
+for (const [state, label] of FLAGS) {
+  const button = el('button', { type: 'button', textContent: label });
+  button.addEventListener('click', async () => {
+    try { await post('/api/test', { state }); text($('test-result'), label + ' played on the lights.'); }
+    catch (error) { text($('test-result'), error.message); }
+  });
+  $('tests').append(button);
+}
+$('pause').addEventListener('click', async () => { await post('/api/pause', { paused: !paused }).catch(() => {}); refresh(); });
+$('rescan').addEventListener('click', async () => { text($('rescan'), 'Searching…'); await post('/api/lights/rescan').catch(() => {}); text($('rescan'), 'Search again'); refresh(); });
+$('pair').addEventListener('click', async () => {
+  const url = $('hue-url').value.trim();
+  text($('pair-result'), 'Waiting for the link button (up to 60 s)…');
+  try { const r = await post('/api/hue/pair', url ? { url } : {}); text($('pair-result'), 'Paired with ' + r.name + '.'); }
+  catch (error) { text($('pair-result'), error.message); }
+  refresh();
+});
+refresh();
+setInterval(refresh, 2000);
+`;

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** A paired Hue bridge: the application key and the certificate pinned at pairing. */
+export const StoredHueBridgeSchema = z.object({
+  url: z.string(),
+  bridgeId: z.string(),
+  applicationKey: z.string(),
+  fingerprint256: z.string().optional(),
+  name: z.string().optional(),
+});
+export type StoredHueBridge = z.infer<typeof StoredHueBridgeSchema>;
+
+/** What the companion keeps between runs, in `state.json` of its data folder (mode 0600). */
+export const CompanionStateSchema = z.object({
+  /** The server this link belongs to: a token is never sent to another server. */
+  server: z.string().optional(),
+  token: z.string().optional(),
+  device: z.object({ id: z.string(), name: z.string() }).optional(),
+  hueBridges: z.array(StoredHueBridgeSchema).default([]),
+  paused: z.boolean().default(false),
+});
+export type CompanionState = z.infer<typeof CompanionStateSchema>;
+
+const EMPTY: CompanionState = { hueBridges: [], paused: false };
+
+/**
+ * The state file. Writes go to a temporary file that is renamed over the old one, so a crash or a
+ * power cut mid-write leaves the previous state, never half a file. A file that cannot be read (hand
+ * edited, from a future version) is kept aside as `state.json.bad` and the companion starts unlinked.
+ */
+export class StateFile {
+  readonly file: string;
+  private state: CompanionState = EMPTY;
+
+  constructor(readonly dir: string) {
+    this.file = path.join(dir, 'state.json');
+  }
+
+  load(): { state: CompanionState; warning?: string } {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    tighten(this.dir, 0o700);
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch {
+      this.state = EMPTY;
+      return { state: this.state };
+    }
+    tighten(this.file, 0o600);
+    try {
+      this.state = CompanionStateSchema.parse(JSON.parse(text));
+      return { state: this.state };
+    } catch {
+      fs.renameSync(this.file, `${this.file}.bad`);
+      this.state = EMPTY;
+      return {
+        state: this.state,
+        warning: `Unreadable ${this.file}: kept as state.json.bad, starting unlinked`,
+      };
+    }
+  }
+
+  get(): CompanionState {
+    return this.state;
+  }
+
+  update(change: (state: CompanionState) => CompanionState): CompanionState {
+    const next = CompanionStateSchema.parse(change(this.state));
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const temp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    fs.renameSync(temp, this.file);
+    this.state = next;
+    return next;
+  }
+}
+
+function tighten(target: string, mode: number): void {
+  if (process.platform === 'win32') return;
+  try {
+    fs.chmodSync(target, mode);
+  } catch {
+    // Not ours to change (a shared folder): the files inside are still written 0600.
+  }
+}
