@@ -200,14 +200,12 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       reportTimer = null;
       const token = store.get().token;
       if (!token) return;
-      const lights = hub
-        .lights()
-        .map(({ provider, id, label, reachable }) => ({
-          provider,
-          id,
-          label: label.slice(0, 80),
-          reachable,
-        }));
+      const lights = hub.lights().map(({ provider, id, label, reachable }) => ({
+        provider,
+        id,
+        label: label.slice(0, 80),
+        reachable,
+      }));
       api.reportLights(token, lights).catch((error: unknown) => {
         if (!(error instanceof ServerError && error.status === 404)) {
           log.warn(
