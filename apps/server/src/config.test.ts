@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, parseConfig } from './config.js';
+import { COMPANION_BUILD_DIR, ConfigError, parseConfig } from './config.js';
 
 describe('parseConfig', () => {
   test('no configuration runs demo mode on port 3000 with SQLite in ./data and the simulators', () => {
@@ -51,6 +53,21 @@ describe('parseConfig', () => {
     expect(config.mode).toBe('live');
     expect(config.openf1.baseUrl).toBe('https://api.openf1.org');
     expect(config.turnstile.verifyUrl).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
+  });
+
+  test("demo mode without DOWNLOADS_DIR serves the companion's build folder; live mode nothing", () => {
+    // The repository's apps/companion/dist, whatever the working folder.
+    expect(COMPANION_BUILD_DIR).toBe(path.resolve(import.meta.dirname, '../../companion/dist'));
+    expect(fs.existsSync(path.join(COMPANION_BUILD_DIR, '..', 'scripts', 'package.mjs'))).toBe(true);
+    expect(parseConfig({}).downloadsDir).toBe(COMPANION_BUILD_DIR);
+    expect(parseConfig({ DOWNLOADS_DIR: 'some/folder' }).downloadsDir).toBe(path.resolve('some/folder'));
+    const live = parseConfig({
+      FLAGLIGHT_MODE: 'live',
+      APP_SECRET: 'x'.repeat(32),
+      TURNSTILE_SITE_KEY: 'site',
+      TURNSTILE_SECRET_KEY: 'secret',
+    });
+    expect(live.downloadsDir).toBeUndefined();
   });
 
   test.each([

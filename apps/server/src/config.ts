@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { normalizeEmail, validateEmail } from '@flaglight/core';
 import { z } from 'zod';
 
@@ -7,6 +8,15 @@ import { z } from 'zod';
  * The only reader of process.env (CONVENTIONS.md). Parsed once at start; a bad value stops the
  * server with one line naming the variable.
  */
+
+/**
+ * Where `npm run package -w @flaglight/companion` leaves the companion's builds: demo mode serves
+ * them when DOWNLOADS_DIR is unset. Found from this file, so the server's working folder does not matter.
+ */
+export const COMPANION_BUILD_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../companion/dist',
+);
 
 const emptyToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -239,6 +249,7 @@ export interface Config {
   supportEmail: string;
   mailFrom: string;
   smtpUrl: string | undefined;
+  /** Desktop builds (routes in downloads/); demo mode without DOWNLOADS_DIR: COMPANION_BUILD_DIR. */
   downloadsDir: string | undefined;
   /** Sign-in, sign-up and reset attempts per client per minute (forgot-password gets half). */
   authRateLimitPerMinute: number;
@@ -336,7 +347,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     supportEmail: e.SUPPORT_EMAIL,
     mailFrom: e.MAIL_FROM,
     smtpUrl: e.SMTP_URL,
-    downloadsDir: e.DOWNLOADS_DIR ? path.resolve(e.DOWNLOADS_DIR) : undefined,
+    downloadsDir: e.DOWNLOADS_DIR ? path.resolve(e.DOWNLOADS_DIR) : demo ? COMPANION_BUILD_DIR : undefined,
     lanSim: { lifxPort: e.DEMO_LIFX_LAN_PORT, hueBridgePort: e.DEMO_HUE_BRIDGE_PORT },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     maxStreams: e.MAX_STREAMS,

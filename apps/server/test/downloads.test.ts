@@ -81,12 +81,112 @@ describe('desktop downloads with installers in DOWNLOADS_DIR', () => {
   });
 });
 
+describe("the companion's builds (npm run package -w @flaglight/companion)", () => {
+  let t: TestApp;
+  let dir: string;
+  const linuxExe = Buffer.from('\x7fELF pretend Linux executable bytes '.repeat(300), 'latin1');
+  const setup = Buffer.from('MZ pretend NSIS installer '.repeat(300), 'latin1');
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-builds-'));
+    fs.writeFileSync(path.join(dir, 'flaglight-companion-linux-x64'), linuxExe);
+    fs.writeFileSync(path.join(dir, 'flaglight-companion-win-x64.exe'), 'the bare Windows executable');
+    fs.writeFileSync(path.join(dir, 'flaglight-setup.exe'), setup);
+    t = await buildTestApp({ env: { DOWNLOADS_DIR: dir } });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('flaglight-setup is the Windows installer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/downloads/flaglight-setup' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="flaglight-setup.exe"');
+    expect(res.headers['content-type']).toBe('application/vnd.microsoft.portable-executable');
+    expect(res.rawPayload.equals(setup)).toBe(true);
+  });
+
+  test('flaglight-linux is the Linux executable, under its own name', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/downloads/flaglight-linux' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="flaglight-companion-linux-x64"');
+    expect(res.headers['content-length']).toBe(String(linuxExe.length));
+    expect(res.rawPayload.equals(linuxExe)).toBe(true);
+  });
+
+  test('the Linux file name is no product of its own (it has no extension)', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/downloads/flaglight-companion-linux-x64',
+      headers: { accept: 'application/json' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
+  });
+
+  test.each([
+    '..%2Fflaglight-companion-linux-x64',
+    'flaglight-linux%2F..%2F..%2F..%2Fetc%2Fpasswd',
+    '..%5C..%5Cflaglight-linux',
+    'flaglight-linux%00',
+  ])('a traversal attempt %s is refused with 400', async (product) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/downloads/${product}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: DOWNLOAD_MESSAGES.invalidProduct, code: 'invalid_input' });
+  });
+});
+
+describe('a Linux executable that is a symlink', () => {
+  let t: TestApp;
+  let dir: string;
+  let outside: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-downloads-'));
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret'), 'outside the downloads folder');
+    fs.symlinkSync(path.join(outside, 'secret'), path.join(dir, 'flaglight-companion-linux-x64'));
+    t = await buildTestApp({ env: { DOWNLOADS_DIR: dir } });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  test('is not followed out of the folder: 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/downloads/flaglight-linux' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain(DOWNLOAD_MESSAGES.notAvailable);
+    expect(res.body).not.toContain('outside the downloads folder');
+  });
+});
+
 describe('desktop downloads without installers', () => {
   let t: TestApp;
+  let emptyDir: string;
   beforeAll(async () => {
-    t = await buildTestApp();
+    // An empty folder: unset, demo mode would serve whatever apps/companion/dist holds.
+    emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-no-downloads-'));
+    t = await buildTestApp({ env: { DOWNLOADS_DIR: emptyDir } });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(emptyDir, { recursive: true, force: true });
+  });
+
+  test.each(['flaglight-setup', 'flaglight-linux'])(
+    'a missing build %s: 404 with the not-available message',
+    async (product) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/downloads/${product}`,
+        headers: { accept: 'application/json' },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
+    },
+  );
 
   test('a styled, self-contained HTML 404 that links back home', async () => {
     const res = await t.app.inject({

@@ -7,10 +7,16 @@ import { fromContract } from '../http/contract-route.js';
 import { badRequest } from '../http/errors.js';
 
 /**
- * Desktop installers (SPEC §2 landing: `/api/downloads/{product}-setup`). Naming rule: the file
- * `<product>.<extension>` in DOWNLOADS_DIR, e.g. `flaglight-setup.exe` for
- * `/api/downloads/flaglight-setup`. With several extensions the first of INSTALLER_EXTENSIONS wins.
+ * Desktop builds (SPEC §2 landing: `/api/downloads/{product}-setup`; DESIGN §5.9). A product in
+ * KNOWN_BUILDS is the file it names in DOWNLOADS_DIR. Otherwise the naming rule: the file
+ * `<product>.<extension>`, e.g. `flaglight-setup.exe` for `/api/downloads/flaglight-setup` (the
+ * companion's installer). With several extensions the first of INSTALLER_EXTENSIONS wins.
  */
+export const KNOWN_BUILDS: Readonly<Record<string, string>> = {
+  // The companion's Linux single executable: no extension, so no naming rule can find it.
+  'flaglight-linux': 'flaglight-companion-linux-x64',
+};
+
 export const INSTALLER_EXTENSIONS = ['exe', 'msi', 'msix', 'dmg', 'pkg', 'appimage', 'deb', 'zip'] as const;
 
 /** Lower-case words joined by single hyphens: nothing that could name a path. */
@@ -41,12 +47,19 @@ interface Installer {
   extension: string;
 }
 
-/** The installer for a product, or null. Only regular files directly inside the folder count. */
+/** The build of a product, or null. Only regular files directly inside the folder count. */
 export async function findInstaller(
   downloadsDir: string | undefined,
   product: string,
 ): Promise<Installer | null> {
   if (!downloadsDir) return null;
+  const known = Object.hasOwn(KNOWN_BUILDS, product) ? KNOWN_BUILDS[product] : undefined;
+  if (known) {
+    // lstat: a symlink is no regular file, so it cannot lead out of the folder.
+    const stat = await fs.promises.lstat(path.join(downloadsDir, known)).catch(() => null);
+    if (stat?.isFile())
+      return { file: path.join(downloadsDir, known), name: known, size: stat.size, extension: '' };
+  }
   let entries: fs.Dirent[];
   try {
     entries = await fs.promises.readdir(downloadsDir, { withFileTypes: true });

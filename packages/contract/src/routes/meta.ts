@@ -36,7 +36,8 @@ export const metaRoutes = {
     method: 'GET',
     path: '/api/downloads/:product',
     auth: 'public',
-    summary: 'Download a desktop build (e.g. flaglight-setup)',
+    summary:
+      'Download a desktop build: flaglight-setup (Windows installer), flaglight-linux (Linux executable)',
     description: 'Sends the file as an attachment, or a 404 page (JSON error when the client asks for JSON).',
     tags: ['downloads'],
     params: z.object({ product: z.string() }),
