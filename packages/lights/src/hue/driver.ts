@@ -36,6 +36,8 @@ export interface HueDriver extends LightDriver {
   connect(): Promise<LightDeviceInfo[]>;
   disconnect(): void;
   pendingCount(): number;
+  /** Queues one CLIP v2 body for a light on the paced queue (replacing that light's queued one). */
+  sendCommand(id: string, command: HueLightCommand): Promise<void>;
 }
 
 interface Pending {
@@ -218,6 +220,7 @@ export function createHueDriver(options: HueDriverOptions): HueDriver {
     },
     cancelPending: drop,
     pendingCount: () => queue.length,
+    sendCommand: send,
     subscribe: (listener: DriverListener) => events.subscribe(listener),
   };
   return driver;

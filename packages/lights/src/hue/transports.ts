@@ -8,6 +8,16 @@ export interface HueLightInfo {
   type: string;
   gamut?: Gamut;
   connected?: boolean;
+  /** CLIP v2 `signaling.signal_values` (absent: the light cannot signal). */
+  signalValues?: string[];
+}
+
+/** A CLIP v2 `signaling` body (reference/lan-lights.md §2.4): the bridge flashes the light itself. */
+export interface HueSignaling {
+  signal: 'no_signal' | 'on_off' | 'on_off_color' | 'alternating';
+  /** ms, counted by the bridge in whole seconds. */
+  duration?: number;
+  colors?: { xy: XyPoint }[];
 }
 
 /** A CLIP v2 light body (reference §3.3). */
@@ -16,6 +26,7 @@ export interface HueLightCommand {
   dimming?: { brightness: number };
   color?: { xy: XyPoint };
   dynamics?: { duration: number };
+  signaling?: HueSignaling;
 }
 
 /** How the Hue driver reaches lights: a local bridge, or the app's server (Hue remote API). */

@@ -2,4 +2,9 @@
 // (`@flaglight/lights`) never imports this folder.
 export * from './lifx/driver.js';
 export { normaliseLifxId } from './lifx/bulb.js';
-export { stateWrites, strobeWrites, toLanHsbk, LIFX_LAN_WHITE_KELVIN } from './lifx/messages.js';
+export { LIFX_LAN_WHITE_KELVIN, stateWrites, strobeWrites, toLanHsbk } from './lifx/messages.js';
+export * from './hue/bridge.js';
+export * from './hue/driver.js';
+export * from './hue/mdns.js';
+export * from './hue/transport.js';
+export { HUE_CERTIFICATE_CHANGED, HUE_LOCAL_TIMEOUT_MS, type HueBridgePin } from './hue/https.js';
