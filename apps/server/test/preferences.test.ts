@@ -138,6 +138,47 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
     expect((await request(t, alice).get()).json()).toEqual(before);
   });
 
+  test('sharedLightsDriver: a document stored without it reads as companion; browser is kept; anything else is 400', async () => {
+    const dave = await signUp(t);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${dave}` },
+    });
+    const userId = String(me.json().user.id);
+    // A row written before the field existed.
+    const { sharedLightsDriver: _dropped, ...older } = changed();
+    await t.context.db
+      .insertInto('user_preferences')
+      .values({
+        user_id: userId,
+        version: 1,
+        data: JSON.stringify(older),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    expect((await request(t, dave).get()).json()).toMatchObject({
+      version: 1,
+      preferences: { sharedLightsDriver: 'companion', delay: { seconds: 27 } },
+    });
+    const browser = await request(t, dave).put({
+      version: 1,
+      preferences: { ...changed(), sharedLightsDriver: 'browser' },
+    });
+    expect(browser.statusCode).toBe(200);
+    expect((await request(t, dave).get()).json().preferences.sharedLightsDriver).toBe('browser');
+    // A client that does not know the field yet sends none: the default applies.
+    const { sharedLightsDriver: _none, ...withoutField } = changed();
+    const old = await request(t, dave).put({ version: 2, preferences: withoutField });
+    expect(old.json().preferences.sharedLightsDriver).toBe('companion');
+    const bad = await request(t, dave).put({
+      version: 3,
+      preferences: { ...changed(), sharedLightsDriver: 'tv' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'invalid_input' });
+  });
+
   test('a body without a version or with missing fields is refused', async () => {
     expect((await request(t, alice).put({ preferences: changed() })).statusCode).toBe(400);
     expect((await request(t, alice).put({ version: 1, preferences: { autoConnect: true } })).statusCode).toBe(

@@ -20,6 +20,9 @@ describe('local settings (SPEC §3)', () => {
       autoConnect: true,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
+      companionSelectedLights: {},
+      companionHiddenLights: {},
+      sharedLightsDriver: 'companion',
       featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
     });
   });

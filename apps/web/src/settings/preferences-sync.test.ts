@@ -16,6 +16,7 @@ const DEFAULTS: Preferences = {
   hiddenLights: {},
   featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
   delayOffsetsMs: {},
+  sharedLightsDriver: 'companion',
 };
 
 const doc = (version: number, over: Partial<Preferences> = {}): PreferencesDocument => ({
@@ -148,6 +149,62 @@ describe('preferences sync with the account', () => {
       selectedLights: { hue: ['h7'] },
     });
     expect(readLocalSettings(email)).toMatchObject({ delaySeconds: 45, selectedHueDeviceIds: ['h7'] });
+  });
+
+  test('the companion lights and who drives shared lights travel both ways; an absent companion provider stays absent', async () => {
+    const server = fakeServer(
+      doc(2, {
+        selectedLights: { lifx: ['d073d5000001'], lifx_lan: ['d073d5000001'] },
+        hiddenLights: { hue_local: ['uuid-9'] },
+        sharedLightsDriver: 'browser',
+      }),
+    );
+    sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+    await vi.waitFor(() => expect(readLocalSettings(email).sharedLightsDriver).toBe('browser'));
+    expect(readLocalSettings(email)).toMatchObject({
+      companionSelectedLights: { lifx_lan: ['d073d5000001'] },
+      companionHiddenLights: { hue_local: ['uuid-9'] },
+    });
+    expect(readLocalSettings(email).companionSelectedLights).not.toHaveProperty('hue_local');
+
+    updateLocalSettings(email, {
+      sharedLightsDriver: 'companion',
+      companionSelectedLights: { lifx_lan: ['d073d5000001', 'd073d5000002'], hue_local: [] },
+    });
+    await vi.waitFor(() => expect(server.stored().version).toBe(3));
+    expect(server.stored().preferences).toMatchObject({
+      sharedLightsDriver: 'companion',
+      selectedLights: { lifx: ['d073d5000001'], lifx_lan: ['d073d5000001', 'd073d5000002'], hue_local: [] },
+      hiddenLights: { hue_local: ['uuid-9'] },
+    });
+
+    // No companion selection at all: the keys go, so the companion drives every light it finds.
+    updateLocalSettings(email, { companionSelectedLights: {} });
+    await vi.waitFor(() => expect(server.stored().version).toBe(4));
+    expect(Object.keys(server.stored().preferences.selectedLights).sort()).toEqual(['hue', 'lifx']);
+  });
+
+  test('a stored document from before sharedLightsDriver reads as companion', async () => {
+    const { sharedLightsDriver: _dropped, ...older } = DEFAULTS;
+    const server = fakeServer({ version: 3, preferences: older as Preferences, updatedAt: null });
+    updateLocalSettings(email, { sharedLightsDriver: 'browser' });
+    sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    await vi.waitFor(() => expect(readLocalSettings(email).sharedLightsDriver).toBe('companion'));
+  });
+
+  test("a stale write keeps a companion's new selection and this page's choice of driver", async () => {
+    const server = fakeServer(doc(1));
+    sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 0));
+    server.writeElsewhere({ selectedLights: { hue_local: ['uuid-1'] } });
+    updateLocalSettings(email, { sharedLightsDriver: 'browser' });
+    await vi.waitFor(() => expect(server.stored().version).toBe(3));
+    expect(server.stored().preferences).toMatchObject({
+      sharedLightsDriver: 'browser',
+      selectedLights: { hue_local: ['uuid-1'] },
+    });
   });
 
   test('a document pushed on the event stream is applied to the open page, an older one is not', async () => {

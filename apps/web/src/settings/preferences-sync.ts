@@ -1,6 +1,6 @@
 import type { Preferences, PreferencesDocument } from '@flaglight/contract';
 import { PREFERENCES_MAX_DELAY_SECONDS } from '@flaglight/contract/limits';
-import type { LocalSettings } from '@flaglight/core';
+import type { CompanionLightIds, LocalSettings } from '@flaglight/core';
 import { ApiError, apiCall } from '../api/client';
 import {
   DEFAULT_LOCAL_SETTINGS,
@@ -34,8 +34,32 @@ type SyncedFields = Pick<
   | 'selectedHueDeviceIds'
   | 'hiddenLifxDeviceIds'
   | 'hiddenHueDeviceIds'
+  | 'companionSelectedLights'
+  | 'companionHiddenLights'
+  | 'sharedLightsDriver'
   | 'featureFlags'
 >;
+
+/** The companion's (LAN) providers: their keys in the account's light lists. */
+const COMPANION_KEYS = ['lifx_lan', 'hue_local'] as const;
+
+/** The companion providers' entries of a light list; an absent provider stays absent (it means "all"). */
+function companionIds(lists: Record<string, string[]>): CompanionLightIds {
+  const picked: CompanionLightIds = {};
+  for (const key of COMPANION_KEYS) {
+    const ids = lists[key];
+    if (ids) picked[key] = ids;
+  }
+  return picked;
+}
+
+/** `lists` with the companion providers' entries replaced by `companion`'s (removed where it has none). */
+function withCompanionIds(lists: Record<string, string[]>, companion: CompanionLightIds) {
+  const rest = Object.fromEntries(
+    Object.entries(lists).filter(([key]) => !(COMPANION_KEYS as readonly string[]).includes(key)),
+  );
+  return { ...rest, ...companionIds(companion) };
+}
 
 /** The browser's record (SPEC §3 local settings) as the fields the account keeps. */
 export function localFromPreferences(preferences: Preferences): SyncedFields {
@@ -47,13 +71,17 @@ export function localFromPreferences(preferences: Preferences): SyncedFields {
     selectedHueDeviceIds: preferences.selectedLights.hue ?? [],
     hiddenLifxDeviceIds: preferences.hiddenLights.lifx ?? [],
     hiddenHueDeviceIds: preferences.hiddenLights.hue ?? [],
+    companionSelectedLights: companionIds(preferences.selectedLights),
+    companionHiddenLights: companionIds(preferences.hiddenLights),
+    sharedLightsDriver: preferences.sharedLightsDriver,
     featureFlags: { ...preferences.featureFlags },
   };
 }
 
 /**
  * The account's preferences with this browser's values; what the browser does not know (other
- * providers' selections, the companions' delay offsets) is kept from `base`.
+ * providers' selections, the companions' delay offsets) is kept from `base`. The companion
+ * providers' lists are the browser's too (the Companion tab): an absent one is removed.
  */
 export function preferencesFromLocal(local: LocalSettings, base: Preferences): Preferences {
   return {
@@ -64,11 +92,16 @@ export function preferencesFromLocal(local: LocalSettings, base: Preferences): P
     },
     autoConnect: local.autoConnect,
     selectedLights: {
-      ...base.selectedLights,
+      ...withCompanionIds(base.selectedLights, local.companionSelectedLights),
       lifx: local.selectedLifxDeviceIds,
       hue: local.selectedHueDeviceIds,
     },
-    hiddenLights: { ...base.hiddenLights, lifx: local.hiddenLifxDeviceIds, hue: local.hiddenHueDeviceIds },
+    hiddenLights: {
+      ...withCompanionIds(base.hiddenLights, local.companionHiddenLights),
+      lifx: local.hiddenLifxDeviceIds,
+      hue: local.hiddenHueDeviceIds,
+    },
+    sharedLightsDriver: local.sharedLightsDriver,
     featureFlags: { ...local.featureFlags },
   };
 }
@@ -89,6 +122,9 @@ function localFromLocal(local: LocalSettings): SyncedFields {
     selectedHueDeviceIds: local.selectedHueDeviceIds,
     hiddenLifxDeviceIds: local.hiddenLifxDeviceIds,
     hiddenHueDeviceIds: local.hiddenHueDeviceIds,
+    companionSelectedLights: companionIds(local.companionSelectedLights),
+    companionHiddenLights: companionIds(local.companionHiddenLights),
+    sharedLightsDriver: local.sharedLightsDriver,
     featureFlags: local.featureFlags,
   };
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS } from '@flaglight/core';
+import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS, SHARED_LIGHTS_DRIVER_VALUES } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
@@ -22,6 +22,13 @@ const perProvider = z
     message: `at most ${PREFERENCES_MAX_PROVIDERS} providers`,
   });
 const deviceId = safeString('device id', { min: 1, max: 64 });
+
+/**
+ * Who drives a light selected both as a cloud light (`lifx` X, `hue` Y) and as a companion's LAN
+ * light (`lifx_lan` X, `hue_local` Y) while a linked companion of the account is online: with
+ * `companion` the browser leaves those lights out, with `browser` the companion does.
+ */
+export type SharedLightsDriver = (typeof SHARED_LIGHTS_DRIVER_VALUES)[number];
 
 /** What an account keeps across its browsers and companions (SPEC §3 local settings, now on the server). */
 export const PreferencesSchema = z
@@ -47,6 +54,8 @@ export const PreferencesSchema = z
       .refine((value) => Object.keys(value).length <= PREFERENCES_MAX_DEVICE_OFFSETS, {
         message: `at most ${PREFERENCES_MAX_DEVICE_OFFSETS} device offsets`,
       }),
+    /** Documents stored before this field existed read as `companion`. */
+    sharedLightsDriver: z.enum(SHARED_LIGHTS_DRIVER_VALUES).default('companion'),
   })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof PreferencesSchema>;
@@ -59,6 +68,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   hiddenLights: {},
   featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
   delayOffsetsMs: {},
+  sharedLightsDriver: 'companion',
 };
 
 /**

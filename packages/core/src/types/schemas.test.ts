@@ -55,8 +55,14 @@ describe('boundary schemas', () => {
       autoConnect: true,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
+      companionSelectedLights: {},
+      companionHiddenLights: {},
+      sharedLightsDriver: 'companion',
       featureFlags: { centralizedPolling: false, webSocketUpdates: false, newUI: false },
     });
+    expect(
+      LocalSettingsSchema.parse({ companionSelectedLights: { lifx_lan: 'x' }, sharedLightsDriver: 'tv' }),
+    ).toMatchObject({ companionSelectedLights: {}, sharedLightsDriver: 'companion' });
     expect(LocalSettingsSchema.parse({ delaySeconds: -4, selectedHueDeviceIds: 'x' }).delaySeconds).toBe(5);
     expect(LocalSettingsSchema.parse({ autoConnect: 'yes', hiddenLifxDeviceIds: 3 })).toMatchObject({
       autoConnect: true,

@@ -26,6 +26,19 @@ export const FeatureFlagsSchema = z.object({
 });
 export type FeatureFlags = z.infer<typeof FeatureFlagsSchema>;
 
+/**
+ * A selection of a desktop companion's LAN lights, by provider. A provider that is absent is not
+ * narrowed: the companion drives every light of it that it finds.
+ */
+export const CompanionLightIdsSchema = z.object({
+  lifx_lan: z.array(z.string()).optional(),
+  hue_local: z.array(z.string()).optional(),
+});
+export type CompanionLightIds = z.infer<typeof CompanionLightIdsSchema>;
+
+/** Who drives a light selected both in the cloud and on a companion while the companion is online. */
+export const SHARED_LIGHTS_DRIVER_VALUES = ['companion', 'browser'] as const;
+
 /** SPEC §3 local settings per user, as read back from browser storage (bad values fall back to defaults). */
 export const LocalSettingsSchema = z.object({
   selectedLifxDeviceIds: z.array(z.string()).catch([]).default([]),
@@ -37,6 +50,10 @@ export const LocalSettingsSchema = z.object({
   /** Devices the user hid from the Light Control list (SPEC §2 per-device hide button). */
   hiddenLifxDeviceIds: z.array(z.string()).catch([]).default([]),
   hiddenHueDeviceIds: z.array(z.string()).catch([]).default([]),
+  /** The account's choice of companion (LAN) lights, kept as the account's preferences have it. */
+  companionSelectedLights: CompanionLightIdsSchema.catch({}).default({}),
+  companionHiddenLights: CompanionLightIdsSchema.catch({}).default({}),
+  sharedLightsDriver: z.enum(SHARED_LIGHTS_DRIVER_VALUES).catch('companion').default('companion'),
   featureFlags: FeatureFlagsSchema.catch({
     centralizedPolling: false,
     webSocketUpdates: false,
