@@ -12,7 +12,12 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { until } from '../../../test/fake-timers.js';
 import type { DriverEvent } from '../../driver.js';
 import { createEffectPlayer } from '../../player/player.js';
-import { createLifxLanDriver, type LifxLanDriver, type LifxLanDriverOptions } from './driver.js';
+import {
+  createLifxLanDriver,
+  type LanTarget,
+  type LifxLanDriver,
+  type LifxLanDriverOptions,
+} from './driver.js';
 import { strobeWrites } from './messages.js';
 
 const LOOPBACK = '127.0.0.1';
@@ -30,15 +35,19 @@ afterEach(async () => {
 });
 
 async function setup(
-  options: { count?: number; random?: () => number } & Partial<LifxLanDriverOptions> = {},
+  options: {
+    count?: number;
+    random?: () => number;
+    extraTargets?: LanTarget[];
+  } & Partial<LifxLanDriverOptions> = {},
 ) {
-  const { count = 3, random, ...driverOptions } = options;
+  const { count = 3, random, extraTargets = [], ...driverOptions } = options;
   const bulbs = await startVirtualLifxBulbs({ count, ...(random ? { random } : {}) });
   sims.push(bulbs);
   const events: DriverEvent[] = [];
   const logs: string[] = [];
   const driver = createLifxLanDriver({
-    targets: [{ host: bulbs.host, port: bulbs.discoveryPort }],
+    targets: [{ host: bulbs.host, port: bulbs.discoveryPort }, ...extraTargets],
     bindAddress: LOOPBACK,
     discoveryWindowMs: 150,
     rescanIntervalMs: 0,
@@ -103,7 +112,6 @@ describe('LIFX LAN discovery', () => {
   });
 
   test('garbage, foreign and stray datagrams are ignored, and a non-light (223) is left out', async () => {
-    const { bulbs, driver, logs } = await setup({ count: 2 });
     // A fake LIFX Switch beside the bulbs: answers GetService, then StateUnhandled to LightGet, and
     // fires junk at the driver's socket before every answer.
     const swtch = createSocket('udp4');
@@ -173,17 +181,14 @@ describe('LIFX LAN discovery', () => {
         reply({ type: 'StateService', service: LIFX_SERVICE_UDP, port: swtch.address().port });
       else if (message.type === 'LightGet') reply({ type: 'StateUnhandled', unhandledType: 101 });
     });
-    const withSwitch = createLifxLanDriver({
-      targets: [
-        { host: bulbs.host, port: bulbs.discoveryPort },
-        { host: LOOPBACK, port: swtch.address().port },
-      ],
-      bindAddress: LOOPBACK,
-      discoveryWindowMs: 150,
-      rescanIntervalMs: 0,
-      onLog: (m) => logs.push(m),
+    const {
+      bulbs,
+      driver: withSwitch,
+      logs,
+    } = await setup({
+      count: 2,
+      extraTargets: [{ host: LOOPBACK, port: swtch.address().port }],
     });
-    drivers.push(withSwitch);
     const found = await withSwitch.discover();
     expect(found.map((d) => d.id).sort()).toEqual(
       bulbs
@@ -194,7 +199,6 @@ describe('LIFX LAN discovery', () => {
     expect(logs.some((l) => l.includes('d073d5990001 is not a light'))).toBe(true);
     await withSwitch.setState([], { on: true, color: COLOR_PRESETS.blue, brightness: 1, transitionMs: 0 });
     expect(bulbs.list().every((b) => b.color.hue === 43690)).toBe(true);
-    void driver;
   });
 });
 
