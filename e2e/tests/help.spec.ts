@@ -73,6 +73,13 @@ for (const viewport of [
         'href',
         '/api/downloads/flaglight-setup',
       );
+      // Chromium on Linux: the desktop panel's first button is the Linux build.
+      const desktop = page.getByRole('complementary', { name: 'Desktop app' });
+      await expect(desktop.getByRole('link').first()).toHaveAccessibleName('Download for Linux');
+      await expect(desktop.getByRole('link', { name: 'Download for Linux' })).toHaveAttribute(
+        'href',
+        '/api/downloads/flaglight-linux',
+      );
       await page.getByRole('link', { name: 'Open Settings' }).first().click();
       await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     });

@@ -20,7 +20,13 @@ test.describe('landing at 1440 px', () => {
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '#/privacy');
     await expect(footer.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', '#/terms');
-    await expect(footer.getByRole('link', { name: 'Desktop app for Windows' })).toHaveAttribute(
+    // Chromium on Linux: the Linux build first, the Windows installer still on offer.
+    await expect(footer.getByRole('link', { name: 'Download for Linux' })).toHaveAttribute(
+      'href',
+      '/api/downloads/flaglight-linux',
+    );
+    await expect(footer.getByText('then chmod +x and run it')).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Download for Windows' })).toHaveAttribute(
       'href',
       '/api/downloads/flaglight-setup',
     );
@@ -51,6 +57,23 @@ test.describe('landing at 1440 px', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await expect(car).toHaveCSS('animation-play-state', 'paused');
     await expect(page.getByTestId('glow-cursor')).toHaveCount(0);
+  });
+});
+
+test.describe('landing visited from Windows', () => {
+  test.use({
+    userAgent:
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  });
+
+  test('offers the Windows installer only', async ({ page }) => {
+    await page.goto('/');
+    const footer = page.getByRole('contentinfo');
+    await expect(footer.getByRole('link', { name: 'Download for Windows' })).toHaveAttribute(
+      'href',
+      '/api/downloads/flaglight-setup',
+    );
+    await expect(footer.getByRole('link', { name: 'Download for Linux' })).toHaveCount(0);
   });
 });
 

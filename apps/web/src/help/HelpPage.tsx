@@ -1,7 +1,7 @@
 import { Download, LayoutDashboard, Mail, Search, Settings } from 'lucide-react';
 import { useDeferredValue, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { buttonClass } from '../ui/button-styles';
+import { DesktopDownloads } from '../downloads/DesktopDownloads';
 import { Page } from '../ui/Page';
 import { FaqSection } from './FaqSection';
 import { DESKTOP_DOWNLOAD_URL, searchHelp, type HelpLink } from './help-content';
@@ -123,17 +123,14 @@ export function HelpPage() {
           >
             <div>
               <h2 className="font-display text-2xl font-bold tracking-tight uppercase italic">
-                Flaglight for Windows
+                Flaglight desktop app
               </h2>
               <p className="text-ink-300">
-                Runs in the background on Windows 10/11, so the browser can close, and reaches lights on your
-                home network.
+                Runs in the background on Windows 10/11 or Linux, so the browser can close, and reaches lights
+                on your home network.
               </p>
             </div>
-            <a href={DESKTOP_DOWNLOAD_URL} className={buttonClass('primary')}>
-              <Download aria-hidden="true" className="size-5" />
-              Download for Windows
-            </a>
+            <DesktopDownloads variant="panel" />
           </aside>
         </div>
 

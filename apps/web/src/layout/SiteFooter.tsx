@@ -1,6 +1,5 @@
-import { Download } from 'lucide-react';
 import { Link } from 'react-router';
-import { DESKTOP_DOWNLOAD_URL } from '../help/support';
+import { DesktopDownloads } from '../downloads/DesktopDownloads';
 import { Logo } from './Logo';
 
 const FOOTER_LINK = 'rounded text-ink-300 underline-offset-4 hover:text-ink-100 hover:underline';
@@ -34,13 +33,7 @@ export function SiteFooter() {
                 Terms
               </Link>
             </li>
-            <li>
-              {/* A server route, not a hash route: the server answers with the installer or a 404 page. */}
-              <a href={DESKTOP_DOWNLOAD_URL} className={`${FOOTER_LINK} inline-flex items-center gap-1.5`}>
-                <Download aria-hidden="true" className="size-4" />
-                Desktop app for Windows
-              </a>
-            </li>
+            <DesktopDownloads variant="footer" />
           </ul>
         </nav>
       </div>
