@@ -1,4 +1,5 @@
 import {
+  HUE_CERTIFICATE_CHANGED,
   createHueLocalDriver,
   discoverHueBridgesMdns,
   fetchHueBridgeConfig,
@@ -6,7 +7,27 @@ import {
 } from '@flaglight/lights/lan';
 import type { Logger } from '../system/log.js';
 import type { StateFile, StoredHueBridge } from '../system/state-file.js';
-import type { LightsHub } from './lights-hub.js';
+import type { LanDriver, LightsHub } from './lights-hub.js';
+
+type HueLocalDriver = ReturnType<typeof createHueLocalDriver>;
+
+/** The hub's face of a Hue driver: `discover` reads the bridge's lights again. */
+function asLanDriver(driver: HueLocalDriver): LanDriver {
+  return {
+    provider: driver.provider,
+    get nativeStrobe() {
+      return driver.nativeStrobe;
+    },
+    listDevices: () => driver.listDevices(),
+    setState: (ids, state) => driver.setState(ids, state),
+    playStep: (ids, step) => driver.playStep(ids, step),
+    minStrobeHalfPeriodMs: (count) => driver.minStrobeHalfPeriodMs(count),
+    cancelPending: () => driver.cancelPending(),
+    subscribe: (listener) => driver.subscribe(listener),
+    discover: () => driver.connect(),
+    close: () => driver.close(),
+  };
+}
 
 export interface HueView {
   bridges: { url: string; name: string | null; paired: boolean }[];
@@ -40,14 +61,29 @@ export function createHueSupport(options: {
   let pairing: string | null = null;
   let demoServer: string | null = null;
 
+  const changedCertificate = new Set<string>();
   const drive = async (bridge: StoredHueBridge) => {
+    changedCertificate.delete(bridge.bridgeId.toLowerCase());
     const driver = createHueLocalDriver({
       url: bridge.url,
       bridgeId: bridge.bridgeId,
       applicationKey: bridge.applicationKey,
-      ...(bridge.fingerprint256 ? { fingerprint256: bridge.fingerprint256 } : {}),
+      fingerprint256: bridge.fingerprint256 ?? '',
     });
-    await hub.add('hue_local', keyOf(bridge), driver);
+    // Another certificate at the bridge's address is another device: stop sending it the key.
+    driver.subscribe((event) => {
+      if (event.type !== 'error' && event.type !== 'disconnect') return;
+      if (event.error.message !== HUE_CERTIFICATE_CHANGED) return;
+      const id = bridge.bridgeId.toLowerCase();
+      if (changedCertificate.has(id)) return;
+      changedCertificate.add(id);
+      void hub.remove(keyOf(bridge)).then(async () => {
+        log.warn(`Hue bridge ${bridge.name ?? bridge.url}: ${HUE_CERTIFICATE_CHANGED}`);
+        // The demo's bridge is made anew with each start of the demo server: pair it again.
+        if (demoServer) await support.pair(bridge.url);
+      });
+    });
+    await hub.add('hue_local', keyOf(bridge), asLanDriver(driver));
   };
 
   const addCandidate = async (url: string) => {

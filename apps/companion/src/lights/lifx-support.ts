@@ -17,7 +17,7 @@ export function createLifxSupport(options: { hub: LightsHub; log: Logger; broadc
         broadcast: options.broadcast,
         // Talking to the simulator only: never open a socket on the network.
         ...(loopbackOnly ? { bindAddress: '127.0.0.1' } : {}),
-        onLog: (message) => log.info(`LIFX: ${message}`),
+        onLog: (message) => log.info(message),
       });
       await hub.add('lifx_lan', LIFX_KEY, driver);
       const found = hub.lights().filter((light) => light.provider === 'lifx_lan').length;

@@ -52,6 +52,11 @@ export function drivenIds(
   return pool.filter((id) => !twins.has(id));
 }
 
+/** How often the hub reads each driver's device list (reachability changes without an event). */
+const DEVICE_REFRESH_MS = 2_000;
+/** The same warning from one driver is logged at most once in this long. */
+const REPEAT_WARNING_MS = 60_000;
+
 interface Entry {
   provider: LanProvider;
   key: string;
@@ -59,6 +64,7 @@ interface Entry {
   player: EffectPlayer;
   devices: LightDeviceInfo[];
   unsubscribe: () => void;
+  refresher: NodeJS.Timeout;
 }
 
 export interface LightsHub {
@@ -99,6 +105,14 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
   const listeners = new Set<() => void>();
   let selection: Selection = { selectedLights: {}, sharedLightsDriver: 'companion' };
   let isPaused = false;
+  const lastWarning = new Map<string, { message: string; at: number }>();
+  const warnOnce = (key: string, message: string) => {
+    const last = lastWarning.get(key);
+    const now = Date.now();
+    if (last && last.message === message && now - last.at < REPEAT_WARNING_MS) return;
+    lastWarning.set(key, { message, at: now });
+    log.warn(`${key}: ${message}`);
+  };
   const changed = () => {
     for (const listener of [...listeners]) listener();
   };
@@ -129,13 +143,14 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
         driver,
         devices: [],
         unsubscribe: () => undefined,
+        refresher: setInterval(() => void refreshDevices(entry), DEVICE_REFRESH_MS),
         player: createEffectPlayer({
           driver,
           devices: () => (isPaused ? [] : idsOf(entry)),
           onWarning: (message) => {
-            if (!message.startsWith('No devices selected')) log.warn(`${key}: ${message}`);
+            if (!message.startsWith('No devices selected')) warnOnce(key, message);
           },
-          onError: (error) => log.warn(`${key}: ${error.message}`),
+          onError: (error) => warnOnce(key, error.message),
           onStep: ({ step }) => {
             if (step.kind === 'restore') return;
             const look = {
@@ -146,9 +161,10 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
           },
         }),
       };
+      entry.refresher.unref();
       entry.unsubscribe = driver.subscribe((event) => {
-        if (event.type === 'error' || event.type === 'disconnect') log.warn(`${key}: ${event.error.message}`);
-        else if (event.type === 'warning') log.warn(`${key}: ${event.message}`);
+        if (event.type === 'error' || event.type === 'disconnect') warnOnce(key, event.error.message);
+        else if (event.type === 'warning') warnOnce(key, event.message);
         // Reachability is part of the device list: read it again.
         void refreshDevices(entry);
       });
@@ -160,6 +176,7 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
       const entry = entries.get(key);
       if (!entry) return;
       entries.delete(key);
+      clearInterval(entry.refresher);
       entry.unsubscribe();
       entry.player.dispose();
       await entry.driver.close().catch(() => undefined);

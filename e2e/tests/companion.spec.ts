@@ -1,0 +1,320 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { expect, seedSession, test } from '../fixtures';
+import { DelayPanel } from '../page-models/delay-panel';
+import { signUpViaApi } from '../support/accounts';
+
+/**
+ * The desktop companion's whole journey (issue 14 item 6), against a demo server of its own (this
+ * test kills it with kill -9 and starts it again) and the demo's LAN simulator: the built Linux
+ * executable links in the browser, follows the demo race with the browser closed, holds each flag
+ * back by the account's delay, drives the virtual LIFX bulbs over UDP, survives the server's
+ * crash without missing the flag that is current after it, and learns at once that it was unlinked.
+ */
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const EXECUTABLE = path.join(REPO_ROOT, 'apps/companion/dist/flaglight-companion-linux-x64');
+const DEMO_FIXTURE = '2021-saudi-arabia-race';
+/** Minutes into the recording: green now, a yellow flag 9 s later at speed 1 (18:54:31 UTC). */
+const BEFORE_YELLOW_MINUTES = 203.9;
+/** Red since 17:57:00, until 18:06:28: the flag that is current when the server comes back. */
+const DURING_RED_MINUTES = 150;
+/** LIFX HSBK hues (0–65535): red 0, yellow 60° = 10923. */
+const HUE_RED = 0;
+const HUE_YELLOW = 10_923;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** What the companion printed, for a failure's message. */
+let diagnostics = (): string => '';
+
+async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  ms: number,
+): Promise<T> {
+  const end = Date.now() + ms;
+  let last: Error | null = null;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error instanceof Error ? error : new Error(String(error));
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}\n${diagnostics()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+interface DemoServer {
+  base: string;
+  process: ChildProcess;
+}
+
+interface Bulb {
+  id: string;
+  baseColor: { hue: number; saturation: number; brightness: number };
+  on: boolean;
+}
+
+interface CompanionStatus {
+  linked: boolean;
+  userCode?: string;
+  stream: { state: string };
+  delayMs: number;
+  pending: { state: string; at: string }[];
+  lights: { provider: string; id: string; reachable: boolean; driven: boolean }[];
+}
+
+const hueNear = (value: number, target: number) => {
+  const distance = Math.abs(value - target);
+  return Math.min(distance, 65_536 - distance) < 1_200;
+};
+
+test.describe('desktop companion', () => {
+  test.describe.configure({ mode: 'serial', retries: 0 });
+
+  let dataDir = '';
+  let companionDir = '';
+  let port = 0;
+  let lifxPort = 0;
+  let huePort = 0;
+  let bridgePort = 0;
+  let server: DemoServer | null = null;
+  let companion: ChildProcess | null = null;
+  let output = '';
+  let api: APIRequestContext | null = null;
+
+  async function startServer(): Promise<DemoServer> {
+    const base = `http://127.0.0.1:${port}`;
+    // `node --import tsx` runs the server in this one process, so kill -9 really kills it.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        FLAGLIGHT_MODE: 'demo',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: base,
+        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        DEMO_LIFX_LAN_PORT: String(lifxPort),
+        DEMO_HUE_BRIDGE_PORT: String(huePort),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 60_000);
+    return { base, process: child };
+  }
+
+  async function setRace(base: string, positionMinutes: number, speed: number): Promise<void> {
+    const response = await fetch(`${base}/sims/openf1/_control/replays`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ replays: [{ fixture: DEMO_FIXTURE, positionMinutes, speed }] }),
+    });
+    expect(response.ok).toBe(true);
+  }
+
+  /** Resumes the paused replay: the same session goes on (a new replay would be a new session). */
+  async function setSpeed(base: string, speed: number): Promise<void> {
+    const response = await fetch(`${base}/sims/openf1/_control/speed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ speed }),
+    });
+    expect(response.ok).toBe(true);
+  }
+
+  async function bulbs(base: string): Promise<Bulb[]> {
+    const state = (await (await fetch(`${base}/sims/lan/state`)).json()) as { lifx: { bulbs: Bulb[] } };
+    return state.lifx.bulbs;
+  }
+
+  async function status(): Promise<CompanionStatus> {
+    const response = await fetch(`http://127.0.0.1:${bridgePort}/api/status`);
+    return (await response.json()) as CompanionStatus;
+  }
+
+  test.beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-server-'));
+    companionDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-data-'));
+    [port, lifxPort, huePort, bridgePort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    server = await startServer();
+    api = await playwrightRequest.newContext({ baseURL: server.base });
+  });
+
+  test.afterAll(async () => {
+    companion?.kill('SIGTERM');
+    server?.process.kill('SIGKILL');
+    await api?.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(companionDir, { recursive: true, force: true });
+  });
+
+  test('links in the browser, follows the race with the browser closed, survives a server crash, and learns it was unlinked', async ({
+    browser,
+  }) => {
+    test.setTimeout(240_000);
+    const base = server!.base;
+    const session = await signUpViaApi(api!);
+    // Paused just before a yellow flag (a paused replay is placed at speed 1, then stopped).
+    await setRace(base, BEFORE_YELLOW_MINUTES, 1);
+    await setSpeed(base, 0);
+
+    // The built executable when there is one (npm test builds it first); else the sources.
+    const [command, args] = existsSync(EXECUTABLE)
+      ? [EXECUTABLE, []]
+      : [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/companion/src/main.ts')]];
+    test
+      .info()
+      .annotations.push({
+        type: 'companion',
+        description: existsSync(EXECUTABLE) ? EXECUTABLE : 'sources (no build)',
+      });
+    companion = spawn(
+      command,
+      [
+        ...args,
+        'run',
+        '--demo',
+        '--server',
+        base,
+        '--no-browser',
+        '--data-dir',
+        companionDir,
+        '--port',
+        String(bridgePort),
+        '--name',
+        'E2E Companion',
+      ],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    diagnostics = () => `companion output:\n${output.slice(-3_000)}`;
+    companion.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    companion.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+    // It prints where to link, and says the same on its status page.
+    const [, link, userCode] = await waitFor(
+      'the link line',
+      async () => /Open (\S+) and confirm ([A-Z]{4}-[A-Z]{4})/.exec(output),
+      30_000,
+    );
+    expect((await status()).userCode).toBe(userCode);
+
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    await seedSession(page, session);
+    await page.goto(link!);
+    await expect(page.getByText('Link this companion to your account?')).toBeVisible();
+    await expect(page.getByText('E2E Companion')).toBeVisible();
+    await page.getByRole('button', { name: 'Link' }).click();
+    await expect(page.getByRole('status')).toContainText('Linked.');
+
+    const following = await waitFor(
+      'the companion to follow the race',
+      async () => {
+        const s = await status();
+        return s.linked && s.stream.state === 'following' && s.lights.filter((l) => l.reachable).length >= 6
+          ? s
+          : null;
+      },
+      30_000,
+    );
+    expect(following.lights.filter((l) => l.provider === 'lifx_lan' && l.driven)).toHaveLength(6);
+    expect(JSON.stringify(following)).not.toContain(session.token);
+
+    // The fan sets a longer broadcast delay in the web app; the companion takes it.
+    await page.goto('/#/dashboard');
+    const delay = new DelayPanel(page);
+    await delay.typeDelay(7);
+    await delay.expectDelay(7);
+    await waitFor('the new delay', async () => (await status()).delayMs === 7_000, 15_000);
+    // The browser is closed: the companion follows alone.
+    await context.close();
+
+    // The race goes on: a yellow flag reaches the companion, and the bulbs only after the delay.
+    await setSpeed(base, 1);
+    const queued = await waitFor(
+      'the yellow flag to reach the companion',
+      async () => (await status()).pending.find((p) => p.state === 'yellow'),
+      30_000,
+    );
+    const receivedAt = Date.now();
+    expect(Date.parse(queued.at) - receivedAt).toBeGreaterThan(4_000);
+    expect(
+      (await bulbs(base)).some((b) => hueNear(b.baseColor.hue, HUE_YELLOW) && b.baseColor.saturation > 0),
+    ).toBe(false);
+    await waitFor(
+      'yellow on every virtual bulb',
+      async () => (await bulbs(base)).every((b) => hueNear(b.baseColor.hue, HUE_YELLOW) && b.on),
+      20_000,
+    );
+    expect(Date.now() - receivedAt).toBeGreaterThan(4_000);
+
+    // kill -9 the server; the race it comes back with is under a red flag.
+    server!.process.kill('SIGKILL');
+    await waitFor(
+      'the companion to notice',
+      async () => (await status()).stream.state !== 'following',
+      60_000,
+    );
+    server = await startServer();
+    await setRace(server.base, DURING_RED_MINUTES, 1);
+    await waitFor(
+      'red on every virtual bulb after the restart',
+      async () =>
+        (await bulbs(server!.base)).every(
+          (b) => hueNear(b.baseColor.hue, HUE_RED) && b.baseColor.saturation > 0,
+        ),
+      90_000,
+    );
+    expect((await status()).stream.state).toBe('following');
+
+    // Unlinked in Settings: the companion knows within seconds and offers a new code.
+    const settings = await browser.newContext({ baseURL: server.base });
+    const settingsPage = await settings.newPage();
+    await seedSession(settingsPage, session);
+    await settingsPage.goto('/#/settings');
+    await settingsPage.getByRole('button', { name: 'Devices' }).click();
+    await settingsPage.getByRole('button', { name: 'Unlink E2E Companion' }).click();
+    await settingsPage
+      .getByRole('dialog', { name: 'Unlink companion' })
+      .getByRole('button', { name: 'Unlink' })
+      .click();
+    await expect(settingsPage.getByText('E2E Companion was unlinked.')).toBeVisible();
+    await settings.close();
+    const after = await waitFor(
+      'the companion to say it was unlinked',
+      async () => {
+        const s = await status();
+        return !s.linked && s.userCode ? s : null;
+      },
+      20_000,
+    );
+    expect(after.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(output).toMatch(/unlinked/i);
+  });
+});
