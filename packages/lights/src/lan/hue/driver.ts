@@ -1,11 +1,16 @@
 import { HUE_GAMUTS, hsbToXy, type LightColor, type LightStep } from '@flaglight/core';
 import type { DriverListener, LightDeviceInfo, LightDriver, LightStateCommand } from '../../driver.js';
-import { createHueDriver, HUE_LIGHT_COMMAND_GAP_MS, toHueCommand } from '../../hue/driver.js';
+import { createHueDriver, toHueCommand } from '../../hue/driver.js';
 import type { HueLightInfo, HueSignaling } from '../../hue/transports.js';
 import { expandStrobe } from '../../player/strobe.js';
 import { systemTimers, TargetScheduler, type Timers } from '../../timers.js';
 import { createHueLocalTransport, type HueLocalTransport } from './transport.js';
 
+/**
+ * Between two light commands on one bridge: a little slower than Hue's ~10/s (reference §2.4),
+ * so network jitter never bunches ten into one second at the bridge.
+ */
+export const HUE_LOCAL_COMMAND_GAP_MS = 110;
 /** aiohue's wait on a busy bridge (reference §2.4): 0.25 s, doubling per attempt. */
 export const HUE_LOCAL_RETRY_BASE_DELAY_MS = 250;
 /** `signaling.duration` is counted in whole seconds. */
@@ -17,7 +22,7 @@ export interface HueLocalDriverOptions {
   applicationKey: string;
   fingerprint256: string;
   timers?: Timers;
-  /** Between two light commands on this bridge; default 100 ms (~10/s). */
+  /** Between two light commands on this bridge; default 110 ms (~9/s). */
   gapMs?: number;
   retryBaseDelayMs?: number;
   timeoutMs?: number;
@@ -66,7 +71,7 @@ export function signalFor(step: Strobe, light: HueLightInfo | undefined): HueSig
 }
 
 /**
- * A Hue bridge on the LAN (provider `hue_local`): the Hue driver's paced queue (~10 light
+ * A Hue bridge on the LAN (provider `hue_local`): the Hue driver's paced queue (~9 light
  * commands/s per bridge, a light's queued command replaced by its newer one, back-off on 429/503)
  * over the pinned `node:https` transport. A strobe becomes one `signaling` command on lights that
  * list the signal, and paced set-states (stretched to the bridge's pace) on the others.
@@ -83,7 +88,7 @@ export function createHueLocalDriver(options: HueLocalDriverOptions): HueLocalDr
   const inner = createHueDriver({
     transport,
     timers,
-    gapMs: options.gapMs ?? HUE_LIGHT_COMMAND_GAP_MS,
+    gapMs: options.gapMs ?? HUE_LOCAL_COMMAND_GAP_MS,
     retryBaseDelayMs: options.retryBaseDelayMs ?? HUE_LOCAL_RETRY_BASE_DELAY_MS,
   });
   const flashes = new TargetScheduler(timers);

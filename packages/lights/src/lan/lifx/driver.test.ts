@@ -301,7 +301,7 @@ describe('LIFX LAN flags at the bulb', () => {
       'LightSetPower',
     ]);
     expect(sent[3]!.message).toMatchObject({ color: { hue: 0, saturation: 65535, brightness: 32768 } });
-    expect(sent[3]!.monotonicMs - sent[0]!.monotonicMs).toBeGreaterThanOrEqual(1400);
+    expect(sent[3]!.monotonicMs - sent[0]!.monotonicMs).toBeGreaterThanOrEqual(1300);
     expect(bulbs.list()[0]!.baseColor).toMatchObject({ hue: 0, brightness: 32768 });
   });
 });
@@ -319,7 +319,7 @@ describe('LIFX LAN reliability', () => {
     const colour = bulbs.log(bulb!.id).filter((r) => r.type === 'LightSetColor');
     expect(colour.map((r) => r.ignored)).toEqual(['dropped', null]);
     expect(colour[1]!.sequence).toBe(colour[0]!.sequence);
-    expect(colour[1]!.monotonicMs - colour[0]!.monotonicMs).toBeGreaterThanOrEqual(400);
+    expect(colour[1]!.monotonicMs - colour[0]!.monotonicMs).toBeGreaterThanOrEqual(300);
     expect(bulbs.list()[0]!.color.hue).toBe(43690);
     expect(driver.devices()[0]!.reachable).toBe(true);
   });
@@ -389,8 +389,11 @@ describe('LIFX LAN reliability', () => {
       });
     const times = writes(bulbs.log(bulb!.id)).map((r) => r.monotonicMs);
     expect(times).toHaveLength(16);
+    // Sent ≥ 50 ms apart. Arrival times can bunch when the machine is busy, the average cannot;
+    // without pacing every gap would be about a millisecond.
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(45);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(20);
+    expect((times.at(-1)! - times[0]!) / gaps.length).toBeGreaterThanOrEqual(48);
     // 20 changes fired at once: the queue keeps only the newest colour.
     const before = writes(bulbs.log(bulb!.id)).length;
     await Promise.all(
