@@ -43,10 +43,9 @@ export function drivenIds(
   selection: Selection,
 ): string[] {
   const chosen = selection.selectedLights[provider];
-  const pool =
-    chosen === undefined
-      ? found.filter((light) => light.reachable).map((light) => light.id)
-      : found.map((l) => l.id).filter((id) => chosen.includes(id));
+  // A light that is not answering right now stays driven: its driver sends it the current look
+  // again when it answers (a bulb that blinked off the Wi-Fi, a restarted bridge).
+  const pool = found.map((light) => light.id).filter((id) => chosen === undefined || chosen.includes(id));
   if (selection.sharedLightsDriver !== 'browser') return pool;
   const twins = new Set(selection.selectedLights[CLOUD_TWIN[provider]] ?? []);
   return pool.filter((id) => !twins.has(id));
