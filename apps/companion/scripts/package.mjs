@@ -56,7 +56,6 @@ if (!/^\d+\.\d+\.\d+$/.test(NODE_VERSION ?? '')) fail('package.json lacks "flagl
 if (!/^\d+\.\d+\.\d+$/.test(VERSION)) fail(`version ${VERSION}: the installer needs digits only (X.Y.Z)`);
 
 const skipped = [];
-const rows = [];
 const started = performance.now();
 
 function fail(message) {
@@ -78,8 +77,7 @@ async function step(name, output, run) {
   const note = await run();
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
   const size = output && existsSync(output) ? formatSize(statSync(output).size) : '';
-  const line = `${name.padEnd(34)} ${`${seconds} s`.padStart(7)}  ${size.padStart(9)}  ${output ? path.relative(ROOT, output) : ''}${note ? `  (${note})` : ''}`;
-  rows.push(line);
+  const line = `${name.padEnd(40)} ${`${seconds} s`.padStart(7)}  ${size.padStart(9)}  ${output ? path.relative(ROOT, output) : ''}${note ? `  (${note})` : ''}`;
   console.log(line);
 }
 
@@ -242,7 +240,8 @@ if (!linuxOnly) {
       });
     } else {
       copyFileSync(nodeExe, OUTPUTS.windows);
-      note = 'signature left in place: no osslsigncode';
+      note = 'the broken signature stays: no osslsigncode (Debian: apt-get install -y osslsigncode)';
+      skipped.push(`signature removal: ${note}`);
     }
     await injectBlob(OUTPUTS.windows);
     // No console window at login or from the Start menu; redirected output still arrives (decision 017).
@@ -252,13 +251,8 @@ if (!linuxOnly) {
   if (has('makensis')) {
     await step('installer (makensis)', OUTPUTS.installer, () => {
       rmSync(OUTPUTS.installer, { force: true });
-      execFileSync(
-        'makensis',
-        ['-V2', `-DVERSION=${VERSION}`, path.join(ROOT, 'installer', 'flaglight.nsi')],
-        {
-          stdio: 'inherit',
-        },
-      );
+      const script = path.join(ROOT, 'installer', 'flaglight.nsi');
+      execFileSync('makensis', ['-V2', `-DVERSION=${VERSION}`, script], { stdio: 'inherit' });
     });
   } else {
     rmSync(OUTPUTS.installer, { force: true });
