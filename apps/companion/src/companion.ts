@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { PreferencesDocumentSchema, type Preferences } from '@flaglight/contract';
+import { DEVICE_MAX_LIGHTS, PreferencesDocumentSchema, type Preferences } from '@flaglight/contract';
 import { getEffectiveDelayMs, isEffectFlag } from '@flaglight/core';
 import {
   DEFAULT_BRIDGE_PORT,
@@ -55,6 +55,8 @@ export interface Companion {
 /** A flag that reaches the lights later than this after its emission is played at once. */
 const LATE_GRACE_MS = 2_000;
 const REPORT_DEBOUNCE_MS = 1_000;
+const REPORT_MIN_GAP_MS = 3_000;
+const REPORT_RETRY_MS = 30_000;
 
 /**
  * The companion: links to the account, follows its live session, applies the broadcast delay and
@@ -118,10 +120,9 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     if (!parsed.success) return;
     const before = preferences ? delayMs() : null;
     preferences = parsed.data.preferences;
-    const prefs = preferences as Preferences & { sharedLightsDriver?: 'companion' | 'browser' };
     hub.setSelection({
-      selectedLights: prefs.selectedLights,
-      sharedLightsDriver: prefs.sharedLightsDriver ?? 'companion',
+      selectedLights: preferences.selectedLights,
+      sharedLightsDriver: preferences.sharedLightsDriver,
     });
     if (before !== delayMs()) log.info(`Broadcast delay: ${(delayMs() / 1000).toFixed(1)} s`);
   };
@@ -193,30 +194,38 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     deviceName: options.deviceName ?? os.hostname(),
   });
 
+  // The server takes 30 reports a minute per device: changes are gathered, one report every 3 s
+  // at most, and a failed report is tried again.
   let reportTimer: NodeJS.Timeout | null = null;
-  const reportLights = () => {
+  let lastReportAt = 0;
+  const reportLights = (delayMs = REPORT_DEBOUNCE_MS) => {
     if (reportTimer) clearTimeout(reportTimer);
+    const wait = Math.max(delayMs, lastReportAt + REPORT_MIN_GAP_MS - Date.now());
     reportTimer = setTimeout(() => {
       reportTimer = null;
       const token = store.get().token;
       if (!token) return;
-      const lights = hub.lights().map(({ provider, id, label, reachable }) => ({
-        provider,
-        id,
-        label: label.slice(0, 80),
-        reachable,
-      }));
+      lastReportAt = Date.now();
+      const lights = hub
+        .lights()
+        .slice(0, DEVICE_MAX_LIGHTS)
+        .map(({ provider, id, label, reachable }) => ({
+          provider,
+          id,
+          label: label.slice(0, 80),
+          reachable,
+        }));
       api.reportLights(token, lights).catch((error: unknown) => {
-        if (!(error instanceof ServerError && error.status === 404)) {
-          log.warn(
-            `Could not report the lights to the server: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
+        if (error instanceof ServerError && (error.status === 401 || error.status === 404)) return;
+        log.warn(
+          `Could not report the lights to the server: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        reportLights(REPORT_RETRY_MS);
       });
-    }, REPORT_DEBOUNCE_MS);
+    }, wait);
     reportTimer.unref();
   };
-  hub.onChange(reportLights);
+  hub.onChange(() => reportLights());
 
   const status = (): BridgeStatus => {
     const state = store.get();
