@@ -13,7 +13,7 @@ import {
 import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus } from './follow/follower.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { createLifxSupport } from './lights/lifx-support.js';
-import { createLightsHub, type LightsHub } from './lights/lights-hub.js';
+import { createLightsHub, flagLook, type LightsHub } from './lights/lights-hub.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
 import { createLogger, type Logger } from './system/log.js';
@@ -55,6 +55,7 @@ export interface Companion {
 /** A flag that reaches the lights later than this after its emission is played at once. */
 const LATE_GRACE_MS = 2_000;
 const REPORT_DEBOUNCE_MS = 1_000;
+const DEMO_RETRY_MS = 5_000;
 const REPORT_MIN_GAP_MS = 3_000;
 const REPORT_RETRY_MS = 30_000;
 
@@ -141,8 +142,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     const state = 'data' in flag ? flag.data.state : flag.state;
     const message = 'data' in flag ? flag.data.cause.message : flag.message;
     hub.play(state);
-    const look = hub.lights().find((light) => light.driven && light.lastColor)?.lastColor ?? null;
-    shown = { state, message, css: look?.css ?? null, at: new Date().toISOString() };
+    shown = { state, message, css: flagLook(state)?.css ?? null, at: new Date().toISOString() };
     log.info(`Flag ${state}${message ? `: ${message}` : ''}`);
   };
 
@@ -170,14 +170,14 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       hub.schedule(entry.flag.data.state, entry.at);
       const timer = setTimeout(() => {
         pending.delete(id);
-        const look = hub.lights().find((light) => light.driven && light.lastColor)?.lastColor ?? null;
+        const { state, cause } = entry.flag.data;
         shown = {
-          state: entry.flag.data.state,
-          message: entry.flag.data.cause.message,
-          css: look?.css ?? null,
+          state,
+          message: cause.message,
+          css: flagLook(state)?.css ?? null,
           at: new Date().toISOString(),
         };
-        log.info(`Flag ${entry.flag.data.state}: ${entry.flag.data.cause.message}`);
+        log.info(`Flag ${state}${cause.message ? `: ${cause.message}` : ''}`);
       }, entry.at - now);
       timer.unref();
       pending.set(id, { state: entry.flag.data.state, at: entry.at, timer });
@@ -304,9 +304,21 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   log.info(`Flaglight Companion ${APP_VERSION}: status page ${bridge.url}`);
 
   // Demo: the LAN simulator of the demo server stands in for the home network.
-  if (options.demo) await configureDemo(server, options, log);
-  await lifx.start(options.lifxTargets);
-  await hue.start(options.hueBridges, options.demo ? server : null);
+  // The lights start beside the link and the race: a demo server still starting is waited for.
+  const lanReady = (async () => {
+    if (options.demo) {
+      let warned = false;
+      while (!stopping.signal.aborted && !(await configureDemo(server, options, log, !warned))) {
+        warned = true;
+        await new Promise((resolve) => setTimeout(resolve, DEMO_RETRY_MS).unref());
+      }
+      if (stopping.signal.aborted) return;
+    }
+    await lifx.start(options.lifxTargets);
+    await hue.start(options.hueBridges, options.demo ? server : null);
+  })().catch((error: unknown) =>
+    log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
+  );
 
   /** The link is gone (unlinked in Settings, or here): stop following and offer a new code. */
   const forget = (message: string) => {
@@ -335,7 +347,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         },
         onStatus(next) {
           if (next.state !== followStatus.state) {
-            if (next.state === 'following') log.info(`Following session ${next.sessionKey ?? ''}`.trim());
+            if (next.state === 'following') log.info('Following the live session');
             else if (next.message) log.info(next.message);
           }
           followStatus = next;
@@ -403,6 +415,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         if (reportTimer) clearTimeout(reportTimer);
         for (const entry of pending.values()) clearTimeout(entry.timer);
         await follower?.stop();
+        await lanReady;
         await hue.close();
         await hub.close();
         await bridge.close();
@@ -421,7 +434,12 @@ function platformName(): string {
 }
 
 /** Reads the demo server's LAN simulator and adds its LIFX discovery port and Hue bridge. */
-async function configureDemo(server: string, options: CompanionOptions, log: Logger): Promise<void> {
+async function configureDemo(
+  server: string,
+  options: CompanionOptions,
+  log: Logger,
+  warn: boolean,
+): Promise<boolean> {
   try {
     const response = await fetch(`${server}/sims/lan/state`, { signal: AbortSignal.timeout(5_000) });
     if (!response.ok) throw new Error(`answered ${response.status}`);
@@ -433,10 +451,13 @@ async function configureDemo(server: string, options: CompanionOptions, log: Log
       options.lifxTargets.push({ host: state.lifx.host ?? '127.0.0.1', port: state.lifx.discoveryPort });
     if (state.hueBridge?.url) options.hueBridges.push(state.hueBridge.url);
     log.info(`Demo: LAN simulator of ${server}`);
+    return true;
   } catch (error) {
-    log.warn(
-      `Demo: no LAN simulator at ${server}/sims/lan/state (${error instanceof Error ? error.message : String(error)})`,
-    );
+    if (warn) {
+      const why = error instanceof Error ? error.message : String(error);
+      log.warn(`Demo: no LAN simulator at ${server}/sims/lan/state yet (${why}); trying again every 5 s`);
+    }
+    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { createLightProgram, type LightColor } from '@flaglight/core';
+import { createLightProgram, getSettledLook, isEffectFlag, type LightColor } from '@flaglight/core';
 import {
   createEffectPlayer,
   type EffectPlayer,
@@ -86,7 +86,8 @@ export interface LightsHub {
   close(): Promise<void>;
 }
 
-function css(color: LightColor, brightness: number): string {
+/** A CSS colour for a look, for the status page's swatches. */
+export function css(color: LightColor, brightness: number): string {
   if (color.off) return '#000000';
   const light = Math.round(50 * Math.max(0.15, Math.min(1, brightness)) + (1 - color.saturation) * 45);
   return `hsl(${Math.round(color.hue)} ${Math.round(color.saturation * 100)}% ${Math.min(95, light)}%)`;
@@ -97,6 +98,13 @@ function css(color: LightColor, brightness: number): string {
  * and effect programs as the web app), the selection from the account's preferences, pause, and
  * the last look sent to each light for the status page.
  */
+/** The colour a flag settles on (fastest lap: its purple), for the status page. */
+export function flagLook(flag: string): { name: string; css: string } | null {
+  if (!isEffectFlag(flag)) return null;
+  const look = getSettledLook(flag);
+  return look ? { name: look.color.name, css: css(look.color, look.brightness) } : null;
+}
+
 export function createLightsHub(options: { log: Logger }): LightsHub {
   const { log } = options;
   const entries = new Map<string, Entry>();
