@@ -41,7 +41,7 @@ describe('autostart', () => {
       run,
     );
     expect(calls).toEqual([
-      'reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v Flaglight Companion /t REG_SZ /d C:\\Users\\f\\AppData\\Local\\Programs\\Flaglight\\flaglight-companion-win-x64.exe --background /f',
+      'reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v Flaglight Companion /t REG_SZ /d "C:\\Users\\f\\AppData\\Local\\Programs\\Flaglight\\flaglight-companion-win-x64.exe" --background /f',
     ]);
     await setAutostart(false, { command: [] }, { platform: 'win32', env: {}, home: 'C:\\Users\\f' }, run);
     expect(calls[1]).toBe(

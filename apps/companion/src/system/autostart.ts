@@ -92,7 +92,7 @@ export async function setAutostart(
           '/t',
           'REG_SZ',
           '/d',
-          target.command.map(quoteWindows).join(' '),
+          target.command.map((arg, i) => (i === 0 ? `"${arg}"` : quoteWindows(arg))).join(' '),
           '/f',
         ]
       : ['delete', RUN_KEY, '/v', RUN_VALUE_NAME, '/f'];
