@@ -324,6 +324,34 @@ describe('LIFX LAN reliability', () => {
     expect(driver.devices()[0]!.reachable).toBe(true);
   });
 
+  test('under drops every set still lands: two lost, the third attempt (same sequence) acked', async () => {
+    // The bulb drops two datagrams, takes the third, and so on: each write needs all 3 attempts.
+    let calls = 0;
+    const { bulbs, driver, events } = await setup({
+      count: 1,
+      resendAfterMs: 100,
+      random: () => (calls++ % 3 === 2 ? 0.99 : 0),
+    });
+    await driver.discover();
+    const [bulb] = bulbs.list();
+    bulbs.setFault(bulb!.id, { dropPercent: 50 });
+    calls = 0;
+    await driver.playStep([], strobeOf('red'));
+    const sent = bulbs.log(bulb!.id).filter((r) => r.via === 'bulb' && r.type !== 'LightGet');
+    expect(sent.map((r) => `${r.type}:${r.ignored ?? 'ok'}`)).toEqual(
+      ['LightSetColor', 'LightSetWaveformOptional', 'LightSetPower'].flatMap((t) => [
+        `${t}:dropped`,
+        `${t}:dropped`,
+        `${t}:ok`,
+      ]),
+    );
+    for (let i = 0; i < sent.length; i += 3)
+      expect(new Set(sent.slice(i, i + 3).map((r) => r.sequence)).size).toBe(1);
+    expect(bulbs.list()[0]).toMatchObject({ on: true, baseColor: { hue: 0 }, lastWaveform: { cycles: 10 } });
+    expect(driver.devices()[0]!.reachable).toBe(true);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
   test('three unanswered attempts mark a bulb unreachable; it comes back when it answers', async () => {
     const { bulbs, driver, events } = await setup({ count: 2, resendAfterMs: 150, probeIntervalMs: 100 });
     await driver.discover();
