@@ -1,0 +1,270 @@
+import { classifyMessage } from './classify.js';
+import { readMessageDate } from './tracker.js';
+import type { FlagMessage, LightChange, TrackState } from './types.js';
+
+/** Which feed caused a light change. */
+export type FlagSource = 'race_control' | 'track_status';
+
+/** What caused a change: the race-control message, or the TrackStatus line (`status` is its code). */
+export interface FlagCause {
+  date: string;
+  message: string;
+  source: FlagSource;
+  status?: string;
+}
+
+/** A light change of the fused flag state (DESIGN §5.8). */
+export interface FusedLightChange extends LightChange {
+  /** True while the track-wide state is a safety car (the light state stays `yellow`). */
+  safetyCar: boolean;
+  cause: FlagCause;
+  /** Arrival time (ms) of the input that caused it. */
+  at: number;
+  /** The feed line's `stream_offset`, when the input carried one. */
+  offset?: string;
+}
+
+/** One feed line, in arrival order. `at` is its arrival time in ms (any clock, only differences count). */
+export type FusionInput =
+  | { kind: 'race_control'; at: number; offset?: string; message: unknown }
+  | {
+      kind: 'track_status';
+      at: number;
+      offset?: string;
+      /** ISO date for the change's `date` (the feed frame's timestamp); defaults to `at`. */
+      date?: string;
+      status: unknown;
+    }
+  | { kind: 'session_status'; at: number; offset?: string; status: unknown };
+
+/** F1 TrackStatus codes → the track-wide state (4, a safety car, shows yellow). */
+export const TRACK_STATUS_STATES: Readonly<Record<string, TrackState>> = {
+  '1': 'green',
+  '2': 'yellow',
+  '4': 'yellow',
+  '5': 'red',
+  '6': 'vsc',
+  '7': 'vsc_ending',
+};
+
+/** TrackStatus code of a safety car. */
+export const TRACK_STATUS_SAFETY_CAR = '4';
+
+/**
+ * How long a race-control announcement (red, safety car, VSC, track clear) waits for TrackStatus to
+ * show it before TrackStatus counts as stale. The two arrive 0–0.36 s apart on every real session
+ * (reference §8); 5 s leaves room for a slow feed without leaving the lights wrong for long.
+ */
+export const TRACK_STATUS_GRACE_MS = 5_000;
+
+/**
+ * A sector yellow announced this recently survives a TrackStatus AllClear: the AllClear closes the
+ * incident TrackStatus knew about, not a new one whose race-control message came a moment earlier.
+ */
+export const SECTOR_SKEW_MS = 1_000;
+
+/** SessionStatus values after which F1 stops keeping TrackStatus up to date. */
+const SESSION_OVER = new Set(['Finished', 'Finalised', 'Ends']);
+
+/** Race-control track-wide state → the TrackStatus codes that show it. */
+const CONFIRMING_CODES: Readonly<Record<Exclude<TrackState, 'checkered'>, readonly string[]>> = {
+  green: ['1', '2'],
+  yellow: ['4'],
+  red: ['5'],
+  vsc: ['6'],
+  vsc_ending: ['7'],
+};
+
+/** The fused flag tracker: TrackStatus for the track-wide state, race control for the rest. */
+export interface FlagFusion {
+  /** Applies one feed line; returns the light change it causes, or null. */
+  push(input: FusionInput): FusedLightChange | null;
+  /** The current lasting state (never fastest_lap). */
+  state(): TrackState;
+  /** Active yellow sectors, ascending. */
+  activeSectors(): number[];
+  /** True while the track-wide state is a safety car. */
+  safetyCar(): boolean;
+  /** Which feed decides the track-wide state now. */
+  trackSource(): FlagSource;
+}
+
+export interface FlagFusionOptions {
+  /** The state the lights already show; DESIGN §4: green on connect. */
+  initialState?: TrackState;
+}
+
+interface Pending {
+  codes: readonly string[];
+  deadline: number;
+}
+
+function readText(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function readStatus(value: unknown): { code: string; message: string } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as { Status?: unknown; Message?: unknown };
+  const code = typeof record.Status === 'number' ? String(record.Status) : readText(record.Status).trim();
+  if (TRACK_STATUS_STATES[code] === undefined) return null;
+  return { code, message: readText(record.Message) };
+}
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}
+
+/**
+ * Creates the fused tracker of DESIGN §5.8 / decision 018. Inputs are taken in arrival order.
+ *
+ * - Until a TrackStatus line is seen, the race-control rules of DESIGN §6 apply unchanged: the
+ *   changes equal `createFlagTracker()`'s, with `safetyCar` and `cause.source` added.
+ * - From its first line on, TrackStatus decides the track-wide state (1 green, 2 yellow, 4 safety
+ *   car, 5 red, 6 vsc, 7 vsc_ending); its AllClear and Red clear the sectors announced before it,
+ *   like race control's TRACK CLEAR and RED FLAG. Repeated lines change nothing.
+ * - Sectors, the chequered flag (until the next race-control track message) and fastest laps come
+ *   from race control. The final state is DESIGN §6's: the track-wide state if not green, else
+ *   yellow if any sector is active, else green.
+ * - A race-control announcement TrackStatus does not show yet (red, safety car, VSC, VSC ending, or
+ *   a clear while TrackStatus shows one of those) leads: the lights follow it at once, TrackStatus
+ *   confirming it then changes nothing. If TrackStatus has not confirmed it within
+ *   `TRACK_STATUS_GRACE_MS` it is stale: race control keeps the lead until TrackStatus changes
+ *   again. After the session is over (SessionStatus Finished, Finalised, Ends) race control no
+ *   longer overrules TrackStatus this way.
+ * - A change is emitted when the state differs from the last one emitted or, once TrackStatus is in
+ *   play, when only the safety-car kind does.
+ */
+export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
+  let rcState: TrackState = options.initialState ?? 'green';
+  let rcSafetyCar = false;
+  const sectors = new Map<number, number>();
+  let ts: { code: string } | null = null;
+  let pending: Pending | null = null;
+  let sessionOver = false;
+  let emitted = { state: rcState, safetyCar: false };
+
+  const sortedSectors = (): number[] => [...sectors.keys()].sort((a, b) => a - b);
+
+  const trackSource = (): FlagSource =>
+    ts === null || pending !== null || rcState === 'checkered' ? 'race_control' : 'track_status';
+
+  const trackWide = (): { state: TrackState; safetyCar: boolean } => {
+    const code = trackSource() === 'track_status' ? ts?.code : undefined;
+    if (code === undefined) return { state: rcState, safetyCar: rcSafetyCar };
+    return { state: TRACK_STATUS_STATES[code] as TrackState, safetyCar: code === TRACK_STATUS_SAFETY_CAR };
+  };
+
+  const current = (): { state: TrackState; safetyCar: boolean } => {
+    const track = trackWide();
+    if (track.state !== 'green') return track;
+    return { state: sectors.size > 0 ? 'yellow' : 'green', safetyCar: false };
+  };
+
+  const makeChange = (
+    state: FusedLightChange['state'],
+    safetyCar: boolean,
+    input: FusionInput,
+    date: string,
+    cause: Omit<FlagCause, 'date'>,
+  ): FusedLightChange => ({
+    date,
+    state,
+    activeSectors: sortedSectors(),
+    safetyCar,
+    cause: { date, ...cause },
+    at: input.at,
+    ...(input.offset === undefined ? {} : { offset: input.offset }),
+  });
+
+  const emitIfChanged = (
+    input: FusionInput,
+    date: string,
+    cause: Omit<FlagCause, 'date'>,
+  ): FusedLightChange | null => {
+    const next = current();
+    const kindCounts = ts !== null && next.safetyCar !== emitted.safetyCar;
+    if (next.state === emitted.state && !kindCounts) return null;
+    emitted = next;
+    return makeChange(next.state, next.safetyCar, input, date, cause);
+  };
+
+  const pushRaceControl = (input: FusionInput & { kind: 'race_control' }): FusedLightChange | null => {
+    const date = readMessageDate(input.message);
+    if (date === null) return null;
+    const cause = {
+      message: readText((input.message as FlagMessage).message),
+      source: 'race_control' as const,
+    };
+    const effect = classifyMessage(input.message);
+    switch (effect.kind) {
+      case 'fastest-lap':
+        return makeChange('fastest_lap', current().safetyCar, input, date.text, cause);
+      case 'track':
+        rcState = effect.state;
+        // The only track-wide yellow of DESIGN §6 is a safety car (a VSC has its own states).
+        rcSafetyCar = effect.state === 'yellow';
+        if (effect.clearsSectors) sectors.clear();
+        pending = null;
+        if (ts !== null && effect.state !== 'checkered') {
+          const codes = CONFIRMING_CODES[effect.state];
+          if (!codes.includes(ts.code) && !sessionOver) {
+            pending = { codes, deadline: input.at + TRACK_STATUS_GRACE_MS };
+          }
+        }
+        break;
+      case 'sector-on':
+        sectors.set(effect.sector, input.at);
+        break;
+      case 'sector-off':
+        sectors.delete(effect.sector);
+        break;
+      case 'none':
+        break;
+    }
+    return emitIfChanged(input, date.text, cause);
+  };
+
+  const pushTrackStatus = (input: FusionInput & { kind: 'track_status' }): FusedLightChange | null => {
+    const status = readStatus(input.status);
+    // An unknown code is ignored, and a repeated line (a resent snapshot, a duplicate) is no news.
+    if (status === null || status.code === ts?.code) return null;
+    ts = { code: status.code };
+    if (pending !== null && (pending.codes.includes(status.code) || input.at >= pending.deadline)) {
+      pending = null;
+    }
+    if (status.code === '1' || status.code === '5') {
+      for (const [sector, since] of sectors) if (input.at - since >= SECTOR_SKEW_MS) sectors.delete(sector);
+    }
+    return emitIfChanged(input, input.date ?? isoDate(input.at), {
+      message: status.message,
+      source: 'track_status',
+      status: status.code,
+    });
+  };
+
+  const push = (input: FusionInput): FusedLightChange | null => {
+    if (typeof input !== 'object' || input === null) return null;
+    switch (input.kind) {
+      case 'race_control':
+        return pushRaceControl(input);
+      case 'track_status':
+        return pushTrackStatus(input);
+      case 'session_status': {
+        const status = (input.status as { Status?: unknown } | null)?.Status;
+        sessionOver = typeof status === 'string' && SESSION_OVER.has(status);
+        return null;
+      }
+      default:
+        return null;
+    }
+  };
+
+  return {
+    push,
+    state: () => current().state,
+    activeSectors: sortedSectors,
+    safetyCar: () => current().safetyCar,
+    trackSource,
+  };
+}
