@@ -65,6 +65,8 @@ describe('Hue local driver: keys and certificates', () => {
     expect(ids).toHaveLength(4);
     expect(driver.provider).toBe('hue_local');
     expect(driver.devices().map((d) => d.signaling)).toEqual([true, true, true, false]);
+    await driver.close();
+    await expect(driver.listDevices()).rejects.toMatchObject({ kind: 'not-configured' });
   });
 
   test('a wrong application key is an auth LightError (Hue bridge unauthorized)', async () => {

@@ -1,5 +1,6 @@
 import { HUE_GAMUTS, hsbToXy, type LightColor, type LightStep } from '@flaglight/core';
 import type { DriverListener, LightDeviceInfo, LightDriver, LightStateCommand } from '../../driver.js';
+import { LightError } from '../../errors.js';
 import { createHueDriver, toHueCommand } from '../../hue/driver.js';
 import type { HueLightInfo, HueSignaling } from '../../hue/transports.js';
 import { expandStrobe } from '../../player/strobe.js';
@@ -95,11 +96,17 @@ export function createHueLocalDriver(options: HueLocalDriverOptions): HueLocalDr
   /** When each light's running signal ends: a new look stops it first. */
   const signalEnds = new Map<string, number>();
 
+  let closed = false;
+  const ensureOpen = () => {
+    if (closed) throw new LightError('not-configured', 'This Hue bridge driver is closed');
+  };
+
   const lightOf = (id: string) => transport.lights().find((l) => l.id === id);
   const targets = (ids: readonly string[]) =>
     ids.length > 0 ? [...ids] : transport.lights().map((l) => l.id);
 
   async function setState(ids: readonly string[], state: LightStateCommand): Promise<void> {
+    ensureOpen();
     const now = timers.now();
     const list = targets(ids);
     const signalling = list.filter((id) => (signalEnds.get(id) ?? -Infinity) > now);
@@ -117,6 +124,7 @@ export function createHueLocalDriver(options: HueLocalDriverOptions): HueLocalDr
   }
 
   async function strobe(ids: readonly string[], step: Strobe): Promise<void> {
+    ensureOpen();
     const now = timers.now();
     const sent: Promise<void>[] = [];
     const paced: string[] = [];
@@ -152,8 +160,14 @@ export function createHueLocalDriver(options: HueLocalDriverOptions): HueLocalDr
     get connected() {
       return inner.connected;
     },
-    listDevices: () => inner.listDevices(),
-    connect: () => inner.connect(),
+    listDevices: async () => {
+      ensureOpen();
+      return inner.listDevices();
+    },
+    connect: async () => {
+      ensureOpen();
+      return inner.connect();
+    },
     devices: () =>
       transport.lights().map((l) => ({
         id: l.id,
@@ -178,6 +192,7 @@ export function createHueLocalDriver(options: HueLocalDriverOptions): HueLocalDr
     pendingCount: () => inner.pendingCount() + flashes.size,
     subscribe: (listener: DriverListener) => inner.subscribe(listener),
     async close() {
+      closed = true;
       flashes.cancelAll();
       inner.cancelPending();
       transport.close();

@@ -46,7 +46,10 @@ export interface LanTarget {
 }
 
 export interface LifxLanDriverOptions {
-  /** Where GetService goes, unicast (tests and demo: 127.0.0.1 and the simulator's discovery port). */
+  /**
+   * Where GetService goes (tests and demo: 127.0.0.1 and the simulator's discovery port). Unicast,
+   * or a directed broadcast (`192.168.1.255`) on multi-homed PCs, which the caller names.
+   */
   targets: readonly LanTarget[];
   /** Also the real scan: tagged GetService to 255.255.255.255:56700. Only when a user asks for it. */
   broadcast?: boolean;
@@ -143,8 +146,9 @@ export function createLifxLanDriver(options: LifxLanDriverOptions): LifxLanDrive
       s.once('error', fail);
       s.bind(0, bindAddress, () => {
         s.off('error', fail);
-        // Only after bind (before it, setBroadcast fails with EBADF), and only for a real scan.
-        if (options.broadcast) s.setBroadcast(true);
+        // Only after bind (before it, setBroadcast fails with EBADF), and only for a real scan:
+        // the broadcast option, or a directed broadcast target (192.168.1.255) the caller named.
+        if (options.broadcast || targets.some((t) => /\.255$/.test(t.host))) s.setBroadcast(true);
         s.on('error', (error) => log(`LIFX LAN socket error: ${error.message}`));
         s.on('message', (datagram, from) => {
           try {
