@@ -16,9 +16,16 @@ const MAY_IMPORT = {
   'packages/data': ['packages/core'],
   'packages/lights': ['packages/core'],
   'packages/sims': ['packages/core', 'packages/data'],
-  'apps/server': ['packages/core', 'packages/lights', 'packages/data', 'packages/contract'],
+  'packages/f1-live': ['packages/core'],
+  'apps/server': [
+    'packages/core',
+    'packages/lights',
+    'packages/data',
+    'packages/contract',
+    'packages/f1-live',
+  ],
   'apps/web': ['packages/core', 'packages/lights', 'packages/contract'],
-  'apps/companion': ['packages/core', 'packages/lights', 'packages/contract'],
+  'apps/companion': ['packages/core', 'packages/lights', 'packages/contract', 'packages/f1-live'],
 };
 /**
  * Wiring that may also start the simulators: tests, and the server's demo mode. Core, data,
@@ -26,6 +33,7 @@ const MAY_IMPORT = {
  */
 const SIMS_WIRING = {
   'packages/lights': ['**/*.test.ts', 'test/**'],
+  'packages/f1-live': ['**/*.test.ts', 'test/**'],
   'apps/server': ['**/*.test.ts', 'test/**', 'src/demo/**'],
   'apps/companion': ['**/*.test.{ts,tsx}', 'test/**'],
 };

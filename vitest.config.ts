@@ -8,6 +8,7 @@ export default defineConfig({
       'packages/lights',
       'packages/data',
       'packages/sims',
+      'packages/f1-live',
       'apps/server',
       'apps/web',
       'apps/companion',

@@ -1,0 +1,29 @@
+export {
+  createF1LiveClient,
+  DEFAULT_BACKOFF,
+  DEFAULT_SILENCE_TIMEOUT_MS,
+  DEFAULT_TOPICS,
+  F1_LIVE_TIMING_URL,
+  type F1LiveClient,
+  type F1LiveClientOptions,
+  type F1LiveConnection,
+  type F1LiveEvents,
+  type F1LiveLogger,
+  type F1LiveSource,
+  type F1LiveState,
+  type HeartbeatEvent,
+  type RaceControlEvent,
+  type SessionInfoEvent,
+  type SessionStatusEvent,
+  type TrackStatusEvent,
+} from './client.js';
+export { CookieHttpClient, parseSetCookie } from './http-client.js';
+export {
+  applyDelta,
+  type FeedObject,
+  type FeedValue,
+  inflateTopicData,
+  isDeflatedTopic,
+  stripKeyframes,
+} from './merge.js';
+export { feedUtcToOpenF1Date, type SessionKeys, toRaceControlMessage } from './race-control.js';
