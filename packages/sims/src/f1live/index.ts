@@ -1,0 +1,16 @@
+export { type FeedEvent, loadRecording as loadF1LiveRecording, type Recording } from './recording.js';
+export { type RunningF1LiveSim, startF1LiveSim, type StartF1LiveSimOptions } from './server.js';
+export {
+  createF1LiveSim,
+  F1LIVE_DEMO_FIXTURE,
+  F1LIVE_GATED_TOPICS,
+  F1LIVE_HEARTBEAT_INTERVAL_MS,
+  F1LIVE_MODES,
+  F1LIVE_PING_INTERVAL_MS,
+  type F1LiveMode,
+  type F1LiveReplayOptions,
+  type F1LiveSim,
+  type F1LiveSimControl,
+  type F1LiveSimOptions,
+  type F1LiveSimState,
+} from './sim.js';

@@ -1,0 +1,664 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { type Duplex } from 'node:stream';
+import {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { type Clock, systemClock } from '../shared/clock.js';
+import { registerF1LiveControlRoutes } from './control-routes.js';
+import { deflateTopic, frame, MessageType, parseCookieHeader, RS, splitFrames } from './protocol.js';
+import {
+  type FeedEvent,
+  type FeedRecord,
+  formatStreamOffset,
+  loadRecording,
+  type Recording,
+} from './recording.js';
+
+/** What the demo replays: the same race as the OpenF1 simulator's demo (safety car, two reds, four VSCs). */
+export const F1LIVE_DEMO_FIXTURE = '2021-saudi-arabia-race';
+/** ASP.NET Core's default keep-alive: a ping every 15 s. */
+export const F1LIVE_PING_INTERVAL_MS = 15_000;
+/** Heartbeat topic frames: about every 5 s (issue 15). */
+export const F1LIVE_HEARTBEAT_INTERVAL_MS = 5_000;
+/** Topics only served with an `Authorization` header (an F1 TV token): reference §1. */
+export const F1LIVE_GATED_TOPICS = ['CarData.z', 'Position.z'] as const;
+/** Frames per WebSocket message at most: several per message, as the real feed batches them. */
+const FRAMES_PER_MESSAGE = 4;
+
+export type F1LiveMode = 'normal' | 'down' | 'stall' | 'garbage';
+export const F1LIVE_MODES: readonly F1LiveMode[] = ['normal', 'down', 'stall', 'garbage'];
+
+export interface F1LiveReplayOptions {
+  /** A bundled recording id (`2021-saudi-arabia-race`) or a fixture file's path. */
+  fixture: string;
+  /** Replay speed (1 = real time, 0 = paused). Default 1. */
+  speed?: number;
+  /** Where to start in the recording, ms of stream time (`stream_offset`). Default 0. */
+  positionMs?: number;
+}
+
+export interface F1LiveSimOptions extends Partial<F1LiveReplayOptions> {
+  now?: Clock;
+  /** Refuse an upgrade that does not carry the load-balancer cookie of its negotiate. Default false. */
+  requireCookie?: boolean;
+  pingIntervalMs?: number;
+  heartbeatIntervalMs?: number;
+  /** Delay before the Subscribe result (slow snapshots). Default 0. */
+  snapshotDelayMs?: number;
+  mode?: F1LiveMode;
+  /** Serve `/_control`. Default true. */
+  controlRoutes?: boolean;
+}
+
+export interface F1LiveConnectionView {
+  id: string;
+  since: string;
+  handshaken: boolean;
+  topics: string[];
+  authorized: boolean;
+  framesSent: number;
+}
+
+export interface F1LiveSimState {
+  mode: F1LiveMode;
+  requireCookie: boolean;
+  replay: {
+    fixture: string;
+    speed: number;
+    positionMs: number;
+    position: string;
+    lengthMs: number;
+    /** The recording's own time at the position (what feed timestamps say). */
+    feedTime: string;
+    eventsSent: number;
+    events: number;
+  };
+  connections: F1LiveConnectionView[];
+  counts: Record<string, number>;
+}
+
+export interface F1LiveSimControl {
+  state(): F1LiveSimState;
+  setMode(mode: F1LiveMode): void;
+  requireCookie(required: boolean): void;
+  /** Starts replaying a recording; open sockets get a close frame (allowReconnect) to fetch the new session. */
+  replay(options: F1LiveReplayOptions): F1LiveSimState['replay'];
+  setSpeed(speed: number): void;
+  /** Sends `{"type":7,"error",…,"allowReconnect"}` to every socket and closes them. */
+  closeAll(options?: { error?: string; allowReconnect?: boolean }): number;
+  /** Abrupt TCP close of every socket. */
+  dropAll(): number;
+  /** Sends what has become due now (tests with a fake clock). */
+  tick(): void;
+}
+
+export interface F1LiveSim {
+  control: F1LiveSimControl;
+  /** Register on Fastify (optionally under a prefix): `<prefix>/signalrcore/negotiate`, the upgrade on `<prefix>/signalrcore`. */
+  plugin: FastifyPluginAsync;
+  close(): Promise<void>;
+}
+
+interface Issued {
+  token: string;
+  cookie: string;
+  used: boolean;
+  at: number;
+}
+
+interface Connection {
+  id: string;
+  socket: WebSocket;
+  since: number;
+  buffer: string;
+  handshaken: boolean;
+  topics: Set<string>;
+  authorized: boolean;
+  held: string[];
+  framesSent: number;
+}
+
+const REPLAYED_DEFAULTS: Record<string, FeedRecord> = {
+  TrackStatus: { Status: '1', Message: 'AllClear' },
+  SessionStatus: { Status: 'Inactive' },
+};
+
+function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function refuse(socket: Duplex, status: number, reason: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Malformed traffic for `garbage` mode: wrong shapes first, then frames the client cannot parse at all. */
+function garbageMessages(feedTime: string): (string | Buffer)[] {
+  return [
+    frame({ type: 1, target: 'feed', arguments: [42, null] }) +
+      frame({ type: 1, target: 'feed' }) +
+      frame({ type: 99, what: 'unknown type' }) +
+      frame({ type: 1, target: 'feed', arguments: ['CarData.z', '!!not base64!!', feedTime] }) +
+      frame({ type: 1, target: 'feed', arguments: ['TrackStatus', { Status: { odd: true } }, feedTime] }) +
+      frame({
+        type: 1,
+        target: 'feed',
+        arguments: ['RaceControlMessages', { Messages: { x: 1 } }, feedTime],
+      }),
+    Buffer.from([0xff, 0x00, 0x1e, 0x9c]),
+    `{"type":1,"target":"feed","arguments":["TrackStatus",{"Status":${RS}`,
+    'not json at all',
+  ];
+}
+
+/** Builds the F1 live-timing (SignalR Core) simulator. Serve it with `plugin`; see README. */
+export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
+  const now = options.now ?? systemClock;
+  const pingMs = options.pingIntervalMs ?? F1LIVE_PING_INTERVAL_MS;
+  const heartbeatMs = options.heartbeatIntervalMs ?? F1LIVE_HEARTBEAT_INTERVAL_MS;
+  const snapshotDelayMs = options.snapshotDelayMs ?? 0;
+  let mode: F1LiveMode = options.mode ?? 'normal';
+  let cookieRequired = options.requireCookie ?? false;
+
+  let recording: Recording = loadRecording(options.fixture ?? F1LIVE_DEMO_FIXTURE);
+  let speed = options.speed ?? 1;
+  let basePos = options.positionMs ?? 0;
+  let baseAt = now();
+  /** Index of the next event to send. */
+  let cursor = 0;
+
+  const issued = new Map<string, Issued>();
+  const connections = new Map<string, Connection>();
+  const counts: Record<string, number> = {};
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const upgradeHandlers = new Map<HttpServer, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
+  let timer: NodeJS.Timeout | null = null;
+  let pingTimer: NodeJS.Timeout | null = null;
+  let heartbeatTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const count = (what: string) => {
+    counts[what] = (counts[what] ?? 0) + 1;
+  };
+
+  function position(at = now()): number {
+    return Math.min(recording.lengthMs, Math.max(0, basePos + (at - baseAt) * speed));
+  }
+
+  function feedTimeAt(pos: number): string {
+    return isoAt(recording.streamStartMs + pos);
+  }
+
+  function eventsBefore(pos: number): number {
+    let n = 0;
+    while (n < recording.events.length && recording.events[n]!.offsetMs <= pos) n += 1;
+    return n;
+  }
+
+  function rebase(pos: number): void {
+    basePos = pos;
+    baseAt = now();
+  }
+
+  /** Topic states after the first `n` events, in the snapshot's shape (Messages as a list). */
+  function stateAfter(n: number): Record<string, FeedRecord> {
+    const state: Record<string, FeedRecord> = {
+      TrackStatus: { ...REPLAYED_DEFAULTS.TrackStatus },
+      SessionStatus: { ...REPLAYED_DEFAULTS.SessionStatus },
+    };
+    const messages: FeedRecord[] = [];
+    for (const event of recording.events.slice(0, n)) {
+      if (event.topic === 'RaceControlMessages') messages[event.index ?? messages.length] = event.value;
+      else state[event.topic] = { ...state[event.topic], ...event.value };
+    }
+    state.RaceControlMessages = { Messages: Array.from(messages, (m) => m ?? {}) };
+    return state;
+  }
+
+  function snapshot(topics: string[], authorized: boolean): Record<string, unknown> {
+    const pos = position();
+    const state = stateAfter(eventsBefore(pos));
+    const feedTime = feedTimeAt(pos);
+    const all: Record<string, unknown> = {
+      ...state,
+      SessionInfo: recording.sessionInfo,
+      Heartbeat: { Utc: feedTime },
+      ExtrapolatedClock: { Utc: feedTime, Remaining: '00:00:00', Extrapolating: false },
+    };
+    const result: Record<string, unknown> = {};
+    for (const topic of topics) {
+      if (topic in all) result[topic] = { ...(all[topic] as FeedRecord), _kf: true };
+      else if ((F1LIVE_GATED_TOPICS as readonly string[]).includes(topic) && authorized) {
+        result[topic] = deflateTopic({ Entries: [], _kf: true });
+      }
+    }
+    return result;
+  }
+
+  function feedFrame(topic: string, data: unknown, feedTime: string): string {
+    return frame({ type: MessageType.Invocation, target: 'feed', arguments: [topic, data, feedTime] });
+  }
+
+  function updateOf(event: FeedEvent): unknown {
+    return event.topic === 'RaceControlMessages'
+      ? { Messages: { [String(event.index ?? 0)]: event.value } }
+      : event.value;
+  }
+
+  /** Sends frames to one connection, several per WebSocket message, none split; held while stalled. */
+  function send(conn: Connection, frames: string[]): void {
+    if (frames.length === 0) return;
+    const messages: string[] = [];
+    for (let i = 0; i < frames.length; i += FRAMES_PER_MESSAGE) {
+      messages.push(frames.slice(i, i + FRAMES_PER_MESSAGE).join(''));
+    }
+    if (mode === 'stall') {
+      conn.held.push(...messages);
+      return;
+    }
+    for (const message of [...conn.held.splice(0), ...messages]) {
+      if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
+    }
+    conn.framesSent += frames.length;
+  }
+
+  function broadcastDue(): void {
+    const pos = position();
+    const due: FeedEvent[] = [];
+    while (cursor < recording.events.length && recording.events[cursor]!.offsetMs <= pos) {
+      due.push(recording.events[cursor]!);
+      cursor += 1;
+    }
+    if (due.length === 0) return;
+    for (const conn of connections.values()) {
+      const frames = due
+        .filter((event) => conn.topics.has(event.topic))
+        .map((event) => feedFrame(event.topic, updateOf(event), feedTimeAt(event.offsetMs)));
+      send(conn, frames);
+    }
+  }
+
+  function schedule(): void {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const next = recording.events[cursor];
+    if (!next || speed <= 0) return;
+    const wait = Math.max(0, (next.offsetMs - position()) / speed);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        broadcastDue();
+        schedule();
+      },
+      Math.min(wait, 60_000),
+    );
+    timer.unref();
+  }
+
+  function heartbeat(): void {
+    const feedTime = feedTimeAt(position());
+    for (const conn of connections.values()) {
+      if (!conn.handshaken) continue;
+      const frames: string[] = [];
+      if (conn.topics.has('Heartbeat')) frames.push(feedFrame('Heartbeat', { Utc: feedTime }, feedTime));
+      if (conn.authorized && conn.topics.has('CarData.z')) {
+        frames.push(
+          feedFrame('CarData.z', deflateTopic({ Entries: [{ Utc: feedTime, Cars: {} }] }), feedTime),
+        );
+      }
+      send(conn, frames);
+      if (mode === 'garbage') sendGarbage(conn, feedTime);
+    }
+  }
+
+  function sendGarbage(conn: Connection, feedTime: string): void {
+    for (const message of garbageMessages(feedTime)) {
+      if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
+    }
+    count('garbage-bursts');
+  }
+
+  function ping(): void {
+    for (const conn of connections.values()) {
+      if (conn.handshaken) send(conn, [frame({ type: MessageType.Ping })]);
+    }
+  }
+
+  function startTimers(): void {
+    pingTimer = setInterval(ping, pingMs);
+    pingTimer.unref();
+    heartbeatTimer = setInterval(heartbeat, heartbeatMs);
+    heartbeatTimer.unref();
+    cursor = eventsBefore(position());
+    schedule();
+  }
+
+  function closeConnection(
+    conn: Connection,
+    close: { error?: string; allowReconnect?: boolean } | null,
+  ): void {
+    connections.delete(conn.id);
+    if (close === null) {
+      conn.socket.terminate();
+      return;
+    }
+    const message: Record<string, unknown> = { type: MessageType.Close };
+    if (close.error !== undefined) message.error = close.error;
+    if (close.allowReconnect !== undefined) message.allowReconnect = close.allowReconnect;
+    if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame(message));
+    conn.socket.close(1000);
+  }
+
+  function onFrame(conn: Connection, text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      count('bad-frames');
+      closeConnection(conn, {
+        error: 'Connection closed with an error. InvalidDataException: invalid JSON.',
+      });
+      return;
+    }
+    const m = (message ?? {}) as Record<string, unknown>;
+    if (!conn.handshaken) {
+      if (typeof m.protocol !== 'string' || m.type !== undefined) {
+        // Anything before the handshake request: the server just closes.
+        count('no-handshake');
+        closeConnection(conn, null);
+        return;
+      }
+      if (m.protocol !== 'json' || m.version !== 1) {
+        count('bad-handshake');
+        conn.socket.send(
+          frame({ error: `The protocol '${m.protocol}' version ${String(m.version)} is not supported.` }),
+        );
+        closeConnection(conn, { error: 'handshake refused' });
+        return;
+      }
+      conn.handshaken = true;
+      send(conn, [frame({})]);
+      return;
+    }
+    if (m.type === MessageType.Ping) return;
+    if (m.type === MessageType.Close) {
+      closeConnection(conn, null);
+      return;
+    }
+    if (m.type !== MessageType.Invocation) return;
+    const invocationId = typeof m.invocationId === 'string' ? m.invocationId : null;
+    const target = typeof m.target === 'string' ? m.target : '';
+    if (target.toLowerCase() !== 'subscribe') {
+      if (invocationId) {
+        send(conn, [
+          frame({ type: MessageType.Completion, invocationId, error: `Unknown hub method '${target}'` }),
+        ]);
+      }
+      return;
+    }
+    const args = Array.isArray(m.arguments) ? (m.arguments as unknown[]) : [];
+    const list = Array.isArray(args[0]) ? args[0] : [];
+    const topics = list.filter((t): t is string => typeof t === 'string');
+    count('subscribes');
+    const reply = () => {
+      if (!connections.has(conn.id)) return;
+      for (const topic of topics) conn.topics.add(topic);
+      // The snapshot is taken when it is sent: later events reach this connection as feed frames.
+      broadcastDue();
+      if (invocationId) {
+        send(conn, [
+          frame({ type: MessageType.Completion, invocationId, result: snapshot(topics, conn.authorized) }),
+        ]);
+      }
+    };
+    if (snapshotDelayMs > 0) setTimeout(reply, snapshotDelayMs).unref();
+    else reply();
+  }
+
+  function onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
+    if (isBinary) {
+      closeConnection(conn, { error: 'binary frames are not supported' });
+      return;
+    }
+    const text =
+      conn.buffer +
+      (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString('utf8');
+    const { frames, rest } = splitFrames(text);
+    conn.buffer = rest;
+    for (const f of frames) {
+      if (!connections.has(conn.id)) return;
+      onFrame(conn, f);
+    }
+  }
+
+  function handleUpgrade(path: string) {
+    return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+      const url = new URL(req.url ?? '/', 'http://sim');
+      if (url.pathname !== path || closed) return;
+      count('upgrades');
+      if (mode === 'down') {
+        count('refused-down');
+        refuse(socket, 503, 'Service Unavailable', 'Service Unavailable');
+        return;
+      }
+      const id = url.searchParams.get('id');
+      const entry = id ? issued.get(id) : undefined;
+      if (!entry) {
+        count('refused-unknown-id');
+        refuse(socket, 404, 'Not Found', 'No Connection with that ID');
+        return;
+      }
+      if (entry.used) {
+        count('refused-reused-id');
+        refuse(socket, 409, 'Conflict', 'Connection ID already in use');
+        return;
+      }
+      if (cookieRequired) {
+        const cookies = parseCookieHeader(req.headers.cookie);
+        if (cookies.get('AWSALB') !== entry.cookie && cookies.get('AWSALBCORS') !== entry.cookie) {
+          // Without the sticky cookie the load balancer picks a node that does not know the token.
+          count('refused-no-cookie');
+          refuse(socket, 404, 'Not Found', 'No Connection with that ID');
+          return;
+        }
+      }
+      entry.used = true;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const conn: Connection = {
+          id: entry.token,
+          socket: ws,
+          since: now(),
+          buffer: '',
+          handshaken: false,
+          topics: new Set(),
+          authorized: typeof req.headers.authorization === 'string' && req.headers.authorization !== '',
+          held: [],
+          framesSent: 0,
+        };
+        connections.set(conn.id, conn);
+        count('connections');
+        ws.on('message', (data, isBinary) => onMessage(conn, data, isBinary));
+        ws.on('close', () => connections.delete(conn.id));
+        ws.on('error', () => ws.terminate());
+      });
+    };
+  }
+
+  function stickyCookies(request: FastifyRequest, reply: FastifyReply): string {
+    const sent = parseCookieHeader(request.headers.cookie);
+    const known = [...issued.values()].some((i) => i.cookie === sent.get('AWSALB'));
+    const value = known ? (sent.get('AWSALB') ?? '') : randomBytes(24).toString('base64url');
+    reply.header('set-cookie', [
+      `AWSALBCORS=${value}; Expires=${new Date(now() + 7 * 86_400_000).toUTCString()}; Path=/; SameSite=None; Secure`,
+      `AWSALB=${value}; Expires=${new Date(now() + 7 * 86_400_000).toUTCString()}; Path=/`,
+    ]);
+    return value;
+  }
+
+  function negotiate(request: FastifyRequest, reply: FastifyReply): unknown {
+    count('negotiations');
+    if (mode === 'down')
+      return reply
+        .code(503)
+        .type('text/html')
+        .send('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+    const cookie = stickyCookies(request, reply);
+    const query = request.query as Record<string, string | undefined>;
+    const version = Number(query.negotiateVersion ?? 0) >= 1 ? 1 : 0;
+    const connectionId = randomBytes(16).toString('base64url');
+    const connectionToken = version === 1 ? randomUUID() : connectionId;
+    issued.set(connectionToken, { token: connectionToken, cookie, used: false, at: now() });
+    if (issued.size > 10_000) issued.delete(issued.keys().next().value!);
+    const transports = [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }];
+    return version === 1
+      ? { negotiateVersion: 1, connectionId, connectionToken, availableTransports: transports }
+      : { negotiateVersion: 0, connectionId, availableTransports: transports };
+  }
+
+  const control: F1LiveSimControl = {
+    state() {
+      const pos = position();
+      return {
+        mode,
+        requireCookie: cookieRequired,
+        replay: {
+          fixture: recording.id,
+          speed,
+          positionMs: Math.round(pos),
+          position: formatStreamOffset(pos),
+          lengthMs: recording.lengthMs,
+          feedTime: feedTimeAt(pos),
+          eventsSent: cursor,
+          events: recording.events.length,
+        },
+        connections: [...connections.values()].map((c) => ({
+          id: c.id,
+          since: isoAt(c.since),
+          handshaken: c.handshaken,
+          topics: [...c.topics],
+          authorized: c.authorized,
+          framesSent: c.framesSent,
+        })),
+        counts: { ...counts },
+      };
+    },
+    setMode(next) {
+      if (!F1LIVE_MODES.includes(next)) throw new Error(`mode must be one of ${F1LIVE_MODES.join(', ')}`);
+      const previous = mode;
+      mode = next;
+      if (next === 'down') for (const conn of [...connections.values()]) closeConnection(conn, null);
+      if (previous === 'stall' && next !== 'stall') {
+        // Like a network black hole that heals: what was held arrives at once.
+        for (const conn of connections.values()) {
+          for (const message of conn.held.splice(0)) {
+            if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
+          }
+        }
+      }
+      if (next === 'garbage') {
+        const feedTime = feedTimeAt(position());
+        for (const conn of connections.values()) if (conn.handshaken) sendGarbage(conn, feedTime);
+      }
+    },
+    requireCookie(required) {
+      cookieRequired = required;
+    },
+    replay(o) {
+      const next = loadRecording(o.fixture);
+      const nextSpeed = o.speed ?? speed;
+      if (!Number.isFinite(nextSpeed) || nextSpeed < 0) throw new Error('speed must be a number ≥ 0');
+      recording = next;
+      speed = nextSpeed;
+      rebase(Math.max(0, o.positionMs ?? 0));
+      cursor = eventsBefore(position());
+      for (const conn of [...connections.values()]) {
+        closeConnection(conn, { error: 'a new session', allowReconnect: true });
+      }
+      schedule();
+      return control.state().replay;
+    },
+    setSpeed(next) {
+      if (!Number.isFinite(next) || next < 0) throw new Error('speed must be a number ≥ 0');
+      rebase(position());
+      speed = next;
+      schedule();
+    },
+    closeAll(o = {}) {
+      const list = [...connections.values()];
+      for (const conn of list) {
+        closeConnection(conn, {
+          error: o.error ?? 'Server is shutting down.',
+          allowReconnect: o.allowReconnect ?? true,
+        });
+      }
+      return list.length;
+    },
+    dropAll() {
+      const list = [...connections.values()];
+      for (const conn of list) closeConnection(conn, null);
+      return list.length;
+    },
+    tick() {
+      broadcastDue();
+      schedule();
+    },
+  };
+
+  const plugin: FastifyPluginAsync = async (app: FastifyInstance) => {
+    const upgradePath = `${app.prefix}/signalrcore`;
+    if (!upgradeHandlers.has(app.server)) {
+      const handler = handleUpgrade(upgradePath);
+      upgradeHandlers.set(app.server, handler);
+      app.server.on('upgrade', handler);
+    }
+    app.addHook('preClose', async () => {
+      const handler = upgradeHandlers.get(app.server);
+      if (handler) app.server.off('upgrade', handler);
+      upgradeHandlers.delete(app.server);
+      if (upgradeHandlers.size === 0) await close();
+    });
+
+    app.options('/signalrcore/negotiate', async (request, reply) => {
+      count('preflights');
+      if (mode === 'down') return reply.code(503).send('Service Unavailable');
+      stickyCookies(request, reply);
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'POST, OPTIONS')
+        .header('access-control-allow-credentials', 'true')
+        .send();
+    });
+    app.post('/signalrcore/negotiate', async (request, reply) => negotiate(request, reply));
+    app.get('/signalrcore/negotiate', async (_request, reply) =>
+      reply.code(405).header('allow', 'POST, OPTIONS').send(''),
+    );
+    app.all('/signalr/negotiate', async (_request, reply) => reply.code(401).send(''));
+    app.get('/signalrcore', async (request, reply) => {
+      const id = (request.query as Record<string, string | undefined>).id;
+      if (!id || !issued.has(id)) return reply.code(404).send('No Connection with that ID');
+      return reply.code(400).send('WebSockets only');
+    });
+
+    if (options.controlRoutes ?? true) registerF1LiveControlRoutes(app, control);
+  };
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    if (timer) clearTimeout(timer);
+    if (pingTimer) clearInterval(pingTimer);
+    if (heartbeatTimer) clearInterval(heartbeatTimer);
+    for (const conn of [...connections.values()]) closeConnection(conn, null);
+    wss.close();
+  }
+
+  startTimers();
+  return { control, plugin, close };
+}
