@@ -1,5 +1,7 @@
 import { pruneLightSelection } from '@flaglight/core';
 import { readStoredToken } from '../auth/auth-storage';
+import { browserSelection } from '../companion/companion-lights';
+import { readCompanionDevices, subscribeCompanionDevices } from '../companion/companion-store';
 import { readLocalSettings, subscribeLocalSettings, updateLocalSettings } from '../settings/local-settings';
 import { toast } from '../toasts/toast';
 import { clearLifxToken, readLifxTokenFor, storeLifxToken } from './lifx-token';
@@ -24,12 +26,14 @@ export function createUserLights(email: string, lifxApiUrl: string) {
       write: (token) => storeLifxToken(email, token),
       clear: () => clearLifxToken(email),
     },
-    selection: () => {
-      const stored = readLocalSettings(email);
-      return { lifx: stored.selectedLifxDeviceIds, hue: stored.selectedHueDeviceIds };
+    // The stored selection, less the lights an online companion drives instead (sharedLightsDriver).
+    selection: () => browserSelection(readCompanionDevices(email), readLocalSettings(email)),
+    // The selection decides the driven provider: the engine's stores follow its changes, and the
+    // companions' (one coming online takes its lights over; one going offline gives them back).
+    subscribeSelection: (listener) => {
+      const off = [subscribeLocalSettings(listener), subscribeCompanionDevices(listener)];
+      return () => off.forEach((fn) => fn());
     },
-    // The selection decides the driven provider: the engine's stores follow its changes.
-    subscribeSelection: subscribeLocalSettings,
     // SPEC §5: the selection is pruned to ids that still exist.
     onDevicesLoaded: (provider, ids) =>
       updateLocalSettings(email, (current) =>

@@ -1,5 +1,6 @@
 import { useRef, type ReactNode } from 'react';
 import { useAuth } from '../auth/auth-context';
+import { useCompanionDevicesFeed } from '../companion/use-companions';
 import { useLocalSettings } from '../settings/local-settings';
 import { receivePushedPreferences } from '../settings/preferences-sync';
 import { usePreferencesSync } from '../settings/use-preferences-sync';
@@ -21,10 +22,13 @@ export function LiveProvider({ children, feedDeps }: { children: ReactNode; feed
   const [settings] = useLocalSettings(user?.email);
   // The account's preferences: read after sign-in, written on change, pushed on the stream.
   usePreferencesSync(user?.email);
+  // The account's companions, for the lights engine (it leaves out the lights a companion drives).
+  const companions = useCompanionDevicesFeed(user?.email);
   const live = useLiveConnection({
     delaySeconds: settings.delaySeconds,
     delayEnabled: settings.delayEnabled,
     onPreferences: (data) => receivePushedPreferences(user?.email, data),
+    onDevices: companions.refresh,
     ...(feedDeps ? { feedDeps } : {}),
   });
   const connected = live.state.status === 'connected';

@@ -2,18 +2,29 @@ import { EFFECT_FLAGS, type EffectFlag } from '@flaglight/core';
 import { AlertTriangle } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useAuth } from '../auth/auth-context';
+import { useCompanionDevices } from '../companion/companion-store';
+import { testCompanions } from '../devices/device-api';
 import { useLights } from '../lights/lights-context';
 import { buttonClass } from '../ui/button-styles';
 import { flagLabel, flagSwatch } from './display-flag';
 import { LIVE_TEXTS } from './live-texts';
 
-/** SPEC §2: a button per flag plays it on the lights now; without ready lights, SPEC §8's alert. */
+/**
+ * SPEC §2: a button per flag plays it on the lights now, and on the lights of the account's online
+ * companions (`POST /api/devices/test`); with neither, SPEC §8's alert.
+ */
 export function TestFlags() {
   const lights = useLights();
+  const { user } = useAuth();
+  const companionOnline = useCompanionDevices(user?.email)?.some((device) => device.online) ?? false;
   const [result, setResult] = useState<{ ok: true; flag: EffectFlag } | { ok: false } | null>(null);
 
   const test = (flag: EffectFlag) => {
-    setResult(lights.playFlag(flag) ? { ok: true, flag } : { ok: false });
+    const played = lights.playFlag(flag);
+    // The companion plays its own lights; a failure to reach it leaves the browser's test as it is.
+    if (companionOnline) testCompanions(flag).catch(() => undefined);
+    setResult(played || companionOnline ? { ok: true, flag } : { ok: false });
   };
 
   return (

@@ -36,6 +36,7 @@ function setup(overrides: Partial<LiveFeedDeps> = {}) {
     failed: [] as string[],
     statuses: [] as (string | null)[],
     preferences: [] as unknown[],
+    devices: 0,
   };
   const feed = startLiveFeed(
     undefined,
@@ -46,6 +47,7 @@ function setup(overrides: Partial<LiveFeedDeps> = {}) {
       onTransport: (t) => seen.transports.push(t),
       onFailed: (error) => seen.failed.push(error.message),
       onPreferences: (data) => seen.preferences.push(data),
+      onDevices: () => (seen.devices += 1),
     },
     deps,
   );
@@ -88,6 +90,17 @@ describe('the live feed', () => {
     es.open();
     es.emit('preferences', { version: 3, preferences: { autoConnect: false } });
     expect(seen.preferences).toEqual([{ version: 3, preferences: { autoConnect: false } }]);
+    expect(seen.flags).toEqual([]);
+  });
+
+  test('a devices event (a companion changed) is handed on; a test event meant for companions is ignored', async () => {
+    const { seen } = setup();
+    await flush();
+    const es = FakeEventSource.latest();
+    es.open();
+    es.emit('devices', {});
+    es.emit('test', { state: 'yellow', requestedAt: '2026-03-08T04:00:00Z' });
+    expect(seen.devices).toBe(1);
     expect(seen.flags).toEqual([]);
   });
 

@@ -65,6 +65,8 @@ export interface LiveFeedHandlers {
   onTransport(transport: FeedTransport): void;
   /** The account's preferences changed (another page or a companion): the raw `preferences` event data. */
   onPreferences?(data: unknown): void;
+  /** A companion's lights or presence changed: the device list is worth reading again. */
+  onDevices?(): void;
   /** Connecting failed before anything was delivered; the feed has stopped. */
   onFailed(error: Error): void;
 }
@@ -203,6 +205,9 @@ export function startLiveFeed(
       } catch {
         // A torn line: the next change, or the next sign-in, brings them.
       }
+    });
+    es.addEventListener('devices', () => {
+      if (source === es) handlers.onDevices?.();
     });
   }
 

@@ -89,6 +89,8 @@ export interface LiveConnectionOptions {
   feedDeps?: LiveFeedDeps;
   /** The stream's `preferences` events (the account's settings changed elsewhere). */
   onPreferences?: (data: unknown) => void;
+  /** The stream's `devices` events (a companion's lights or presence changed). */
+  onDevices?: () => void;
 }
 
 /**
@@ -102,9 +104,12 @@ export function useLiveConnection({
   delayEnabled,
   feedDeps,
   onPreferences,
+  onDevices,
 }: LiveConnectionOptions) {
   const onPreferencesRef = useRef(onPreferences);
   onPreferencesRef.current = onPreferences;
+  const onDevicesRef = useRef(onDevices);
+  onDevicesRef.current = onDevices;
   const lights = useLights();
   const [state, setState] = useState<LiveConnectionState>(INITIAL);
   const feedRef = useRef<LiveFeed | null>(null);
@@ -248,6 +253,9 @@ export function useLiveConnection({
           },
           onPreferences(data) {
             onPreferencesRef.current?.(data);
+          },
+          onDevices() {
+            onDevicesRef.current?.();
           },
           onFailed(error) {
             feedRef.current = null;

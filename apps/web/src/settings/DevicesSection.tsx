@@ -1,12 +1,11 @@
 import type { LinkedDevice } from '@flaglight/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { fetchDevices, unlinkDevice } from '../devices/device-api';
+import { DEVICES_QUERY_KEY, fetchDevices, unlinkDevice } from '../devices/device-api';
 import { FormMessage } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 
-export const DEVICES_QUERY_KEY = ['devices'] as const;
 /** The list is read again this often while Settings is open: "online now" changes on its own. */
 const REFRESH_MS = 10_000;
 

@@ -13,7 +13,11 @@ interface DeviceListProps {
   hidden: readonly string[];
   onSelectedChange: (ids: string[]) => void;
   onHiddenChange: (ids: string[]) => void;
+  /** The words for a device's `connected` state (default Online / Offline). */
+  statusLabels?: { on: string; off: string };
 }
+
+const ONLINE_LABELS = { on: 'Online', off: 'Offline' };
 
 /**
  * SPEC §2 Light Control device list: search above 5 devices, Select all / Deselect all, 10 per
@@ -26,6 +30,7 @@ export function DeviceList({
   hidden,
   onSelectedChange,
   onHiddenChange,
+  statusLabels = ONLINE_LABELS,
 }: DeviceListProps) {
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
@@ -153,7 +158,7 @@ export function DeviceList({
                     aria-hidden="true"
                     className={`size-2 rounded-full ${device.connected ? 'bg-flag-green' : 'bg-ink-400'}`}
                   />
-                  {device.connected ? 'Online' : 'Offline'}
+                  {device.connected ? statusLabels.on : statusLabels.off}
                 </span>
                 <button
                   type="button"

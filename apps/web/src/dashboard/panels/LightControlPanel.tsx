@@ -2,11 +2,17 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { Lightbulb } from 'lucide-react';
 import { useState } from 'react';
 import { useAuth } from '../../auth/auth-context';
+import { findSharedLights } from '../../companion/companion-lights';
+import { COMPANION_TEXTS } from '../../companion/companion-texts';
+import { CompanionStatus } from '../../companion/CompanionStatus';
+import { SharedLightsPrompt } from '../../companion/SharedLightsPrompt';
+import { useCompanionList } from '../../companion/use-companions';
 import { useLightControl, useProviderState } from '../../lights/light-control-context';
 import { useLights, type DrivenProvider } from '../../lights/lights-context';
 import { isProviderConnected } from '../../lights/provider-store';
 import { useLocalSettings } from '../../settings/local-settings';
 import { Panel } from '../../ui/Panel';
+import { CompanionTab } from '../lights/CompanionTab';
 import { PROVIDER_NAMES, ProviderTab } from '../lights/ProviderTab';
 import { ScreenLight } from '../lights/ScreenLight';
 
@@ -25,8 +31,10 @@ export function LightControlPanel() {
   const { engine } = useLightControl();
   const states = { lifx: useProviderState('lifx'), hue: useProviderState('hue') };
   const { drivenProvider, restoring } = useLights();
-  const [tab, setTab] = useState<DrivenProvider | null>(null);
+  const companions = useCompanionList();
+  const [tab, setTab] = useState<DrivenProvider | 'companion' | null>(null);
   const shown = tab ?? drivenProvider ?? (isProviderConnected(states.hue) ? 'hue' : 'lifx');
+  const shared = findSharedLights(companions.data, settings);
 
   return (
     <Panel
@@ -39,7 +47,11 @@ export function LightControlPanel() {
           : 'Pick the lights that show the flags. Until then, flags show on this screen only.'
       }
     >
-      <Tabs.Root value={shown} onValueChange={(value) => setTab(value as DrivenProvider)}>
+      {companions.data && companions.data.length > 0 && (
+        <CompanionStatus devices={companions.data} selection={settings.companionSelectedLights} />
+      )}
+      <SharedLightsPrompt count={shared.count} driver={settings.sharedLightsDriver} update={update} />
+      <Tabs.Root value={shown} onValueChange={(value) => setTab(value as DrivenProvider | 'companion')}>
         <Tabs.List aria-label="Light providers" className="flex gap-1 rounded-control bg-ink-900 p-1">
           {(['lifx', 'hue'] as const).map((provider) => (
             <Tabs.Trigger key={provider} value={provider} className={TAB_CLASS}>
@@ -49,6 +61,12 @@ export function LightControlPanel() {
               )}
             </Tabs.Trigger>
           ))}
+          <Tabs.Trigger value="companion" className={TAB_CLASS}>
+            {COMPANION_TEXTS.tab}
+            {companions.data?.some((device) => device.online) && (
+              <span aria-hidden="true" className="ml-2 inline-block size-2 rounded-full bg-flag-green" />
+            )}
+          </Tabs.Trigger>
         </Tabs.List>
         {(['lifx', 'hue'] as const).map((provider) => (
           <Tabs.Content key={provider} value={provider} className="pt-4 focus-visible:outline-none">
@@ -63,6 +81,14 @@ export function LightControlPanel() {
             />
           </Tabs.Content>
         ))}
+        <Tabs.Content value="companion" className="pt-4 focus-visible:outline-none">
+          <CompanionTab
+            devices={companions.data}
+            loadFailed={companions.isError}
+            settings={settings}
+            update={update}
+          />
+        </Tabs.Content>
       </Tabs.Root>
       <ScreenLight screen={engine?.screen ?? null} />
     </Panel>

@@ -1,0 +1,126 @@
+import type { DeviceLight } from '@flaglight/contract';
+import { COMPANION_BRIDGE_URL } from '@flaglight/contract/limits';
+
+/**
+ * The companion's local bridge on this computer (DESIGN §9). Asked only when the user presses
+ * Test on this computer: the browser may ask for permission to reach the local network first, and
+ * a refusal or no answer is an ordinary outcome, not an error.
+ */
+
+/** How long the bridge may take to answer before "no companion answered". */
+export const BRIDGE_TIMEOUT_MS = 5_000;
+
+/** What the web app reads of `GET /api/status`; everything else is ignored. */
+export interface BridgeStatus {
+  version: string | null;
+  linked: boolean;
+  userCode: string | null;
+  verificationUri: string | null;
+  /** The companion follows the account's event stream. */
+  following: boolean;
+  lights: DeviceLight[];
+}
+
+export type BridgeCheck =
+  | { kind: 'tested'; status: BridgeStatus }
+  | { kind: 'not_linked'; status: BridgeStatus }
+  | { kind: 'test_refused'; status: BridgeStatus; message: string }
+  | { kind: 'no_answer' };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** States of `stream` that mean the companion is following (true, or a word like `open`). */
+const FOLLOWING = /^(open|connected|live|streaming|following|polling)$/i;
+
+function parseLight(value: unknown): DeviceLight | null {
+  if (!isRecord(value)) return null;
+  const { provider, id, label, reachable } = value;
+  if ((provider !== 'lifx_lan' && provider !== 'hue_local') || typeof id !== 'string' || id === '')
+    return null;
+  return {
+    provider,
+    id,
+    label: typeof label === 'string' ? label : id,
+    reachable: reachable === true,
+  };
+}
+
+/** Reads a status answer leniently (the companion may be another version); null when it is not one. */
+export function parseBridgeStatus(value: unknown): BridgeStatus | null {
+  if (!isRecord(value) || typeof value.linked !== 'boolean') return null;
+  const stream = value.stream;
+  return {
+    version: text(value.version),
+    linked: value.linked,
+    userCode: text(value.userCode),
+    verificationUri: text(value.verificationUri),
+    following: value.linked && (stream === true || (typeof stream === 'string' && FOLLOWING.test(stream))),
+    lights: Array.isArray(value.lights)
+      ? value.lights.map(parseLight).filter((light): light is DeviceLight => light !== null)
+      : [],
+  };
+}
+
+async function ask(
+  fetchImpl: typeof fetch,
+  path: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<{ status: number; body: unknown } | null> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const res = await fetchImpl(`${COMPANION_BRIDGE_URL}${path}`, {
+      ...init,
+      signal: controller.signal,
+      // Nothing of the app's travels to the local bridge: no cookies, no token.
+      credentials: 'omit',
+    });
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      body = null;
+    }
+    return { status: res.status, body };
+  } catch {
+    // Refused permission, nothing listening, a time-out: all "no answer".
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Asks the companion on this computer for its status, then to play yellow on its lights.
+ * Never throws: every outcome is a `BridgeCheck`.
+ */
+export async function checkThisComputer(
+  fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  timeoutMs = BRIDGE_TIMEOUT_MS,
+): Promise<BridgeCheck> {
+  const answer = await ask(fetchImpl, '/api/status', { method: 'GET' }, timeoutMs);
+  const status = answer && answer.status === 200 ? parseBridgeStatus(answer.body) : null;
+  if (!status) return { kind: 'no_answer' };
+  if (!status.linked) return { kind: 'not_linked', status };
+  const test = await ask(
+    fetchImpl,
+    '/api/test',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'yellow' }),
+    },
+    timeoutMs,
+  );
+  if (!test) return { kind: 'no_answer' };
+  if (test.status < 200 || test.status >= 300) {
+    const message = isRecord(test.body) ? text(test.body.error) : null;
+    return { kind: 'test_refused', status, message: message ?? `The companion answered ${test.status}.` };
+  }
+  return { kind: 'tested', status };
+}

@@ -1,0 +1,88 @@
+import type { DeviceLight, LinkedDevice } from '@flaglight/contract';
+import { LocalSettingsSchema, type LocalSettings } from '@flaglight/core';
+import { describe, expect, test } from 'vitest';
+import {
+  browserSelection,
+  companionSelectionFromKeys,
+  companionSelectionKeys,
+  drivenLightCount,
+  findSharedLights,
+} from './companion-lights';
+
+const lamp: DeviceLight = { provider: 'lifx_lan', id: 'd073d5000001', label: 'Lamp', reachable: true };
+const strip: DeviceLight = { provider: 'lifx_lan', id: 'd073d5000002', label: 'Strip', reachable: false };
+const go: DeviceLight = { provider: 'hue_local', id: 'uuid-go', label: 'Hue go', reachable: true };
+
+function companion(over: Partial<LinkedDevice> = {}): LinkedDevice {
+  return {
+    id: 'dev-1',
+    name: 'Living-room PC',
+    platform: 'win32-x64',
+    version: '1.0.0',
+    linkedAt: '2026-11-25T10:00:00.000Z',
+    lastSeenAt: '2026-11-25T10:00:00.000Z',
+    online: true,
+    lights: [lamp, strip, go],
+    lightsUpdatedAt: '2026-11-25T10:00:00.000Z',
+    ...over,
+  };
+}
+
+const settings = (over: Partial<LocalSettings> = {}): LocalSettings => ({
+  ...LocalSettingsSchema.parse({}),
+  ...over,
+});
+
+describe('which lights a companion drives', () => {
+  test('without a selection: every reachable light it found; with one: the selected lights', () => {
+    expect(drivenLightCount([lamp, strip, go], {})).toBe(2);
+    expect(drivenLightCount([lamp, strip, go], { lifx_lan: ['d073d5000002'], hue_local: [] })).toBe(1);
+    // A provider without a key is not narrowed.
+    expect(drivenLightCount([lamp, strip, go], { lifx_lan: [] })).toBe(1);
+  });
+
+  test('the list keys round-trip; an empty choice removes both providers (the companion drives all)', () => {
+    const keys = companionSelectionKeys({ lifx_lan: ['a'], hue_local: ['b'] });
+    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b']);
+    expect(companionSelectionFromKeys(keys)).toEqual({ lifx_lan: ['a'], hue_local: ['b'] });
+    expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({ lifx_lan: [], hue_local: ['b'] });
+    expect(companionSelectionFromKeys([])).toEqual({});
+    expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({ lifx_lan: [], hue_local: [] });
+  });
+});
+
+describe('lights selected in the cloud and on an online companion', () => {
+  const chosen = settings({
+    selectedLifxDeviceIds: ['d073d5000001', 'd073d5000002', 'd073d5000009'],
+    selectedHueDeviceIds: ['uuid-go', 'uuid-other'],
+  });
+
+  test('are the same bulbs by id, counted only while the companion is online and can reach them', () => {
+    expect(findSharedLights([companion()], chosen)).toEqual({
+      lifx: ['d073d5000001'],
+      hue: ['uuid-go'],
+      count: 2,
+    });
+    expect(findSharedLights([companion({ online: false })], chosen).count).toBe(0);
+    expect(findSharedLights(null, chosen).count).toBe(0);
+    // A companion selection that leaves the lamp out: the browser keeps the lamp.
+    expect(
+      findSharedLights([companion()], {
+        ...chosen,
+        companionSelectedLights: { lifx_lan: [], hue_local: ['uuid-go'] },
+      }),
+    ).toEqual({ lifx: [], hue: ['uuid-go'], count: 1 });
+  });
+
+  test('the browser leaves them out while the companion drives them, and keeps them when it drives them itself', () => {
+    expect(browserSelection([companion()], chosen)).toEqual({
+      lifx: ['d073d5000002', 'd073d5000009'],
+      hue: ['uuid-other'],
+    });
+    expect(browserSelection([companion()], { ...chosen, sharedLightsDriver: 'browser' })).toEqual({
+      lifx: chosen.selectedLifxDeviceIds,
+      hue: chosen.selectedHueDeviceIds,
+    });
+    expect(browserSelection([companion({ online: false })], chosen).lifx).toBe(chosen.selectedLifxDeviceIds);
+  });
+});

@@ -1,0 +1,49 @@
+/** The desktop companion's texts on the dashboard, in one place. */
+
+const lights = (n: number) => `${n} light${n === 1 ? '' : 's'}`;
+
+export const COMPANION_TEXTS = {
+  tab: 'Companion',
+  noSelection: 'No selection: the companion drives every light it finds.',
+  noneLinked:
+    'No Flaglight Companion is linked. It drives the LIFX and Hue lights on your home network from a computer, with no browser open.',
+  linkSteps:
+    'Install it and start it: it shows a code and opens the link page (/#/link), where you approve it while signed in.',
+  downloadWindows: 'Download for Windows',
+  downloadLinux: 'Download for Linux',
+  openLinkPage: 'Open the link page',
+  noLightsYet: (name: string) => `${name} has not reported any lights yet.`,
+  loadFailed: 'Your companions could not be loaded. Please try again.',
+  loading: 'Loading your companions…',
+  online: (name: string, driven: number) =>
+    `Flaglight Companion ${name}: following, drives ${lights(driven)}`,
+  offline: (name: string, lastSeen: string) => `Flaglight Companion ${name}: offline, last seen ${lastSeen}`,
+  never: 'never',
+  testHere: 'Test on this computer',
+  whyPermission:
+    'Your browser may ask to let this page connect to devices on your local network: allow it, so the page can reach the companion on this computer.',
+  checking: 'Asking the companion on this computer…',
+  tested: (driven: number, following: boolean) =>
+    `Flaglight Companion on this computer: ${following ? 'following' : 'not following yet'}, drives ${lights(driven)}`,
+  testedNote: 'Its lights play yellow now.',
+  noAnswer:
+    'No companion answered on this computer. Is it running? If your browser asked about your local network, allow it and try again.',
+  notLinked: 'The Flaglight Companion on this computer is not linked yet.',
+  notLinkedCode: (code: string) => `Open the link page and enter ${code}.`,
+  testRefused: (message: string) => `The companion on this computer did not play the test: ${message}`,
+  sharedQuestion: (n: number) =>
+    `Your Flaglight Companion can drive ${n} of these lights too. Who should drive them?`,
+  driverCompanion: 'Companion (recommended)',
+  driverBrowser: 'This browser',
+  testLights: 'Test lights',
+  testSent: (n: number) =>
+    n === 0
+      ? 'No companion is online to play the test.'
+      : `Testing on ${n === 1 ? 'your companion' : `${n} companions`}: green`,
+  testFailed: 'The test could not reach your companions. Please try again.',
+} as const;
+
+export const DOWNLOADS = {
+  windows: '/api/downloads/flaglight-setup',
+  linux: '/api/downloads/flaglight-linux',
+} as const;

@@ -1,0 +1,126 @@
+import type { LinkedDevice } from '@flaglight/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { companion, lanLights } from '../../../test/companions';
+import { stubApi } from '../../../test/fetch-stub';
+import { baseRoutes, FAN_EMAIL, renderWithLights } from '../../../test/lights';
+import { buildUser, seedSession } from '../../../test/users';
+import { clearCompanionDevices } from '../../companion/companion-store';
+import { COMPANION_TEXTS } from '../../companion/companion-texts';
+import { readLocalSettings, updateLocalSettings } from '../../settings/local-settings';
+import { LightControlPanel } from '../panels/LightControlPanel';
+
+const fan = buildUser({ email: FAN_EMAIL });
+
+beforeEach(() => {
+  seedSession(fan);
+  clearCompanionDevices();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  window.localStorage.clear();
+});
+
+async function openCompanionTab(devices: LinkedDevice[], routes: Parameters<typeof stubApi>[0] = {}) {
+  const api = stubApi({ ...baseRoutes(fan), 'GET /api/devices': { body: devices }, ...routes });
+  await renderWithLights(<LightControlPanel />);
+  fireEvent.mouseDown(await screen.findByRole('tab', { name: COMPANION_TEXTS.tab }));
+  return api;
+}
+
+describe('the Companion tab of Light Control', () => {
+  test('without a linked companion it says how to get one: downloads and the link page', async () => {
+    const api = await openCompanionTab([]);
+    expect(await screen.findByText(COMPANION_TEXTS.noneLinked)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download for Windows' })).toHaveAttribute(
+      'href',
+      '/api/downloads/flaglight-setup',
+    );
+    expect(screen.getByRole('link', { name: 'Download for Linux' })).toHaveAttribute(
+      'href',
+      '/api/downloads/flaglight-linux',
+    );
+    expect(screen.getByText(/\/#\/link/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('link', { name: 'Open the link page' }));
+    // Nothing asked the local bridge.
+    expect(api.calls.map((c) => c.route)).not.toContain('GET /api/status');
+  });
+
+  test('lists the lights a companion reports, reachable or not; no selection means every light', async () => {
+    await openCompanionTab([companion()]);
+    const list = await screen.findByRole('list', { name: 'Companion lights' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    expect(within(items[0]!).getByText('Reachable')).toBeInTheDocument();
+    expect(within(items[1]!).getByText('Unreachable')).toBeInTheDocument();
+    expect(within(items[0]!).getByText('LIFX (LAN)')).toBeInTheDocument();
+    expect(screen.getByText(COMPANION_TEXTS.noSelection)).toBeInTheDocument();
+  });
+
+  test('selecting writes the companion selection for both providers; deselecting all removes it', async () => {
+    await openCompanionTab([companion({ lights: [...lanLights(2), ...lanLights(1, 'hue_local')] })]);
+    await screen.findByRole('list', { name: 'Companion lights' });
+    fireEvent.click(screen.getByRole('checkbox', { name: /Lan bulb 1/ }));
+    expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
+      lifx_lan: ['d073d5000000'],
+      hue_local: [],
+    });
+    expect(screen.queryByText(COMPANION_TEXTS.noSelection)).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
+    expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
+      lifx_lan: ['d073d5000000', 'd073d5000001'],
+      hue_local: ['uuid-1'],
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Deselect all' }));
+    expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({});
+    expect(screen.getByText(COMPANION_TEXTS.noSelection)).toBeInTheDocument();
+  });
+
+  test('search above 5 lights, 10 per page, and hiding work as on the other tabs', async () => {
+    await openCompanionTab([companion({ lights: lanLights(12) })]);
+    const list = await screen.findByRole('list', { name: 'Companion lights' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    expect(screen.getByRole('navigation', { name: 'Companion light pages' })).toBeInTheDocument();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search Companion lights' }), {
+      target: { value: 'bulb 1' },
+    });
+    expect(
+      within(screen.getByRole('list', { name: 'Companion lights' })).getAllByRole('listitem'),
+    ).toHaveLength(4);
+    fireEvent.click(screen.getByRole('button', { name: 'Hide Lan bulb 1' }));
+    expect(readLocalSettings(FAN_EMAIL).companionHiddenLights).toEqual({
+      lifx_lan: ['d073d5000000'],
+      hue_local: [],
+    });
+  });
+
+  test('several companions: their lights are grouped under their names', async () => {
+    await openCompanionTab([
+      companion(),
+      companion({ id: 'dev-2', name: 'Office Mac', online: false, lights: lanLights(2, 'hue_local') }),
+    ]);
+    const office = await screen.findByRole('region', { name: 'Office Mac' });
+    expect(within(office).getByRole('heading', { name: /Office Mac/ })).toHaveTextContent('Offline');
+    expect(within(office).getByRole('list', { name: 'Office Mac lights' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Living-room PC lights' })).toBeInTheDocument();
+  });
+
+  test("a companion that reported no lights says so; Test lights plays green on the account's companions", async () => {
+    const api = await openCompanionTab([companion({ lights: [] })], {
+      'POST /api/devices/test': { body: { success: true, devices: 1 } },
+    });
+    expect(await screen.findByText(COMPANION_TEXTS.noLightsYet('Living-room PC'))).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Test lights' }));
+    expect(await screen.findByText('Testing on your companion: green')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.route === 'POST /api/devices/test')?.body).toEqual({ state: 'green' });
+  });
+
+  test('a stored selection shows checked', async () => {
+    updateLocalSettings(FAN_EMAIL, {
+      companionSelectedLights: { lifx_lan: ['d073d5000002'], hue_local: [] },
+    });
+    await openCompanionTab([companion()]);
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: /Lan bulb 3/ })).toBeChecked());
+    expect(screen.getByText('1 of 3 selected')).toBeInTheDocument();
+  });
+});
