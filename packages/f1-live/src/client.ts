@@ -150,6 +150,22 @@ function topicName(topic: string): string {
   return isDeflatedTopic(topic) ? topic.slice(0, -2) : topic;
 }
 
+/**
+ * Wait before reconnect attempt `n` of an outage. `n = 0`: the first retry after a connection that
+ * got its snapshot (a restart, a blip): within 1 s (the client allows one per `initialMs`, so a
+ * server that accepts and drops at once is not hammered). Then `initialMs × factor^(n−1)` up to
+ * `maxMs` (5 s, 10 s, 20 s, 40 s, 60 s…), each ± `jitter`.
+ */
+export function backoffDelay(
+  n: number,
+  backoff: { initialMs: number; factor: number; maxMs: number; jitter: number },
+  random: () => number,
+): number {
+  if (n <= 0) return random() * Math.min(1_000, backoff.initialMs);
+  const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (n - 1));
+  return Math.max(0, base * (1 + backoff.jitter * (2 * random() - 1)));
+}
+
 function signalrLogger(logger: F1LiveLogger): ILogger {
   return {
     log(level, message) {
@@ -186,7 +202,8 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
   let retryTimer: NodeJS.Timeout | null = null;
   let attemptTimer: NodeJS.Timeout | null = null;
   let failures = 0;
-  let connectedAt: number | null = null;
+  let quickRetryAt: number | null = null;
+  let quickInEpisode = false;
   let status: F1LiveState = { connection: 'down', lastMessageAt: null };
 
   // Merged topic state, and what has been emitted (for reconciling a new snapshot).
@@ -371,10 +388,12 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
   }
 
   function retryDelay(): number {
-    const upLongEnough = connectedAt !== null && now() - connectedAt >= backoff.initialMs;
-    if (failures === 1 && upLongEnough) return random() * Math.min(1_000, backoff.initialMs);
-    const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** Math.max(0, failures - 1));
-    return Math.max(0, base * (1 + backoff.jitter * (2 * random() - 1)));
+    const t = now();
+    const quick = failures === 1 && (quickRetryAt === null || t - quickRetryAt >= backoff.initialMs);
+    if (quick) quickRetryAt = t;
+    const delay = backoffDelay(quick ? 0 : failures - (quickInEpisode ? 1 : 0), backoff, random);
+    quickInEpisode ||= quick;
+    return delay;
   }
 
   function lost(gen: number, error: unknown): void {
@@ -388,7 +407,6 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
     clearTimers();
     if (dropped) void dropped.connection.stop().catch(() => undefined);
     const wait = retryDelay();
-    connectedAt = null;
     logger.warn({ err: reason, retryInMs: Math.round(wait), failures }, 'f1-live: connection lost');
     setState({ connection: wasConnected ? 'reconnecting' : 'down', error: reason });
     retryTimer = setTimeout(() => {
@@ -438,7 +456,7 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
       for (const frame of pending) applyFeed(frame.topic, frame.data, frame.feedTime, frame.at);
       pending = null;
       failures = 0;
-      connectedAt = now();
+      quickInEpisode = false;
       logger.info({ url: options.baseUrl, topics }, 'f1-live: subscribed');
       setState({ connection: 'connected' });
     } catch (error) {

@@ -1,4 +1,5 @@
 export {
+  backoffDelay,
   createF1LiveClient,
   DEFAULT_BACKOFF,
   DEFAULT_SILENCE_TIMEOUT_MS,
