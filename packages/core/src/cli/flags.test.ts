@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { TEST_DATA_DIR, listRaceControlFixtures, loadRaceControlFixture } from '../../test/fixtures.js';
+import { createFlagFusion } from '../flags/fusion.js';
+import { readLiveTimingStreams } from '../flags/live-timing.js';
 import { deriveLightChanges } from '../flags/tracker.js';
+import { runFlagsCommand } from './flags-command.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..', '..', '..');
@@ -16,6 +19,13 @@ function runCli(args: string[]) {
   const result = spawnSync(TSX, [CLI, ...args], { encoding: 'utf8', cwd: ROOT });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The command in this process, with the real file system (the spawned CLI adds only the process). */
+function runInProcess(args: string[]) {
+  return runFlagsCommand(args, (file) => ({ ok: true, text: readFileSync(file, 'utf8') }));
+}
+
+const BUNDLED_DIR = join(ROOT, 'packages', 'data', 'race-control');
 
 const scratch = mkdtempSync(join(tmpdir(), 'flaglight-cli-'));
 function writeScratch(name: string, text: string): string {
@@ -54,6 +64,27 @@ describe('flags CLI (DESIGN §5.2)', () => {
       );
       expect(JSON.parse(stdout)).toEqual(expected);
     }
+  });
+
+  test('without --source prints exactly what it printed before, for every bundled fixture', () => {
+    const files = [
+      ...listRaceControlFixtures().map((name) => join(TEST_DATA_DIR, `${name}.json`)),
+      ...readdirSync(BUNDLED_DIR)
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => join(BUNDLED_DIR, file)),
+    ];
+    files.forEach((file) => {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as { messages: unknown[] };
+      // The output before --source existed, byte for byte: the DESIGN §5.2 projection, one line.
+      const before = `${JSON.stringify(
+        deriveLightChanges(parsed.messages).map(({ date, state, activeSectors }) => ({
+          date,
+          state,
+          activeSectors,
+        })),
+      )}\n`;
+      expect({ file, ...runInProcess([file]) }).toEqual({ file, code: 0, stdout: before, stderr: '' });
+    });
   });
 
   test('accepts a bare array of records', () => {
@@ -114,8 +145,103 @@ describe('flags CLI (DESIGN §5.2)', () => {
   });
 
   test('no file argument exits 1 with a usage line', () => {
+    const { code, stderr } = runCli(['--source', 'f1']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/usage/);
+  });
+
+  test('no file argument, without --source, exits 1 with a usage line', () => {
     const { code, stderr } = runCli([]);
     expect(code).toBe(1);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('flags CLI --source f1 (DESIGN §5.8)', () => {
+  test('the process exits 1 with one line for an unknown source', () => {
+    const { code, stdout, stderr } = runCli([join(TEST_DATA_DIR, '2025-bahrain-race.json'), '--source', 'x']);
+    expect([code, stdout, stderr]).toEqual([1, '', 'flags: unknown --source "x" (expected f1)\n']);
+  });
+
+  test('derives from the live-timing streams, each change with its offset (2025 Bahrain, hand-checked)', () => {
+    const { code, stdout, stderr } = runCli([
+      join(TEST_DATA_DIR, '2025-bahrain-race.json'),
+      '--source',
+      'f1',
+    ]);
+    expect([code, stderr]).toEqual([0, '']);
+    expect(JSON.parse(stdout)).toEqual([
+      // TrackStatus 4 came 10 ms before SAFETY CAR DEPLOYED (15:56:09); its date is placed on that clock.
+      {
+        date: '2025-04-13T15:56:09.236+00:00',
+        state: 'yellow',
+        activeSectors: [],
+        safetyCar: true,
+        offset: '01:47:55.160',
+      },
+      { date: '2025-04-13T16:03:55+00:00', state: 'green', activeSectors: [], offset: '01:55:40.784' },
+      { date: '2025-04-13T16:39:29+00:00', state: 'checkered', activeSectors: [], offset: '02:31:14.492' },
+    ]);
+  });
+
+  test('prints the fused changes of every fixture with live-timing streams, in either argument order', () => {
+    const names = listRaceControlFixtures().filter((name) => {
+      const merged = readLiveTimingStreams(loadRaceControlFixture(name).live_timing);
+      return merged.ok && merged.inputs.length > 0;
+    });
+    expect(names.length).toBeGreaterThanOrEqual(28);
+    names.forEach((name, index) => {
+      const merged = readLiveTimingStreams(loadRaceControlFixture(name).live_timing);
+      const fusion = createFlagFusion();
+      const expected = (merged.ok ? merged.inputs : []).flatMap((input) => {
+        const change = fusion.push(input);
+        if (change === null) return [];
+        const { date, state, activeSectors, safetyCar, offset } = change;
+        return [{ date, state, activeSectors, ...(safetyCar ? { safetyCar } : {}), offset }];
+      });
+      const file = join(TEST_DATA_DIR, `${name}.json`);
+      const result = runInProcess(index % 2 === 0 ? ['--source=f1', file] : [file, '--source', 'f1']);
+      expect(result.code).toBe(0);
+      const printed = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(printed).toEqual(expected);
+      for (const change of printed) {
+        expect(Object.keys(change)).toEqual(
+          change.safetyCar === true
+            ? ['date', 'state', 'activeSectors', 'safetyCar', 'offset']
+            : ['date', 'state', 'activeSectors', 'offset'],
+        );
+      }
+    });
+  });
+
+  test.each([
+    [
+      'no live_timing',
+      () => [writeScratch('plain.json', '{"messages": []}'), '--source', 'f1'],
+      /no live_timing/,
+    ],
+    ['a bare array', () => [writeScratch('bare.json', '[]'), '--source', 'f1'], /no live_timing/],
+    [
+      'race control without offsets',
+      () => [join(TEST_DATA_DIR, '2022-france-race.json'), '--source', 'f1'],
+      /has no stream_offset/,
+    ],
+    ['invalid JSON', () => [writeScratch('bad-f1.json', '{'), '--source', 'f1'], /invalid JSON/],
+    [
+      'an unknown source',
+      () => [join(TEST_DATA_DIR, '2025-bahrain-race.json'), '--source', 'openf1'],
+      /unknown --source/,
+    ],
+    [
+      'a missing source value',
+      () => [join(TEST_DATA_DIR, '2025-bahrain-race.json'), '--source'],
+      /needs a value/,
+    ],
+  ])('%s exits 1 with one line on stderr', (_label, makeArgs, pattern) => {
+    const { code, stdout, stderr } = runInProcess(makeArgs());
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(pattern);
   });
 });

@@ -1,21 +1,12 @@
 #!/usr/bin/env node
-// DESIGN §5.2: `npm run -s flags -- FILE` prints the light changes of a race-control stream.
+// DESIGN §5.2: `npm run -s flags -- FILE` prints the light changes of a race-control stream;
+// DESIGN §5.8: `--source f1` derives them from the file's live_timing streams. See flags-command.ts.
 import { readFileSync } from 'node:fs';
-import { deriveLightChanges } from '../flags/tracker.js';
-import { parseRaceControlJson } from './parse-input.js';
+import { runFlagsCommand, type ReadText } from './flags-command.js';
 
-function fail(message: string): never {
-  process.stderr.write(`flags: ${message.replace(/\s+/g, ' ').trim()}\n`);
-  process.exit(1);
-}
-
-/** Runs the CLI on argv; exits 1 with one line on stderr when the input is bad. */
-export function runFlagsCli(argv: readonly string[]): void {
-  const file = argv[0];
-  if (file === undefined || file === '') fail('usage: flags FILE (a JSON file of race_control records)');
-  let text: string;
+const readText: ReadText = (file) => {
   try {
-    text = readFileSync(file, 'utf8');
+    return { ok: true, text: readFileSync(file, 'utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
@@ -26,16 +17,16 @@ export function runFlagsCli(argv: readonly string[]): void {
           : code === 'EACCES'
             ? 'permission denied'
             : 'cannot read';
-    fail(`cannot read ${file}: ${reason}`);
+    return { ok: false, reason };
   }
-  const parsed = parseRaceControlJson(text);
-  if (!parsed.ok) fail(`${file}: ${parsed.error}`);
-  const changes = deriveLightChanges(parsed.messages).map(({ date, state, activeSectors }) => ({
-    date,
-    state,
-    activeSectors,
-  }));
-  process.stdout.write(`${JSON.stringify(changes)}\n`);
+};
+
+/** Runs the CLI on argv; exits 1 with one line on stderr when the input is bad. */
+export function runFlagsCli(argv: readonly string[]): void {
+  const result = runFlagsCommand(argv, readText);
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  if (result.code !== 0) process.exit(result.code);
 }
 
 runFlagsCli(process.argv.slice(2));
