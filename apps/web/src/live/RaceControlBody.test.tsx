@@ -2,11 +2,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { companion } from '../../test/companions';
 import { FakeEventSource } from '../../test/fake-event-source';
 import { stubApi } from '../../test/fetch-stub';
 import { createTestQueryClient } from '../../test/render-app';
 import { buildUser } from '../../test/users';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
+import { clearCompanionDevices, storeCompanionDevices } from '../companion/companion-store';
 import type { DrivenProvider, LightsApi } from '../lights/lights-context';
 import { LightsContext } from '../lights/lights-context';
 import { updateLocalSettings } from '../settings/local-settings';
@@ -158,6 +160,21 @@ describe('Race Control: setup', () => {
     expect(screen.getByRole('link', { name: 'Go to Settings' })).toHaveAttribute('href', '/settings');
     expect(screen.getByText(/select at least one light in Light Control/)).toBeInTheDocument();
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  test('with no browser lights but a companion online (it drives them itself), the page may still connect', async () => {
+    storeCompanionDevices(USER.email, [companion()]);
+    try {
+      stubServer();
+      renderBody(recordingLights(null).api);
+      await tick();
+      expect(screen.queryByRole('button', { name: 'Setup Required' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Go to Settings' })).not.toBeInTheDocument();
+      // Auto-connect (on by default) follows the live session on screen.
+      expect(screen.getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+    } finally {
+      clearCompanionDevices();
+    }
   });
 
   test('with lights ready but no live session, Connect waits and a replay is offered', async () => {

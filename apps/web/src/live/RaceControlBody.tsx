@@ -4,6 +4,7 @@ import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../auth/auth-context';
+import { useCompanionDevices } from '../companion/companion-store';
 import { useLights } from '../lights/lights-context';
 import { ReplayPicker } from '../replays/ReplayPicker';
 import { useSchedule } from '../schedule/schedule-api';
@@ -125,7 +126,10 @@ export function RaceControlBody() {
   const { state, connect, disconnect, checkSessionEnd, wakeLockHeld, autoConnectTried } =
     useLiveConnectionContext();
   const connected = state.status === 'connected';
-  const ready = lights.drivenProvider !== null;
+  // An online companion drives its lights by itself (perhaps every selected one): the page may still
+  // follow the race on screen.
+  const companionOnline = useCompanionDevices(user?.email)?.some((device) => device.online) ?? false;
+  const ready = lights.drivenProvider !== null || companionOnline;
   const liveSession = current.data?.kind === 'live' ? current.data.session : null;
 
   // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.
