@@ -1,29 +1,41 @@
-// Benchmark of DESIGN §7 "full-race derivation (≈ 1,000 messages) < 5 ms", plus agreement figures.
+// Benchmark of DESIGN §7 "full-race derivation (≈ 1,000 messages) < 5 ms" (race control alone and
+// fused with TrackStatus, `--source f1`), plus the agreement figures of decision 018.
 import { performance } from 'node:perf_hooks';
+import { printAgreementReport } from '../scripts/agreement-report.js';
+import { createFlagFusion } from '../src/flags/fusion.js';
+import { readLiveTimingStreams } from '../src/flags/live-timing.js';
 import { deriveLightChanges } from '../src/flags/tracker.js';
-import { combineAgreements, measureAgreement } from '../src/measure/agreement.js';
-import { listAgreementFixtures, listRaceControlFixtures, loadRaceControlFixture } from '../test/fixtures.js';
+import { listRaceControlFixtures, loadRaceControlFixture } from '../test/fixtures.js';
 
 const RUNS = 1000;
 
-const largest = listRaceControlFixtures()
-  .map((name) => ({ name, messages: loadRaceControlFixture(name).messages }))
-  .reduce((a, b) => (b.messages.length > a.messages.length ? b : a));
+function time(run: () => number): { perRunUs: number; changes: number } {
+  for (let i = 0; i < 100; i += 1) run();
+  const started = performance.now();
+  let changes = 0;
+  for (let i = 0; i < RUNS; i += 1) changes = run();
+  return { perRunUs: ((performance.now() - started) * 1000) / RUNS, changes };
+}
 
-for (let i = 0; i < 100; i += 1) deriveLightChanges(largest.messages);
-const started = performance.now();
-let changes = 0;
-for (let i = 0; i < RUNS; i += 1) changes = deriveLightChanges(largest.messages).length;
-const perRaceUs = ((performance.now() - started) * 1000) / RUNS;
-
-console.log(`largest fixture: ${largest.name} (${largest.messages.length} messages, ${changes} changes)`);
-console.log(`derive x${RUNS}: ${perRaceUs.toFixed(1)} µs per race`);
-
-const rows = listAgreementFixtures().map((name) => ({
-  name,
-  ...measureAgreement(loadRaceControlFixture(name)),
-}));
-for (const row of rows) console.log(`  ${row.name.padEnd(38)} ${(row.ratio * 100).toFixed(2)}%`);
+const fixtures = listRaceControlFixtures().map((name) => ({ name, fixture: loadRaceControlFixture(name) }));
+const largest = fixtures.reduce((a, b) => (b.fixture.messages.length > a.fixture.messages.length ? b : a));
+const derive = time(() => deriveLightChanges(largest.fixture.messages).length);
 console.log(
-  `agreement over ${rows.length} complete sessions: ${(combineAgreements(rows).ratio * 100).toFixed(2)}%`,
+  `largest fixture: ${largest.name} (${largest.fixture.messages.length} messages, ${derive.changes} changes)`,
 );
+console.log(`derive x${RUNS}: ${derive.perRunUs.toFixed(1)} µs per race`);
+
+const merged = readLiveTimingStreams(largest.fixture.live_timing);
+if (merged.ok) {
+  const fuse = time(() => {
+    const fusion = createFlagFusion();
+    let changes = 0;
+    for (const input of merged.inputs) if (fusion.push(input) !== null) changes += 1;
+    return changes;
+  });
+  console.log(
+    `fuse x${RUNS} (--source f1, ${merged.inputs.length} lines, ${fuse.changes} changes): ${fuse.perRunUs.toFixed(1)} µs per race`,
+  );
+}
+console.log('');
+printAgreementReport();
