@@ -226,6 +226,21 @@ describe('reconnecting', () => {
     console.log(`f1-live: back ${back} ms after a close frame`);
   }, 15_000);
 
+  test('a new session on the feed starts afresh: its messages are emitted from index 0', async () => {
+    const { s, c, log } = await setup({ positionMs: 137 * 60_000 });
+    await until(connected(c));
+    const before = log.length;
+    s.control.replay({ fixture: '2025-britain-race', positionMs: 60 * 60_000, speed: 0 });
+    await until(() => of(log, 'sessionInfo').some((i) => i.sessionKey === 9947));
+    await until(connected(c));
+    const after = log.slice(before);
+    const messages = after.filter((l) => l.event === 'raceControl').map((l) => l.payload);
+    expect(messages[0]!.index).toBe(0);
+    expect(messages.every((m) => m.message.session_key === 9947)).toBe(true);
+    expect(c.sessionKeys()).toEqual({ sessionKey: 9947, meetingKey: 1277 });
+    expect(after.some((l) => l.event === 'trackStatus')).toBe(true);
+  }, 15_000);
+
   test('stop() ends it for good', async () => {
     const { s, c } = await setup({});
     await until(connected(c));
