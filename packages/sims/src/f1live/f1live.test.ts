@@ -1,9 +1,11 @@
 import { inflateRawSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { RS } from './protocol.js';
 import { loadRecording, parseStreamOffset } from './recording.js';
 import { type RunningF1LiveSim, startF1LiveSim, type StartF1LiveSimOptions } from './server.js';
+import { createF1LiveSim } from './sim.js';
 
 let sim: RunningF1LiveSim | null = null;
 afterEach(async () => {
@@ -282,5 +284,26 @@ describe('recordings', () => {
   test('an unknown fixture is refused', () => {
     expect(() => loadRecording('../etc/passwd')).toThrow('unknown fixture');
     expect(() => loadRecording('no-such-session')).toThrow('unknown fixture');
+  });
+});
+
+describe('mounted under a prefix', () => {
+  test('negotiate, upgrade and control live under the prefix; other upgrades are left alone', async () => {
+    const f1live = createF1LiveSim({ fixture: '2021-saudi-arabia-race', speed: 0 });
+    const app = Fastify({ forceCloseConnections: true });
+    await app.register(f1live.plugin, { prefix: '/sims/f1live' });
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const mounted = { url: `${origin}/sims/f1live`, hubUrl: `${origin}/sims/f1live/signalrcore` };
+      const socket = await connected(mounted as RunningF1LiveSim, ['TrackStatus']);
+      expect(socket.frames()[0]).toEqual({});
+      expect((await fetch(`${origin}/sims/f1live/_control`)).status).toBe(200);
+      expect(
+        (await fetch(`${origin}/signalrcore/negotiate?negotiateVersion=1`, { method: 'POST' })).status,
+      ).toBe(404);
+      socket.ws.close();
+    } finally {
+      await app.close();
+    }
   });
 });
