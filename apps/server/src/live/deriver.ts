@@ -1,4 +1,4 @@
-import { createFlagTracker, readMessageDate, type LightChange } from '@flaglight/core';
+import { createFlagFusion, readMessageDate, type FlagCause, type FusedLightChange } from '@flaglight/core';
 import type { Bus } from './bus.js';
 import type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from './types.js';
 
@@ -21,11 +21,13 @@ const SEEN_LIMIT = 5_000;
  * Derives flag changes for one session with packages/core and publishes them on the bus: the
  * follower's common half, whatever feeds it (push, polling or a replay). Every change is
  * published (not one per poll), so push and polling give the same events for the same messages.
+ * It feeds the fusion race control only (OpenF1), so the changes are the race-control rules of
+ * DESIGN §6, each with `safetyCar` and `cause.source: 'race_control'` (decision 018).
  */
 export class SessionDeriver {
-  private readonly tracker = createFlagTracker();
+  private readonly fusion = createFlagFusion();
   private readonly seen = new Map<string, number>();
-  private lastCause: { date: string; message: string } | null = null;
+  private lastCause: FlagCause | null = null;
   private nextId: number;
   /** Date text (and ms) of the newest message seen, for `date>` polling. */
   lastSeen: { text: string; ms: number } | null = null;
@@ -73,7 +75,7 @@ export class SessionDeriver {
   /** Applies messages silently (the history before following starts), then publishes the state once. */
   applyHistory(messages: readonly unknown[]): void {
     for (const message of this.fresh(messages)) {
-      const change = this.tracker.push(message);
+      const change = this.push(message);
       if (change && change.state !== 'fastest_lap') this.lastCause = change.cause;
     }
     this.publishSnapshot();
@@ -81,16 +83,16 @@ export class SessionDeriver {
 
   publishSnapshot(): void {
     this.snapshotPublished = true;
-    const state = this.tracker.state();
-    const sectors = this.tracker.activeSectors();
+    const state = this.fusion.state();
+    const sectors = this.fusion.activeSectors();
     // A follower taking over (after a linger, or from another instance) repeats no state.
     if (this.known?.state === state && this.known.activeSectors.join() === sectors.join()) return;
     const emittedAt = new Date(this.now()).toISOString();
     this.publishChange({
-      date: this.lastCause?.date ?? emittedAt,
       state,
       activeSectors: sectors,
-      cause: this.lastCause ?? { date: emittedAt, message: '' },
+      safetyCar: this.fusion.safetyCar(),
+      cause: this.lastCause ?? { date: emittedAt, message: '', source: 'race_control' },
     });
   }
 
@@ -98,7 +100,7 @@ export class SessionDeriver {
   ingest(messages: readonly unknown[]): number {
     let published = 0;
     for (const message of this.fresh(messages)) {
-      const change = this.tracker.push(message);
+      const change = this.push(message);
       if (!change) continue;
       if (change.state !== 'fastest_lap') this.lastCause = change.cause;
       this.publishChange(change);
@@ -107,13 +109,20 @@ export class SessionDeriver {
     return published;
   }
 
-  private publishChange(change: LightChange): void {
+  private push(message: Record<string, unknown>): FusedLightChange | null {
+    return this.fusion.push({ kind: 'race_control', at: this.now(), message });
+  }
+
+  private publishChange(
+    change: Pick<FusedLightChange, 'state' | 'activeSectors' | 'safetyCar' | 'cause'>,
+  ): void {
     const event: FlagEvent = {
       id: this.nextId++,
       data: {
         sessionKey: this.sessionKey,
         state: change.state,
         activeSectors: change.activeSectors,
+        safetyCar: change.safetyCar,
         cause: change.cause,
         emittedAt: new Date(this.now()).toISOString(),
       },

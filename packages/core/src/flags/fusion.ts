@@ -2,8 +2,10 @@ import { classifyMessage } from './classify.js';
 import { readMessageDate } from './tracker.js';
 import type { FlagMessage, LightChange, TrackState } from './types.js';
 
+/** The feeds a light change can come from. */
+export const FLAG_SOURCES = ['race_control', 'track_status'] as const;
 /** Which feed caused a light change. */
-export type FlagSource = 'race_control' | 'track_status';
+export type FlagSource = (typeof FLAG_SOURCES)[number];
 
 /** What caused a change: the race-control message, or the TrackStatus line (`status` is its code). */
 export interface FlagCause {

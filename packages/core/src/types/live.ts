@@ -1,16 +1,27 @@
 import { z } from 'zod';
+import { FLAG_SOURCES } from '../flags/fusion.js';
 import { LIGHT_STATES } from '../flags/types.js';
 
 // The live stream's wire shapes (DESIGN §5.4), shared by the server that sends them and the
 // clients (web app, companion) that read them. The types are inferred from these schemas.
 
-/** The data of an SSE `flag` event. */
+/**
+ * The data of an SSE `flag` event. `safetyCar` (true while the track-wide state is a safety car;
+ * the state stays `yellow`) and `cause.source`/`cause.status` (which feed, and the TrackStatus
+ * code) came with decision 018: optional, so events sent before them still parse.
+ */
 export const FlagEventDataSchema = z
   .object({
     sessionKey: z.number(),
     state: z.enum(LIGHT_STATES),
     activeSectors: z.array(z.number()),
-    cause: z.object({ date: z.string(), message: z.string() }),
+    safetyCar: z.boolean().optional(),
+    cause: z.object({
+      date: z.string(),
+      message: z.string(),
+      source: z.enum(FLAG_SOURCES).optional(),
+      status: z.string().optional(),
+    }),
     emittedAt: z.string(),
   })
   .meta({ id: 'FlagEventData' });
