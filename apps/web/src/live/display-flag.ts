@@ -3,14 +3,16 @@ import { FLAG_STYLES, type FlagState } from '../flags/flag-styles';
 
 /**
  * What a change is shown and played as. The server sends a safety car as `yellow` (the light plays
- * the yellow effect, DESIGN §6); its cause tells it apart, so the panel can say "Safety car" and
- * the lights play the `safety` flag, which is the same yellow effect.
+ * the yellow effect, DESIGN §6) with `safetyCar: true` (decision 018), so the panel can say
+ * "Safety car" and the lights play the `safety` flag, which is the same yellow effect. Events from
+ * before `safetyCar` existed are told apart by their cause's text.
  */
-export function toDisplayFlag(state: LightState, causeMessage: string): FlagState {
+export function toDisplayFlag(state: LightState, causeMessage: string, safetyCar?: boolean): FlagState {
   if (state !== 'yellow') return state;
+  if (typeof safetyCar === 'boolean') return safetyCar ? 'safety' : 'yellow';
   const text = causeMessage.toUpperCase();
-  const safetyCar = /\bSAFETY CAR\b/.test(text) && !/\bVIRTUAL SAFETY CAR\b|\bVSC\b/.test(text);
-  return safetyCar ? 'safety' : 'yellow';
+  const fromText = /\bSAFETY CAR\b/.test(text) && !/\bVIRTUAL SAFETY CAR\b|\bVSC\b/.test(text);
+  return fromText ? 'safety' : 'yellow';
 }
 
 export function flagLabel(flag: FlagState): string {
