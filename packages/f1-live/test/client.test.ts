@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   type RunningF1LiveSim,
   loadF1LiveRecording,
@@ -11,6 +13,11 @@ import {
   type F1LiveClientOptions,
   type F1LiveEvents,
 } from '../src/index.js';
+
+/** Every recording in packages/data (the shared fixtures with complete live-timing streams). */
+const BUNDLED = readdirSync(fileURLToPath(new URL('../../data/race-control/', import.meta.url)))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -5));
 
 let sim: RunningF1LiveSim | null = null;
 let client: F1LiveClient | null = null;
@@ -53,7 +60,7 @@ const of = <K extends keyof F1LiveEvents>(log: Logged[], event: K) =>
   log.filter((l) => l.event === event).map((l) => l.payload as F1LiveEvents[K]);
 
 describe('snapshot then feed', () => {
-  test.each(['2021-saudi-arabia-race', '2019-italy-qualifying', '2025-britain-race'])(
+  test.each(BUNDLED)(
     '%s at high speed: the exact TrackStatus and race-control sequence, in order',
     async (fixture) => {
       const { s, c, log } = await setup({ fixture, requireCookie: true });
