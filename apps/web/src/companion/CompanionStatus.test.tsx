@@ -63,7 +63,7 @@ const STATUS = {
   version: '1.0.0',
   platform: 'linux-x64',
   linked: true,
-  stream: 'open',
+  stream: { state: 'following', message: null, lastEventAt: null },
   session: null,
   flag: 'green',
   delayMs: 5000,
@@ -125,6 +125,25 @@ describe('Test on this computer', () => {
     expect(JSON.parse(calls[1]!.init?.body as string)).toEqual({ state: 'yellow' });
     // The session token never goes to the local bridge.
     for (const call of calls) expect(JSON.stringify(call.init?.headers ?? {})).not.toMatch(/authorization/i);
+  });
+
+  test("the companion's own count of driven lights wins; waiting for a session is said so", async () => {
+    await renderPanel([companion()], {
+      'GET /api/status': {
+        body: {
+          ...STATUS,
+          stream: { state: 'waiting', message: 'No live session right now.' },
+          lights: lanLights(3).map((light, i) => ({ ...light, driven: i !== 2 })),
+        },
+      },
+      'POST /api/test': { body: { success: true } },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: T.testHere }));
+    expect(
+      await screen.findByText(
+        'Flaglight Companion on this computer: waiting for a live session, drives 2 lights. Its lights play yellow now.',
+      ),
+    ).toBeInTheDocument();
   });
 
   test('a refused permission or no companion is a plain message, not an error', async () => {

@@ -26,7 +26,11 @@ function CheckResult({ check, selection }: { check: BridgeCheck; selection: Comp
     case 'tested':
       return (
         <p>
-          {T.tested(drivenLightCount(check.status.lights, selection), check.status.following)}. {T.testedNote}
+          {T.tested(
+            check.status.drivenCount ?? drivenLightCount(check.status.lights, selection),
+            check.status.stream,
+          )}
+          . {T.testedNote}
         </p>
       );
     case 'not_linked':

@@ -16,9 +16,11 @@ export interface BridgeStatus {
   linked: boolean;
   userCode: string | null;
   verificationUri: string | null;
-  /** The companion follows the account's event stream. */
-  following: boolean;
+  /** Where its stream is: following (or polling), waiting for a live session, or anything else. */
+  stream: 'following' | 'waiting' | 'other';
   lights: DeviceLight[];
+  /** How many lights it says it drives (its own `driven` flags); null when it does not say. */
+  drivenCount: number | null;
 }
 
 export type BridgeCheck =
@@ -33,8 +35,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** States of `stream` that mean the companion is following (true, or a word like `open`). */
+/** States of `stream` (or `stream.state`) that mean the companion follows the account's events. */
 const FOLLOWING = /^(open|connected|live|streaming|following|polling)$/i;
+
+function streamState(stream: unknown): BridgeStatus['stream'] {
+  const state = isRecord(stream) ? stream.state : stream;
+  if (state === true || (typeof state === 'string' && FOLLOWING.test(state))) return 'following';
+  return state === 'waiting' ? 'waiting' : 'other';
+}
 
 function parseLight(value: unknown): DeviceLight | null {
   if (!isRecord(value)) return null;
@@ -52,16 +60,17 @@ function parseLight(value: unknown): DeviceLight | null {
 /** Reads a status answer leniently (the companion may be another version); null when it is not one. */
 export function parseBridgeStatus(value: unknown): BridgeStatus | null {
   if (!isRecord(value) || typeof value.linked !== 'boolean') return null;
-  const stream = value.stream;
+  const raw: unknown[] = Array.isArray(value.lights) ? value.lights : [];
+  const said = raw.every((light) => isRecord(light) && typeof light.driven === 'boolean');
   return {
     version: text(value.version),
     linked: value.linked,
     userCode: text(value.userCode),
     verificationUri: text(value.verificationUri),
-    following: value.linked && (stream === true || (typeof stream === 'string' && FOLLOWING.test(stream))),
-    lights: Array.isArray(value.lights)
-      ? value.lights.map(parseLight).filter((light): light is DeviceLight => light !== null)
-      : [],
+    stream: value.linked ? streamState(value.stream) : 'other',
+    lights: raw.map(parseLight).filter((light): light is DeviceLight => light !== null),
+    drivenCount:
+      said && raw.length > 0 ? raw.filter((light) => isRecord(light) && light.driven === true).length : null,
   };
 }
 

@@ -23,8 +23,14 @@ export const COMPANION_TEXTS = {
   whyPermission:
     'Your browser may ask to let this page connect to devices on your local network: allow it, so the page can reach the companion on this computer.',
   checking: 'Asking the companion on this computer…',
-  tested: (driven: number, following: boolean) =>
-    `Flaglight Companion on this computer: ${following ? 'following' : 'not following yet'}, drives ${lights(driven)}`,
+  tested: (driven: number, stream: 'following' | 'waiting' | 'other') =>
+    `Flaglight Companion on this computer: ${
+      stream === 'following'
+        ? 'following'
+        : stream === 'waiting'
+          ? 'waiting for a live session'
+          : 'not following yet'
+    }, drives ${lights(driven)}`,
   testedNote: 'Its lights play yellow now.',
   noAnswer:
     'No companion answered on this computer. Is it running? If your browser asked about your local network, allow it and try again.',
