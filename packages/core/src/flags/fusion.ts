@@ -123,8 +123,9 @@ function isoDate(ms: number): string {
  * - Until a TrackStatus line is seen, the race-control rules of DESIGN §6 apply unchanged: the
  *   changes equal `createFlagTracker()`'s, with `safetyCar` and `cause.source` added.
  * - From its first line on, TrackStatus decides the track-wide state (1 green, 2 yellow, 4 safety
- *   car, 5 red, 6 vsc, 7 vsc_ending); its AllClear and Red clear the sectors announced before it,
- *   like race control's TRACK CLEAR and RED FLAG. Repeated lines change nothing.
+ *   car, 5 red, 6 vsc, 7 vsc_ending); its AllClear and Red clear the sectors announced at least
+ *   `SECTOR_SKEW_MS` before it, like race control's TRACK CLEAR and RED FLAG. Repeated lines and
+ *   unknown codes change nothing.
  * - Sectors, the chequered flag (until the next race-control track message) and fastest laps come
  *   from race control. The final state is DESIGN §6's: the track-wide state if not green, else
  *   yellow if any sector is active, else green.
