@@ -228,7 +228,7 @@ export function useLiveConnection({
           onFlag(event) {
             const receivedAt = Date.now();
             const delayMs = delayRef.current;
-            const flag = toDisplayFlag(event.data.state, event.data.cause.message);
+            const flag = toDisplayFlag(event.data.state, event.data.cause.message, event.data.safetyCar);
             const at = receivedAt + delayMs;
             lightsRef.current.playFlag(flag, { atEpochMs: at });
             if (delayMs === 0) {
