@@ -192,6 +192,21 @@ describe('the follower', () => {
     await until(() => states(seen.flags).includes('red'));
   });
 
+  test('after the computer slept it reconnects at once, and the current flag comes again', async () => {
+    const server = await startStandIn();
+    running.servers.push(server);
+    server.stage.events.push({ id: 1, data: flag(100, 'yellow', 'YELLOW') });
+    let slept = 0;
+    const seen = follow(server.url, { now: () => Date.now() + slept, tickMs: 50, sleepGapMs: 10_000 });
+    await until(() => server.stage.tickets === 1 && server.stage.open.size === 1);
+    // While it slept the race went red; its old connection looks alive but is not.
+    server.stage.events.push({ id: 2, data: flag(100, 'red', 'RED FLAG') });
+    slept = 60_000;
+    await until(() => server.stage.tickets === 2);
+    await until(() => states(seen.flags).includes('red'));
+    expect(server.stage.lastEventIds).toEqual([undefined, '1']);
+  });
+
   test('with no live session it waits, then follows the session that goes live', async () => {
     const server = await startStandIn();
     running.servers.push(server);

@@ -51,6 +51,8 @@ export interface FollowerOptions {
   idleCheckMs?: number;
   /** A tick gap above this means the computer slept: reconnect at once. */
   sleepGapMs?: number;
+  /** How often the sleep check ticks (5 s). */
+  tickMs?: number;
   /** Stream opens that fail in a row (tickets working) before polling instead. */
   streamAttemptsBeforePolling?: number;
 }
@@ -127,7 +129,7 @@ export function startFollower(options: FollowerOptions): Follower {
       wake?.();
     }
     lastTick = at;
-  }, 5_000);
+  }, options.tickMs ?? 5_000);
   ticker.unref?.();
 
   const deliver = (batch: { id: number; data: FlagEventData }[], receivedAt: number) => {
