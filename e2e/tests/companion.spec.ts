@@ -188,12 +188,10 @@ test.describe('desktop companion', () => {
     const [command, args] = existsSync(EXECUTABLE)
       ? [EXECUTABLE, []]
       : [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/companion/src/main.ts')]];
-    test
-      .info()
-      .annotations.push({
-        type: 'companion',
-        description: existsSync(EXECUTABLE) ? EXECUTABLE : 'sources (no build)',
-      });
+    test.info().annotations.push({
+      type: 'companion',
+      description: existsSync(EXECUTABLE) ? EXECUTABLE : 'sources (no build)',
+    });
     companion = spawn(
       command,
       [
