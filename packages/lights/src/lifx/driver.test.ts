@@ -303,10 +303,11 @@ describe('LIFX cloud driver against the simulator', () => {
       transitionMs: 0,
     });
     await timers.advance(300); // the 300 ms gap after connect's request
-    await until(() => sim.control.requests().length === 1 && timers.pending().some((ms) => ms >= 1900));
+    // Wait for the back-off itself: the request's 30 s time-out is also pending while it is in flight.
+    await until(() => sim.control.requests().length === 1 && timers.pending().includes(2_000));
     expect(driver.rateLimit()!.remaining).toBeGreaterThan(0);
     await timers.advance(2_000);
-    await until(() => sim.control.requests().length === 2 && timers.pending().some((ms) => ms >= 3900));
+    await until(() => sim.control.requests().length === 2 && timers.pending().includes(4_000));
     await timers.advance(4_000);
     await red;
     expect(sim.control.requests().map((r) => r.status)).toEqual([429, 429, 207]);
