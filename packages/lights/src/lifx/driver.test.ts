@@ -284,7 +284,9 @@ describe('LIFX cloud driver against the simulator', () => {
     const { sim, driver, timers } = await setup({ fake: true });
     sim.control.setRateLimit({ max: 0, windowMs: 5_000 });
     const list = driver.listDevices();
-    await until(() => sim.control.requests().length === 1 && timers.pending().some((ms) => ms >= 4000));
+    await until(
+      () => sim.control.requests().length === 1 && timers.pending().some((ms) => ms >= 4000 && ms <= 6000),
+    );
     expect(sim.control.requests()[0]!.status).toBe(429);
     sim.control.setRateLimit({ max: 10, windowMs: 5_000 });
     await timers.advance(6000);
