@@ -24,8 +24,11 @@ describe('Jolpica client and schedule service against the simulator', () => {
     sim.control.clearFaults();
     sim.control.resetRequests();
   });
-  /** A short time-out keeps the test quick; the default is SPEC's 10 s. */
-  const client = () => createJolpicaClient({ baseUrl: sim.url, timeoutMs: 100 });
+  /**
+   * A short time-out keeps the test quick (the default is SPEC's 10 s), yet long enough that a loaded
+   * CI machine answers the good try in time; the slow answers take 2 s.
+   */
+  const client = () => createJolpicaClient({ baseUrl: sim.url, timeoutMs: 400 });
 
   test('defaults: 10 s time-out, 3 retries', () => {
     expect(REQUEST_TIMEOUT_MS).toBe(10_000);
@@ -33,17 +36,17 @@ describe('Jolpica client and schedule service against the simulator', () => {
   });
 
   test('retries a time-out, up to 3 times', async () => {
-    sim.control.fault({ kind: 'slow', delayMs: 600, times: 3 });
+    sim.control.fault({ kind: 'slow', delayMs: 2_000, times: 3 });
     const result = await client().currentSeason();
     expect(result.ok && result.races.length).toBeGreaterThan(20);
     expect(sim.control.requestCount(SEASON)).toBe(4);
   });
 
   test('after 4 time-outs it gives up, and the service serves the bundled calendar', async () => {
-    sim.control.fault({ kind: 'slow', delayMs: 600, times: 4 });
+    sim.control.fault({ kind: 'slow', delayMs: 2_000, times: 4 });
     expect(await client().currentSeason()).toEqual({ ok: false, error: 'Jolpica timed out' });
     expect(sim.control.requestCount(SEASON)).toBe(4);
-    sim.control.fault({ kind: 'slow', delayMs: 600, times: 4 });
+    sim.control.fault({ kind: 'slow', delayMs: 2_000, times: 4 });
     const schedule = await createScheduleService({ client: client(), now: () => now }).schedule();
     expect(schedule).toMatchObject({ fallback: true, message: FALLBACK_MESSAGE, season: '2026' });
     expect(FALLBACK_MESSAGE).toBe('Using fallback data');
