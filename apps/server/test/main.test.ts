@@ -54,7 +54,7 @@ describe('the server process', () => {
       expect(server.output().stdout).toContain('shutting down');
     } finally {
       server.child.kill('SIGKILL');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 
@@ -73,7 +73,7 @@ describe('the server process', () => {
       expect(server.output().stdout).not.toContain('reachable from the network');
     } finally {
       server.child.kill('SIGKILL');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 
@@ -86,8 +86,12 @@ describe('the server process', () => {
         'HOST=0.0.0.0: demo mode is reachable from the network, and so are its simulators',
       );
     } finally {
+      // The killed process may still be writing its demo files: wait for it before removing them.
+      const exited = server.child.exitCode !== null || server.child.signalCode !== null;
+      const exit = exited ? Promise.resolve() : new Promise((resolve) => server.child.once('exit', resolve));
       server.child.kill('SIGKILL');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await exit;
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 });
