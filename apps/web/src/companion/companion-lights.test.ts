@@ -1,6 +1,7 @@
 import type { DeviceLight, LinkedDevice } from '@flaglight/contract';
 import { LocalSettingsSchema, type LocalSettings } from '@flaglight/core';
 import { describe, expect, test } from 'vitest';
+import { companion as linkedCompanion } from '../../test/companions';
 import {
   browserSelection,
   companionSelectionFromKeys,
@@ -13,19 +14,9 @@ const lamp: DeviceLight = { provider: 'lifx_lan', id: 'd073d5000001', label: 'La
 const strip: DeviceLight = { provider: 'lifx_lan', id: 'd073d5000002', label: 'Strip', reachable: false };
 const go: DeviceLight = { provider: 'hue_local', id: 'uuid-go', label: 'Hue go', reachable: true };
 
+/** A linked companion with the three lights above. */
 function companion(over: Partial<LinkedDevice> = {}): LinkedDevice {
-  return {
-    id: 'dev-1',
-    name: 'Living-room PC',
-    platform: 'win32-x64',
-    version: '1.0.0',
-    linkedAt: '2026-11-25T10:00:00.000Z',
-    lastSeenAt: '2026-11-25T10:00:00.000Z',
-    online: true,
-    lights: [lamp, strip, go],
-    lightsUpdatedAt: '2026-11-25T10:00:00.000Z',
-    ...over,
-  };
+  return linkedCompanion({ lights: [lamp, strip, go], ...over });
 }
 
 const settings = (over: Partial<LocalSettings> = {}): LocalSettings => ({
