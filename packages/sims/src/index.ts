@@ -96,21 +96,4 @@ export {
   type VirtualLifxBulbView,
 } from './lan/lifx-bulbs.js';
 export { type LanSim, type LanSimOptions, type LanSimState, startLanSim } from './lan/sim.js';
-export {
-  createF1LiveSim,
-  F1LIVE_DEMO_FIXTURE,
-  F1LIVE_GATED_TOPICS,
-  F1LIVE_HEARTBEAT_INTERVAL_MS,
-  F1LIVE_MODES,
-  F1LIVE_PING_INTERVAL_MS,
-  type F1LiveMode,
-  type F1LiveReplayOptions,
-  type F1LiveSim,
-  type F1LiveSimControl,
-  type F1LiveSimOptions,
-  type F1LiveSimState,
-  loadF1LiveRecording,
-  type RunningF1LiveSim,
-  startF1LiveSim,
-  type StartF1LiveSimOptions,
-} from './f1live/index.js';
+export * from './f1live/index.js';
