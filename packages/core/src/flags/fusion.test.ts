@@ -4,6 +4,7 @@ import {
   createFlagFusion,
   SECTOR_SKEW_MS,
   TRACK_STATUS_GRACE_MS,
+  TRACK_STATUS_LOST,
   type FlagFusion,
   type FusedLightChange,
   type FusionInput,
@@ -255,5 +256,46 @@ describe('fusion with TrackStatus', () => {
     expect(fusion.push({ kind: 'session_status', at: 1, status: null })).toBeNull();
     expect(fusion.push({ kind: 'session_status', at: 1, status: { Status: 7 } })).toBeNull();
     expect(fusion.state()).toBe('green');
+  });
+});
+
+describe('fusion when the TrackStatus feed is lost', () => {
+  test('race control alone decides again: a yellow TrackStatus knew of no longer holds the lights', () => {
+    const fusion = createFlagFusion();
+    // TrackStatus shows a yellow that race control never announced, then the feed dies.
+    const changes = run([ts('1', 0), ts('2', 10), { kind: 'track_status_lost', at: 20_000 }], fusion);
+    expect(brief(changes)).toEqual([
+      ['yellow', false, 'track_status', []],
+      ['green', false, 'race_control', []],
+    ]);
+    expect(changes[1]?.cause.message).toBe(TRACK_STATUS_LOST);
+    expect(fusion.trackSource()).toBe('race_control');
+  });
+
+  test('nothing changes when race control already tells the same, and TrackStatus takes over again', () => {
+    const fusion = createFlagFusion();
+    const changes = run(
+      [
+        ts('1', 0),
+        rc(trackFlag('RED', 5), 5),
+        ts('5', 5.2),
+        { kind: 'track_status_lost', at: 30_000 },
+        rc(trackFlag('GREEN', 40), 40),
+        ts('1', 41),
+        ts('2', 50),
+      ],
+      fusion,
+    );
+    expect(brief(changes).map(([state, , source]) => [state, source])).toEqual([
+      ['red', 'race_control'],
+      ['green', 'race_control'],
+      ['yellow', 'track_status'],
+    ]);
+  });
+
+  test('a loss before any TrackStatus line changes nothing', () => {
+    expect(run([rc(sectorFlag('YELLOW', 3, 1), 1), { kind: 'track_status_lost', at: 2_000 }])).toHaveLength(
+      1,
+    );
   });
 });

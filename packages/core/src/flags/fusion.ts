@@ -37,7 +37,12 @@ export type FusionInput =
       date?: string;
       status: unknown;
     }
-  | { kind: 'session_status'; at: number; offset?: string; status: unknown };
+  | { kind: 'session_status'; at: number; offset?: string; status: unknown }
+  /**
+   * The TrackStatus feed went silent or failed (a live source's failover): until its next line,
+   * race control alone decides, by DESIGN §6, as if TrackStatus had never been seen.
+   */
+  | { kind: 'track_status_lost'; at: number; offset?: string };
 
 /** F1 TrackStatus codes → the track-wide state (4, a safety car, shows yellow). */
 export const TRACK_STATUS_STATES: Readonly<Record<string, TrackState>> = {
@@ -64,6 +69,9 @@ export const TRACK_STATUS_GRACE_MS = 5_000;
  * incident TrackStatus knew about, not a new one whose race-control message came a moment earlier.
  */
 export const SECTOR_SKEW_MS = 1_000;
+
+/** The cause of the change a lost TrackStatus feed makes (the lights fall back to race control). */
+export const TRACK_STATUS_LOST = 'Track status feed lost: following race control';
 
 /** SessionStatus values after which F1 stops keeping TrackStatus up to date. */
 const SESSION_OVER = new Set(['Finished', 'Finalised', 'Ends']);
@@ -253,6 +261,14 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
         return pushRaceControl(input);
       case 'track_status':
         return pushTrackStatus(input);
+      case 'track_status_lost':
+        if (ts === null) return null;
+        ts = null;
+        pending = null;
+        return emitIfChanged(input, isoDate(input.at), {
+          message: TRACK_STATUS_LOST,
+          source: 'race_control',
+        });
       case 'session_status': {
         const status = (input.status as { Status?: unknown } | null)?.Status;
         sessionOver = typeof status === 'string' && SESSION_OVER.has(status);
