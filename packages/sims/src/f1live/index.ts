@@ -8,6 +8,7 @@ export {
   F1LIVE_MODES,
   F1LIVE_PING_INTERVAL_MS,
   type F1LiveMode,
+  type F1LiveMirror,
   type F1LiveReplayOptions,
   type F1LiveSim,
   type F1LiveSimControl,

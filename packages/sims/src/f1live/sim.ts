@@ -42,6 +42,19 @@ export interface F1LiveReplayOptions {
   positionMs?: number;
 }
 
+/**
+ * Another simulator's replay to follow (demo mode: the OpenF1 simulator's live session), so both
+ * feeds tell the same race at the same moment under the same session key.
+ */
+export interface F1LiveMirror {
+  fixture: string;
+  sessionKey: number;
+  meetingKey: number;
+  /** The recording's own instant (UTC ms) to show now: the other replay's start plus its position. */
+  originalAtMs: number;
+  speed: number;
+}
+
 export interface F1LiveSimOptions extends Partial<F1LiveReplayOptions> {
   now?: Clock;
   /** Refuse an upgrade that does not carry the load-balancer cookie of its negotiate. Default false. */
@@ -88,6 +101,12 @@ export interface F1LiveSimControl {
   requireCookie(required: boolean): void;
   /** Starts replaying a recording; open sockets get a close frame (allowReconnect) to fetch the new session. */
   replay(options: F1LiveReplayOptions): F1LiveSimState['replay'];
+  /**
+   * Follows another replay: its fixture, keys, position and speed, with feed times moved to the
+   * present. A new session key closes open sockets like `replay`; the same one only re-times.
+   * `null`: no session (an empty SessionInfo, SessionStatus Inactive, nothing to replay).
+   */
+  mirror(target: F1LiveMirror | null): void;
   setSpeed(speed: number): void;
   /** Sends `{"type":7,"error",…,"allowReconnect"}` to every socket and closes them. */
   closeAll(options?: { error?: string; allowReconnect?: boolean }): number;
@@ -157,6 +176,24 @@ function garbageMessages(feedTime: string): (string | Buffer)[] {
   ];
 }
 
+/** No session on the feed: what F1 serves between weekends, as far as Flaglight reads it. */
+function emptyRecording(): Recording {
+  return { id: 'none', sessionInfo: {}, streamStartMs: 0, lengthMs: 1000, events: [] };
+}
+
+/** The recording under another session's keys (SessionInfo `Key`, `Meeting.Key`). */
+function withKeys(recording: Recording, sessionKey: number, meetingKey: number): Recording {
+  const meeting = recording.sessionInfo.Meeting;
+  return {
+    ...recording,
+    sessionInfo: {
+      ...recording.sessionInfo,
+      Key: sessionKey,
+      Meeting: { ...(typeof meeting === 'object' && meeting !== null ? meeting : {}), Key: meetingKey },
+    },
+  };
+}
+
 /** Builds the F1 live-timing (SignalR Core) simulator. Serve it with `plugin`; see README. */
 export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
   const now = options.now ?? systemClock;
@@ -167,6 +204,10 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
   let cookieRequired = options.requireCookie ?? false;
 
   let recording: Recording = loadRecording(options.fixture ?? F1LIVE_DEMO_FIXTURE);
+  /** Added to every feed time and race-control `Utc` (a mirrored replay happens now, not in 2021). */
+  let shiftMs = 0;
+  /** The mirrored session key, so a re-timed mirror of the same session keeps its sockets. */
+  let mirroredKey: number | null = null;
   let speed = options.speed ?? 1;
   let basePos = options.positionMs ?? 0;
   let baseAt = now();
@@ -192,7 +233,18 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
   }
 
   function feedTimeAt(pos: number): string {
-    return isoAt(recording.streamStartMs + pos);
+    return isoAt(recording.streamStartMs + pos + shiftMs);
+  }
+
+  /** A race-control record as sent: its `Utc` moved by the mirror's shift, in the feed's own format. */
+  function outward(event: FeedEvent): FeedRecord {
+    if (shiftMs === 0 || event.topic !== 'RaceControlMessages' || typeof event.value.Utc !== 'string') {
+      return event.value;
+    }
+    const utc = event.value.Utc;
+    const ms = Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(utc) ? utc : `${utc}Z`);
+    if (Number.isNaN(ms)) return event.value;
+    return { ...event.value, Utc: new Date(ms + shiftMs).toISOString().replace(/(\.000)?Z$/, '') };
   }
 
   function eventsBefore(pos: number): number {
@@ -208,13 +260,15 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
 
   /** Topic states after the first `n` events, in the snapshot's shape (Messages as a list). */
   function stateAfter(n: number): Record<string, FeedRecord> {
-    const state: Record<string, FeedRecord> = {
-      TrackStatus: { ...REPLAYED_DEFAULTS.TrackStatus },
-      SessionStatus: { ...REPLAYED_DEFAULTS.SessionStatus },
-    };
+    const state: Record<string, FeedRecord> = { SessionStatus: { ...REPLAYED_DEFAULTS.SessionStatus } };
+    // A recording without TrackStatus lines has no TrackStatus topic: an invented AllClear would
+    // tell clients the track is green when only race control knows.
+    if (recording.events.some((event) => event.topic === 'TrackStatus')) {
+      state.TrackStatus = { ...REPLAYED_DEFAULTS.TrackStatus };
+    }
     const messages: FeedRecord[] = [];
     for (const event of recording.events.slice(0, n)) {
-      if (event.topic === 'RaceControlMessages') messages[event.index ?? messages.length] = event.value;
+      if (event.topic === 'RaceControlMessages') messages[event.index ?? messages.length] = outward(event);
       else state[event.topic] = { ...state[event.topic], ...event.value };
     }
     state.RaceControlMessages = { Messages: Array.from(messages, (m) => m ?? {}) };
@@ -247,7 +301,7 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
 
   function updateOf(event: FeedEvent): unknown {
     return event.topic === 'RaceControlMessages'
-      ? { Messages: { [String(event.index ?? 0)]: event.value } }
+      ? { Messages: { [String(event.index ?? 0)]: outward(event) } }
       : event.value;
   }
 
@@ -575,6 +629,8 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
       const nextSpeed = o.speed ?? speed;
       if (!Number.isFinite(nextSpeed) || nextSpeed < 0) throw new Error('speed must be a number ≥ 0');
       recording = next;
+      shiftMs = 0;
+      mirroredKey = null;
       speed = nextSpeed;
       rebase(Math.max(0, o.positionMs ?? 0));
       cursor = eventsBefore(position());
@@ -583,6 +639,37 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
       }
       schedule();
       return control.state().replay;
+    },
+    mirror(target) {
+      if (target === null) {
+        recording = emptyRecording();
+        mirroredKey = null;
+        shiftMs = 0;
+        speed = 0;
+        rebase(0);
+        cursor = 0;
+        for (const conn of [...connections.values()]) {
+          closeConnection(conn, { error: 'no session', allowReconnect: true });
+        }
+        schedule();
+        return;
+      }
+      if (!Number.isFinite(target.speed) || target.speed < 0) throw new Error('speed must be a number ≥ 0');
+      const sameSession = mirroredKey === target.sessionKey && recording.id === target.fixture;
+      if (!sameSession)
+        recording = withKeys(loadRecording(target.fixture), target.sessionKey, target.meetingKey);
+      const pos = Math.max(0, target.originalAtMs - recording.streamStartMs);
+      shiftMs = now() - (recording.streamStartMs + pos);
+      speed = target.speed;
+      rebase(pos);
+      if (!sameSession) {
+        mirroredKey = target.sessionKey;
+        cursor = eventsBefore(position());
+        for (const conn of [...connections.values()]) {
+          closeConnection(conn, { error: 'a new session', allowReconnect: true });
+        }
+      }
+      schedule();
     },
     setSpeed(next) {
       if (!Number.isFinite(next) || next < 0) throw new Error('speed must be a number ≥ 0');

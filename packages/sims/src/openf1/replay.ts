@@ -29,6 +29,8 @@ export interface ReplayInfo {
   dateEnd: string;
   /** Recording position, ms after its first message. */
   positionMs: number;
+  /** The recording's own date of its first message (ISO): with `positionMs`, the original moment shown. */
+  recordingStart: string;
   lengthMs: number;
   visibleMessages: number;
   totalMessages: number;
@@ -142,6 +144,9 @@ export class Replay {
       dateStart: formatOpenF1Date(this.startedAt),
       dateEnd: formatOpenF1Date(end),
       positionMs: Math.max(0, Math.min(this.bundle.lengthMs, Math.round(this.positionAt(t)))),
+      recordingStart: new Date(
+        Date.parse(this.bundle.messages[0]?.date ?? '') || this.bundle.scheduledStart,
+      ).toISOString(),
       lengthMs: this.bundle.lengthMs,
       visibleMessages: this.visibleCount(t),
       totalMessages: this.bundle.messages.length,

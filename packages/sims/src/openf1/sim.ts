@@ -66,6 +66,8 @@ export interface OpenF1SimOptions {
   controlRoutes?: boolean;
   /** Longest wait between checks for newly visible messages to push. Default 250 ms. */
   maxPushPollMs?: number;
+  /** Called after the replays change (added, replaced, cleared, re-timed): demo mode mirrors them. */
+  onReplaysChanged?: (replays: ReplayInfo[]) => void;
 }
 
 export interface OpenF1SimControl {
@@ -216,20 +218,30 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
   for (const r of options.replays ?? []) addReplay(r);
   schedule();
 
+  const changed = () => options.onReplaysChanged?.(replays.map((r) => r.info(now())));
+
   const control: OpenF1SimControl = {
-    replay: (o) => addReplay(o).info(now()),
+    replay(o) {
+      const info = addReplay(o).info(now());
+      changed();
+      return info;
+    },
     setReplays(list) {
       replays = [];
-      return list.map((o) => addReplay(o).info(now()));
+      const infos = list.map((o) => addReplay(o).info(now()));
+      changed();
+      return infos;
     },
     clearReplays() {
       replays = [];
+      changed();
     },
     replays: () => replays.map((r) => r.info(now())),
     setSpeed(speed) {
       if (!Number.isFinite(speed) || speed < 0) throw new Error('speed must be a number ≥ 0');
       for (const r of replays) r.setSpeed(speed, now());
       schedule();
+      changed();
     },
     fault: (spec) => faults.add(spec),
     clearFaults: () => faults.clear(),
