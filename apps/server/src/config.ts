@@ -128,6 +128,16 @@ const envSchema = z.object({
       .refine((v) => /^(mqtts?|wss?):\/\//.test(v), { message: 'must be an mqtt(s):// or ws(s):// URL' })
       .optional(),
   ),
+  /** `off`, `on` (the default: F1's own hub, or the simulator in demo mode) or a hub URL. */
+  F1_LIVE_TIMING: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => v === 'off' || v === 'on' || /^https?:\/\/\S+$/.test(v), {
+        message: 'must be off, on, or an http(s) URL of the live-timing hub',
+      })
+      .optional(),
+  ),
   JOLPICA_BASE_URL: optionalUrl,
   TURNSTILE_SITE_KEY: optionalString,
   TURNSTILE_SECRET_KEY: optionalString,
@@ -260,6 +270,12 @@ export interface Config {
   maxStreams: number;
   /** Outside services. An unset URL (demo mode only) means the in-process simulator. */
   openf1: { baseUrl: string | undefined; username?: string; password?: string; mqttUrl?: string };
+  /**
+   * F1 live timing, the second live source (decision 021): null when off; `url` undefined means
+   * demo mode's simulator, which tells the OpenF1 simulator's race (so it is on only when OpenF1 is
+   * the simulator too: a test's own OpenF1 recording has no F1 feed to match).
+   */
+  f1Live: { url: string | undefined } | null;
   jolpica: { baseUrl: string | undefined };
   turnstile: { siteKey?: string; secretKey?: string; verifyUrl: string | undefined };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
@@ -267,6 +283,17 @@ export interface Config {
   lifx: { apiUrl: string };
   /** Demo mode's LAN simulator ports on 127.0.0.1 (0 = ephemeral; /sims/lan/state names them). */
   lanSim: { lifxPort: number; hueBridgePort: number };
+}
+
+/** F1's own hub (reference f1-live-timing.md §1). */
+export const F1_LIVE_TIMING_HUB = 'https://livetiming.formula1.com/signalrcore';
+
+function f1LiveSetting(value: string | undefined, demo: boolean, ownOpenF1: boolean): Config['f1Live'] {
+  if (value === 'off') return null;
+  if (value !== undefined && value !== 'on') return { url: value.replace(/\/+$/, '') };
+  if (!demo) return { url: F1_LIVE_TIMING_HUB };
+  // Demo mode: the simulator mirrors the OpenF1 simulator; against another OpenF1 it would tell another race.
+  return ownOpenF1 && value === undefined ? null : { url: undefined };
 }
 
 export class ConfigError extends Error {
@@ -357,6 +384,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       ...(e.OPENF1_PASSWORD ? { password: e.OPENF1_PASSWORD } : {}),
       ...(e.OPENF1_MQTT_URL ? { mqttUrl: e.OPENF1_MQTT_URL } : {}),
     },
+    f1Live: f1LiveSetting(e.F1_LIVE_TIMING, demo, e.OPENF1_BASE_URL !== undefined),
     jolpica: { baseUrl: serviceUrl(e.JOLPICA_BASE_URL, 'https://api.jolpi.ca') },
     turnstile: {
       ...(e.TURNSTILE_SITE_KEY ? { siteKey: e.TURNSTILE_SITE_KEY } : {}),

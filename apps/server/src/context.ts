@@ -18,6 +18,7 @@ import { createLicenceService, type LicenceService } from './licences/service.js
 import { createInProcessBus } from './live/bus.js';
 import { createSystemTimers, type Timers } from './live/clock.js';
 import { createDeviceStreams, type DeviceStreams } from './live/device-streams.js';
+import { startF1Feed } from './live/f1-feed.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { connectMqttPush, type PushConnector } from './live/push.js';
 import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
@@ -136,7 +137,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     redis && config.redisUrl
       ? createRedisUserEvents(config.redisUrl, redis.client, { prefix: redis.prefix, logger })
       : createInProcessUserEvents();
+  // One F1 live-timing connection per instance, whatever the number of users (issue 15).
+  const f1Feed = config.f1Live
+    ? startF1Feed({ url: config.f1Live.url ?? simUrl('f1live/signalrcore'), logger })
+    : undefined;
   const hub = createLiveHub({
+    f1: f1Feed,
     client: openf1Client,
     bus: redis ?? createInProcessBus(),
     timers,
@@ -245,6 +251,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     async close() {
       demoLoop?.stop();
       hub.close();
+      await f1Feed?.stop();
       hue.close();
       await userEvents.close();
       await redis?.close();

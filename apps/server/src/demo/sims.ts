@@ -1,5 +1,6 @@
 import {
   createCheckoutSim,
+  createF1LiveSim,
   createHueSim,
   createLifxSim,
   createJolpicaSim,
@@ -9,9 +10,11 @@ import {
   DEMO_REPLAY_FIXTURE,
   startLanSim,
   startMailCatcher,
+  type F1LiveSim,
   type JolpicaSim,
   type LanSim,
   type OpenF1Sim,
+  type ReplayInfo,
 } from '@flaglight/sims';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -31,6 +34,8 @@ export interface DemoSims {
   mail: Awaited<ReturnType<typeof startMailCatcher>>;
   checkout: ReturnType<typeof createCheckoutSim>;
   openf1: OpenF1Sim;
+  /** F1's live-timing feed (SignalR Core), telling the OpenF1 simulator's live session as F1 would. */
+  f1live: F1LiveSim;
   jolpica: JolpicaSim;
   lifx: ReturnType<typeof createLifxSim>;
   hue: ReturnType<typeof createHueSim>;
@@ -75,10 +80,30 @@ export async function startDemoSims(
     },
   });
   // DESIGN §4: a real race with a safety car, VSCs and red flags, replayed as the live session.
+  // The F1 live-timing simulator follows whatever the OpenF1 one replays (the demo loop's restarts,
+  // a test's own replay, a speed change), so both sources tell one race under one session key.
+  const f1live = createF1LiveSim({ now: () => now().getTime(), speed: 0 });
+  const mirror = (replays: ReplayInfo[]) => {
+    const latest = replays.reduce<ReplayInfo | null>(
+      (a, b) => (a === null || Date.parse(b.dateStart) >= Date.parse(a.dateStart) ? b : a),
+      null,
+    );
+    f1live.control.mirror(
+      latest && {
+        fixture: latest.fixture,
+        sessionKey: latest.sessionKey,
+        meetingKey: latest.meetingKey,
+        originalAtMs: Date.parse(latest.recordingStart) + latest.positionMs,
+        speed: latest.speed,
+      },
+    );
+  };
   const openf1 = await createOpenF1Sim({
     now: () => now().getTime(),
     replays: [{ fixture: DEMO_REPLAY_FIXTURE, positionMinutes: DEMO_REPLAY_POSITION_MINUTES }],
+    onReplaysChanged: mirror,
   });
+  mirror(openf1.control.replays());
   const jolpica = createJolpicaSim({ now: () => now().getTime() });
   // 12 LIFX bulbs (token demo-token) and a Hue bridge with 4 lights: their pages show them live.
   const lifx = createLifxSim({ now: () => now().getTime() });
@@ -87,6 +112,7 @@ export async function startDemoSims(
   const lan = await startLanSim({ ...lanPorts, now: () => now().getTime() });
   const register = async (scope: FastifyInstance) => {
     await scope.register(openf1.plugin, { prefix: '/openf1' });
+    await scope.register(f1live.plugin, { prefix: '/f1live' });
     await scope.register(jolpica.plugin, { prefix: '/jolpica' });
     await scope.register(turnstile.plugin, { prefix: '/turnstile' });
     await scope.register(mail.plugin, { prefix: '/mail' });
@@ -105,6 +131,7 @@ export async function startDemoSims(
     mail,
     checkout,
     openf1,
+    f1live,
     jolpica,
     lifx,
     hue,
@@ -123,6 +150,7 @@ export async function startDemoSims(
     async close() {
       await internal.close();
       await openf1.close();
+      await f1live.close();
       await mail.close();
       await lan.close();
     },

@@ -25,13 +25,13 @@ const sectorYellow = (s: number) =>
     message: 'YELLOW IN TRACK SECTOR 4',
   });
 
-function start() {
+function start(clock = { now: Date.parse('2025-07-06T15:00:00Z') }) {
   const bus = createInProcessBus();
   const events: FlagEvent[] = [];
   bus.subscribe(SESSION, (m) => {
     if (m.type === 'flag') events.push(m.event);
   });
-  const deriver = new SessionDeriver(SESSION, bus, () => Date.parse('2025-07-06T15:00:00Z'), 0);
+  const deriver = new SessionDeriver(SESSION, bus, () => clock.now, 0);
   return { deriver, events };
 }
 
@@ -76,5 +76,71 @@ describe('SessionDeriver (race control only)', () => {
       safetyCar: false,
       cause: { message: '', source: 'race_control' },
     });
+  });
+});
+
+describe('SessionDeriver with two sources', () => {
+  const brief = (events: FlagEvent[]) => events.map((e) => [e.data.state, e.data.cause.source]);
+
+  test('a message both feeds bring is told once, whichever comes first, even with another date', () => {
+    const clock = { now: Date.parse('2025-07-06T15:00:00Z') };
+    const { deriver, events } = start(clock);
+    deriver.applyHistory([]);
+    deriver.ingest([sc(10)], 'f1-live-timing');
+    clock.now += 3_000;
+    // OpenF1's copy, stamped 1 s later by its own clock: the same message.
+    deriver.ingest([sc(11)], 'openf1');
+    deriver.ingest([clear(40)], 'openf1');
+    clock.now += 2_000;
+    deriver.ingest([clear(40)], 'f1-live-timing');
+    expect(brief(events)).toEqual([
+      ['green', 'race_control'],
+      ['yellow', 'race_control'],
+      ['green', 'race_control'],
+    ]);
+  });
+
+  test('the same words again later from one feed are a new message (a second sector yellow)', () => {
+    const clock = { now: Date.parse('2025-07-06T15:00:00Z') };
+    const { deriver, events } = start(clock);
+    deriver.applyHistory([]);
+    const clearSector = (s: number) =>
+      message(s, {
+        category: 'Flag',
+        flag: 'CLEAR',
+        scope: 'Sector',
+        sector: 4,
+        message: 'CLEAR IN TRACK SECTOR 4',
+      });
+    deriver.ingest([sectorYellow(10), clearSector(20), sectorYellow(30)], 'f1-live-timing');
+    deriver.ingest([sectorYellow(10), clearSector(20), sectorYellow(30)], 'openf1');
+    expect(events.map((e) => e.data.state)).toEqual(['green', 'yellow', 'green', 'yellow']);
+  });
+
+  test("a feed's history after the other feed told the session repeats nothing and publishes once", () => {
+    const clock = { now: Date.parse('2025-07-06T15:00:00Z') };
+    const { deriver, events } = start(clock);
+    deriver.applyHistory([sc(10)], 'f1-live-timing');
+    clock.now += 10 * 60_000;
+    // OpenF1's first answer, long after: the safety car again (paired) and a VSC F1 never brought.
+    deriver.reconcile([sc(10), vsc(20)], 'openf1');
+    expect(brief(events)).toEqual([
+      ['yellow', 'race_control'],
+      ['vsc', 'race_control'],
+    ]);
+    deriver.reconcile([sc(10), vsc(20)], 'openf1');
+    expect(events).toHaveLength(2);
+  });
+
+  test('TrackStatus leads while the feed is there; when it is lost race control decides again', () => {
+    const { deriver, events } = start();
+    deriver.applyHistory([]);
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '2', Message: 'Yellow' } });
+    deriver.pushFeed({ kind: 'track_status_lost' });
+    expect(brief(events)).toEqual([
+      ['green', 'race_control'],
+      ['yellow', 'track_status'],
+      ['green', 'race_control'],
+    ]);
   });
 });

@@ -2,17 +2,44 @@ import { createFlagFusion, readMessageDate, type FlagCause, type FusedLightChang
 import type { Bus } from './bus.js';
 import type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from './types.js';
 
-/** Identity of a race-control record, to drop the copy a push and a poll both deliver. */
-function identity(message: Record<string, unknown>): string {
+/** What a race-control record says, whatever feed brought it and whatever date it carries. */
+function content(message: Record<string, unknown>): string {
+  const part = (value: unknown) =>
+    typeof value === 'string' ? value.trim().toUpperCase() : typeof value === 'number' ? String(value) : '';
   return [
-    message.date,
     message.category,
     message.flag,
     message.scope,
     message.sector,
     message.driver_number,
     message.message,
-  ].join('|');
+  ]
+    .map(part)
+    .join('|');
+}
+
+/** The live sources a session is followed from (issue 15). */
+export type LiveSourceName = 'openf1' | 'f1-live-timing';
+
+/**
+ * `live`: arrived now, a duplicate is the other feed's copy of the same moment. `history`: a
+ * feed's account of the session so far (OpenF1's first poll, F1's snapshot), whose copies may have
+ * come from the other feed long before.
+ */
+export type IngestMode = 'live' | 'history';
+
+/** The other feed's copy of a message arrives within this long (OpenF1 trails F1 by seconds). */
+export const CROSS_SOURCE_WINDOW_MS = 30_000;
+/** …or carries a date this close to it (OpenF1 and F1 stamp a message with the same `Utc`). */
+const SAME_DATE_MS = 5_000;
+
+interface Seen {
+  source: LiveSourceName;
+  dateMs: number;
+  dateText: string;
+  at: number;
+  /** Already paired with the other feed's copy. */
+  matched: boolean;
 }
 
 const SEEN_LIMIT = 5_000;
@@ -21,15 +48,20 @@ const SEEN_LIMIT = 5_000;
  * Derives flag changes for one session with packages/core and publishes them on the bus: the
  * follower's common half, whatever feeds it (push, polling or a replay). Every change is
  * published (not one per poll), so push and polling give the same events for the same messages.
- * It feeds the fusion race control only (OpenF1), so the changes are the race-control rules of
- * DESIGN §6, each with `safetyCar` and `cause.source: 'race_control'` (decision 018).
+ * Both live sources feed one fusion (decision 021): race control from OpenF1 and from F1 live
+ * timing (each message once, whichever feed brings it first), TrackStatus and SessionStatus from
+ * F1 live timing; without TrackStatus the race-control rules of DESIGN §6 apply (decision 018).
  */
 export class SessionDeriver {
   private readonly fusion = createFlagFusion();
-  private readonly seen = new Map<string, number>();
+  /** Per message content, the copies seen (oldest first). */
+  private readonly seen = new Map<string, Seen[]>();
+  private seenCount = 0;
   private lastCause: FlagCause | null = null;
+  /** The lasting state subscribers were last told (a snapshot, a change). */
+  private told: { state: string; sectors: string; safetyCar: boolean } | null;
   private nextId: number;
-  /** Date text (and ms) of the newest message seen, for `date>` polling. */
+  /** Date text (and ms) of the newest OpenF1 message seen, for `date>` polling. */
   lastSeen: { text: string; ms: number } | null = null;
   private status: StatusEventData;
   snapshotPublished = false;
@@ -45,61 +77,142 @@ export class SessionDeriver {
     // Ids grow with the clock, so a restarted follower (or another instance) never reuses one.
     this.nextId = Math.max(now() * 1000, lastId + 1);
     this.status = { sessionKey, upstream: 'starting', transport: 'none', message: null };
+    this.told = known ? { state: known.state, sectors: known.activeSectors.join(), safetyCar: false } : null;
+  }
+
+  /**
+   * True when this record was seen before: the same feed's copy (a poll overlapping the push), or
+   * the other feed's copy of the same message (both follow the session), which is paired once.
+   */
+  private duplicate(
+    record: Record<string, unknown>,
+    date: { text: string; ms: number },
+    source: LiveSourceName,
+    mode: IngestMode,
+  ): boolean {
+    const key = content(record);
+    const copies = this.seen.get(key) ?? [];
+    if (copies.some((c) => c.source === source && c.dateText === date.text)) return true;
+    const at = this.now();
+    const twin = copies.find(
+      (c) =>
+        c.source !== source &&
+        !c.matched &&
+        (mode === 'history' ||
+          Math.abs(at - c.at) <= CROSS_SOURCE_WINDOW_MS ||
+          Math.abs(date.ms - c.dateMs) <= SAME_DATE_MS),
+    );
+    copies.push({ source, dateMs: date.ms, dateText: date.text, at, matched: twin !== undefined });
+    if (twin) twin.matched = true;
+    this.seen.set(key, copies);
+    this.seenCount += 1;
+    return twin !== undefined;
   }
 
   /** Drops records already seen, orders the rest oldest first, and keeps the dated ones. */
-  private fresh(messages: readonly unknown[]): Record<string, unknown>[] {
+  private fresh(
+    messages: readonly unknown[],
+    source: LiveSourceName,
+    mode: IngestMode,
+  ): Record<string, unknown>[] {
     const out: { m: Record<string, unknown>; ms: number; i: number }[] = [];
     messages.forEach((m, i) => {
       if (typeof m !== 'object' || m === null) return;
       const record = m as Record<string, unknown>;
-      if (record.session_key !== undefined && Number(record.session_key) !== this.sessionKey) return;
+      if (
+        record.session_key !== undefined &&
+        record.session_key !== null &&
+        Number(record.session_key) !== this.sessionKey
+      ) {
+        return;
+      }
       const date = readMessageDate(record);
       if (!date) return;
-      const key = identity(record);
-      if (this.seen.has(key)) return;
-      this.seen.set(key, date.ms);
+      if (source === 'openf1' && (!this.lastSeen || date.ms > this.lastSeen.ms)) this.lastSeen = date;
+      if (this.duplicate(record, date, source, mode)) return;
       out.push({ m: record, ms: date.ms, i });
-      if (!this.lastSeen || date.ms > this.lastSeen.ms) this.lastSeen = date;
     });
-    if (this.seen.size > SEEN_LIMIT) this.pruneSeen();
+    if (this.seenCount > SEEN_LIMIT) this.pruneSeen();
     return out.sort((a, b) => a.ms - b.ms || a.i - b.i).map((e) => e.m);
   }
 
   private pruneSeen(): void {
-    // Only records near the newest can come again (a poll overlapping a push).
-    const keepAfter = (this.lastSeen?.ms ?? 0) - 10 * 60_000;
-    for (const [key, ms] of this.seen) if (ms < keepAfter) this.seen.delete(key);
+    // Only copies near the newest can come again (a poll overlapping a push, the other feed).
+    const keepAfter = this.now() - 10 * 60_000;
+    this.seenCount = 0;
+    for (const [key, copies] of this.seen) {
+      const kept = copies.filter((c) => c.at >= keepAfter);
+      if (kept.length === 0) this.seen.delete(key);
+      else this.seen.set(key, kept);
+      this.seenCount += kept.length;
+    }
   }
 
   /** Applies messages silently (the history before following starts), then publishes the state once. */
-  applyHistory(messages: readonly unknown[]): void {
-    for (const message of this.fresh(messages)) {
+  applyHistory(
+    messages: readonly unknown[],
+    source: LiveSourceName = 'openf1',
+    options: { publish?: boolean } = {},
+  ): void {
+    for (const message of this.fresh(messages, source, 'history')) {
       const change = this.push(message);
       if (change && change.state !== 'fastest_lap') this.lastCause = change.cause;
     }
-    this.publishSnapshot();
+    if (options.publish !== false) this.publishSnapshot();
   }
 
   publishSnapshot(): void {
     this.snapshotPublished = true;
+    this.publishIfNew();
+  }
+
+  /** Publishes the fused state unless subscribers were told exactly that last. */
+  private publishIfNew(): void {
     const state = this.fusion.state();
     const sectors = this.fusion.activeSectors();
+    const safetyCar = this.fusion.safetyCar();
+    const told = this.told;
     // A follower taking over (after a linger, or from another instance) repeats no state.
-    if (this.known?.state === state && this.known.activeSectors.join() === sectors.join()) return;
+    if (
+      told?.state === state &&
+      told.sectors === sectors.join() &&
+      (told.safetyCar === safetyCar || this.known)
+    ) {
+      return;
+    }
     const emittedAt = new Date(this.now()).toISOString();
     this.publishChange({
       state,
       activeSectors: sectors,
-      safetyCar: this.fusion.safetyCar(),
+      safetyCar,
       cause: this.lastCause ?? { date: emittedAt, message: '', source: 'race_control' },
     });
   }
 
+  /**
+   * A feed's account of the session so far, after subscribers were told the state: OpenF1's
+   * first answer after F1 live timing told it, F1's snapshot after a reconnect. What the other feed
+   * already brought is dropped; what is left is old news, applied silently, and only the state it
+   * leads to is published, once, if it differs from what subscribers hold.
+   */
+  reconcile(messages: readonly unknown[], source: LiveSourceName): void {
+    if (!this.snapshotPublished) {
+      this.applyHistory(messages, source, { publish: false });
+      return;
+    }
+    let applied = 0;
+    for (const message of this.fresh(messages, source, 'history')) {
+      const change = this.push(message);
+      if (change && change.state !== 'fastest_lap') this.lastCause = change.cause;
+      applied += 1;
+    }
+    if (applied > 0) this.publishIfNew();
+  }
+
   /** Applies new messages and publishes every change they cause, in order. */
-  ingest(messages: readonly unknown[]): number {
+  ingest(messages: readonly unknown[], source: LiveSourceName = 'openf1', mode: IngestMode = 'live'): number {
     let published = 0;
-    for (const message of this.fresh(messages)) {
+    for (const message of this.fresh(messages, source, mode)) {
       const change = this.push(message);
       if (!change) continue;
       if (change.state !== 'fastest_lap') this.lastCause = change.cause;
@@ -111,6 +224,25 @@ export class SessionDeriver {
 
   private push(message: Record<string, unknown>): FusedLightChange | null {
     return this.fusion.push({ kind: 'race_control', at: this.now(), message });
+  }
+
+  /**
+   * F1 live timing's TrackStatus (`{Status, Message}`), SessionStatus, or its loss. Before the
+   * snapshot they only set the state the snapshot publishes; after it a change is published.
+   */
+  pushFeed(
+    input:
+      | { kind: 'track_status'; status: unknown; date?: string }
+      | { kind: 'session_status'; status: unknown }
+      | { kind: 'track_status_lost' },
+  ): void {
+    const change = this.fusion.push({ ...input, at: this.now() });
+    if (!change || !this.snapshotPublished) {
+      if (change) this.lastCause = change.cause;
+      return;
+    }
+    this.lastCause = change.cause;
+    this.publishChange(change);
   }
 
   private publishChange(
@@ -127,6 +259,9 @@ export class SessionDeriver {
         emittedAt: new Date(this.now()).toISOString(),
       },
     };
+    if (change.state !== 'fastest_lap') {
+      this.told = { state: change.state, sectors: change.activeSectors.join(), safetyCar: change.safetyCar };
+    }
     this.bus.publish(this.sessionKey, { type: 'flag', event });
   }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { OpenF1Client } from '../openf1/client.js';
 import { createInProcessBus, type Bus, type Lease } from './bus.js';
 import type { TimerHandle, Timers } from './clock.js';
+import type { F1Feed } from './f1-feed.js';
 import { startLiveFollower, type Follower } from './follower.js';
 import type { PushConnector } from './push.js';
 import { startReplayFollower } from './replay-follower.js';
@@ -69,6 +70,16 @@ export interface LiveHubOptions {
   timers: Timers;
   logger?: Logger;
   connectPush?: PushConnector | undefined;
+  /** The instance's F1 live-timing connection (absent when `F1_LIVE_TIMING=off`). */
+  f1?: F1Feed | undefined;
+}
+
+/** `GET /api/live/sources` (issue 15): which source drives the lights, and how each is doing. */
+export interface LiveSourceView {
+  name: 'f1-live-timing' | 'openf1';
+  state: 'active' | 'standby' | 'down';
+  lastMessageAt: string | null;
+  error?: string;
 }
 
 export type LiveHub = ReturnType<typeof createLiveHub>;
@@ -86,6 +97,12 @@ export function createLiveHub(options: LiveHubOptions) {
   let nextReplayKey = FIRST_REPLAY_SESSION_KEY;
   let liveCache: { until: number; session: LiveSession | null } | null = null;
   let liveLookup: Promise<LiveSession | null> | null = null;
+  /** OpenF1's health when no follower asks it anything: the last sessions lookup. */
+  const lookupHealth: { healthy: boolean; lastMessageAt: number | null; error: string | null } = {
+    healthy: false,
+    lastMessageAt: null,
+    error: null,
+  };
 
   function channelFor(sessionKey: number, kind: Channel['kind'], replay?: ReplayDefinition): Channel {
     const existing = channels.get(sessionKey);
@@ -175,6 +192,7 @@ export function createLiveHub(options: LiveHubOptions) {
           known: channel.current?.data ?? null,
           ...(options.logger ? { logger: options.logger } : {}),
           connectPush: options.connectPush,
+          f1: options.f1,
         });
       },
       onLost() {
@@ -209,11 +227,25 @@ export function createLiveHub(options: LiveHubOptions) {
     return channel.current ? { id: channel.lastId, data: channel.current.data } : null;
   }
 
+  /**
+   * The session live now: the one F1 live timing says is under way (start times move; the feed
+   * knows first), else OpenF1's latest within its connect window; OpenF1's row when both agree.
+   */
   async function currentLiveSession(): Promise<LiveSession | null> {
+    const running = options.f1?.runningSession() ?? null;
+    const listed = await openF1LiveSession();
+    if (running && listed?.session_key !== running.session_key) return running;
+    return listed;
+  }
+
+  async function openF1LiveSession(): Promise<LiveSession | null> {
     const now = timers.now();
     if (liveCache && liveCache.until > now) return liveCache.session;
     liveLookup ??= (async () => {
       const result = await client.get<unknown[]>('/v1/sessions?session_key=latest');
+      lookupHealth.healthy = result.ok;
+      if (result.ok) lookupHealth.lastMessageAt = timers.now();
+      lookupHealth.error = result.ok ? null : result.message;
       const rows = result.ok && Array.isArray(result.data) ? result.data : [];
       const parsed = rows.map((row) => LiveSessionSchema.safeParse(row)).filter((p) => p.success);
       const session = parsed.map((p) => p.data).find((s) => !s.is_cancelled) ?? null;
@@ -320,6 +352,39 @@ export function createLiveHub(options: LiveHubOptions) {
       return [...channels.values()].some(
         (c) => c.kind === 'live' && (c.follower !== null || c.lease !== null),
       );
+    },
+
+    /** Each configured live source: F1 live timing leads while healthy, OpenF1 stands by. */
+    sources(): LiveSourceView[] {
+      const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+      const views: LiveSourceView[] = [];
+      const f1 = options.f1?.health();
+      if (f1) {
+        views.push({
+          name: 'f1-live-timing',
+          state: f1.healthy ? 'active' : 'down',
+          lastMessageAt: iso(f1.lastMessageAt),
+          ...(f1.error ? { error: f1.error } : {}),
+        });
+      }
+      const seen = [...channels.values()]
+        .map((c) => (c.kind === 'live' ? c.follower?.openf1?.() : undefined))
+        .filter((h): h is NonNullable<typeof h> => h !== undefined && h.healthy !== null);
+      const openf1 =
+        seen.length === 0
+          ? lookupHealth
+          : {
+              healthy: seen.some((h) => h.healthy === true),
+              lastMessageAt: Math.max(...seen.map((h) => h.lastMessageAt ?? 0)) || null,
+              error: seen.find((h) => !h.healthy)?.error ?? null,
+            };
+      views.push({
+        name: 'openf1',
+        state: !openf1.healthy ? 'down' : f1?.healthy ? 'standby' : 'active',
+        lastMessageAt: iso(openf1.lastMessageAt),
+        ...(!openf1.healthy && openf1.error ? { error: openf1.error } : {}),
+      });
+      return views;
     },
 
     stats() {

@@ -297,6 +297,17 @@ export async function liveRoutes(
     },
   });
 
+  // Anyone may ask (the dashboard, a status page): it names no user and no secret. 60 a minute
+  // per address; the answer is built from memory, plus OpenF1's session lookup, cached 30 s.
+  app.route({
+    ...fromContract(api.live.sources, { rateLimitPerMinute: 60 }),
+    handler: async () => {
+      // Refreshes OpenF1's health when no follower asks it anything (cached: no extra upstream call).
+      await hub.currentLiveSession().catch(() => null);
+      return hub.sources();
+    },
+  });
+
   app.route({
     ...fromContract(api.live.centralizedStatus),
     handler: async () => ({

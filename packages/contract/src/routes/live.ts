@@ -81,6 +81,29 @@ export const liveRoutes = {
       ...errors(400, 401, 403, 404),
     },
   }),
+  sources: defineRoute({
+    method: 'GET',
+    path: '/api/live/sources',
+    auth: 'public',
+    summary: 'The live sources and their health: which one drives the lights now',
+    description:
+      "`f1-live-timing` (F1's own feed; absent when the server runs with `F1_LIVE_TIMING=off`) is " +
+      '`active` while it answers; `openf1` is `standby` behind it, or `active` when F1 live timing is ' +
+      'down. `down`: no answer or data lately (`error` says why). `lastMessageAt`: the last data or ' +
+      'good answer (ISO). Public, like the calendar: it names no user and no secret.',
+    tags: ['live'],
+    responses: {
+      200: z.array(
+        z.object({
+          name: z.enum(['f1-live-timing', 'openf1']),
+          state: z.enum(['active', 'standby', 'down']),
+          lastMessageAt: z.string().nullable(),
+          error: z.string().optional(),
+        }),
+      ),
+      ...errors(429),
+    },
+  }),
   centralizedStatus: defineRoute({
     method: 'GET',
     path: '/api/sessions/centralized-status',

@@ -1,0 +1,130 @@
+import { DEMO_REPLAY_FIXTURE } from '@flaglight/sims';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import type { FlagEvent } from '../src/live/types.js';
+import { buildTestApp, type TestApp } from './helper.js';
+
+interface SourceView {
+  name: string;
+  state: string;
+  lastMessageAt: string | null;
+  error?: string;
+}
+
+const brief = (events: FlagEvent[]) =>
+  events.map((e) => [e.data.state, e.data.safetyCar ?? false, e.data.activeSectors.join()].join('/'));
+
+describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () => {
+  let t: TestApp;
+  const events: FlagEvent[] = [];
+  let unsubscribe = () => {};
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    unsubscribe();
+    await t.close();
+  });
+
+  const sims = () => t.context.sims!;
+  const sources = async () => {
+    const response = await t.app.inject({ url: '/api/live/sources' });
+    expect(response.statusCode).toBe(200);
+    return response.json<SourceView[]>();
+  };
+  const stateOf = async (name: string) => (await sources()).find((s) => s.name === name)?.state;
+
+  test('the demo race comes through the simulated feed: F1 live timing active, OpenF1 standby', async () => {
+    // 154 minutes after the first message: the first red flag; the track clears 1.9 race minutes (5.7 s at 20×) later.
+    const [replay] = sims().openf1.control.setReplays([
+      { fixture: DEMO_REPLAY_FIXTURE, positionMinutes: 154.1, speed: 20 },
+    ]);
+    // The F1 simulator follows the OpenF1 one: same race, same session key, same moment.
+    expect(sims().f1live.control.state().replay.fixture).toBe(DEMO_REPLAY_FIXTURE);
+    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('active'), {
+      timeout: 10_000,
+      interval: 500,
+    });
+    const live = await t.context.live.hub.currentLiveSession();
+    expect(live?.session_key).toBe(replay!.sessionKey);
+    const sub = await t.context.live.hub.subscribe(undefined, {
+      onFlag: (e) => events.push(e),
+      onStatus: () => {},
+    });
+    unsubscribe = sub.unsubscribe;
+    // The snapshot may also arrive as a flag once the follower publishes it: count each id once.
+    events.push(...sub.initial.filter((e) => !events.some((seen) => seen.id === e.id)));
+    expect(await stateOf('openf1')).toBe('standby');
+    expect(events.at(-1)?.data.state).toBe('red');
+  }, 20_000);
+
+  test('F1 live timing down: OpenF1 takes over and the next flag is not missed', async () => {
+    sims().f1live.control.setMode('down');
+    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('down'), {
+      timeout: 12_000,
+      interval: 500,
+    });
+    expect(await stateOf('openf1')).toBe('active');
+    const body = await sources();
+    expect(body.find((s) => s.name === 'f1-live-timing')?.error).toEqual(expect.any(String));
+    // TRACK CLEAR reaches the lights through OpenF1's race control.
+    await vi.waitFor(() => expect(events.at(-1)?.data.state).toBe('green'), { timeout: 15_000 });
+    expect(events.at(-1)?.data.cause.source).toBe('race_control');
+  }, 30_000);
+
+  test('F1 live timing back: it leads again, with no change told twice', async () => {
+    const before = events.length;
+    sims().f1live.control.setMode('normal');
+    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('active'), {
+      timeout: 12_000,
+      interval: 500,
+    });
+    expect(await stateOf('openf1')).toBe('standby');
+    // Rejoining repeats nothing: the track is still clear.
+    expect(events.length).toBe(before);
+    // On to the second red flag (169.4–170.0 min: a double yellow, then red) at 200×.
+    sims().openf1.control.setSpeed(200);
+    await vi.waitFor(() => expect(events.at(-1)?.data.state).toBe('red'), { timeout: 15_000 });
+    const told = brief(events);
+    for (let i = 1; i < told.length; i += 1) expect(told[i]).not.toBe(told[i - 1]);
+    // The double yellow came through both feeds and was told once.
+    expect(told.filter((s) => s === 'yellow/false/3').length).toBeLessThanOrEqual(1);
+  }, 30_000);
+
+  test('a feed that goes silent (a stall) is down within 10 s, and back when it speaks again', async () => {
+    sims().f1live.control.setMode('stall');
+    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('down'), {
+      timeout: 15_000,
+      interval: 500,
+    });
+    expect(await stateOf('openf1')).toBe('active');
+    sims().f1live.control.setMode('normal');
+    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('active'), {
+      timeout: 20_000,
+      interval: 500,
+    });
+  }, 40_000);
+});
+
+describe('F1_LIVE_TIMING', () => {
+  test('off, on, a hub URL; demo mode has it only with its own OpenF1 simulator', () => {
+    const base = { DATA_DIR: '/tmp/x', FLAGLIGHT_MODE: 'demo' };
+    expect(parseConfig(base).f1Live).toEqual({ url: undefined });
+    expect(parseConfig({ ...base, F1_LIVE_TIMING: 'off' }).f1Live).toBeNull();
+    expect(parseConfig({ ...base, OPENF1_BASE_URL: 'http://127.0.0.1:9/x' }).f1Live).toBeNull();
+    expect(parseConfig({ ...base, F1_LIVE_TIMING: 'http://127.0.0.1:9/signalrcore/' }).f1Live).toEqual({
+      url: 'http://127.0.0.1:9/signalrcore',
+    });
+    const live = {
+      ...base,
+      FLAGLIGHT_MODE: 'live',
+      APP_SECRET: 'x'.repeat(32),
+      TURNSTILE_SECRET_KEY: 'x',
+      TURNSTILE_SITE_KEY: 'x',
+    };
+    expect(parseConfig(live).f1Live).toEqual({ url: 'https://livetiming.formula1.com/signalrcore' });
+    expect(() => parseConfig({ ...base, F1_LIVE_TIMING: 'sometimes' })).toThrow(
+      'Invalid configuration: F1_LIVE_TIMING must be off, on, or an http(s) URL of the live-timing hub',
+    );
+  });
+});
