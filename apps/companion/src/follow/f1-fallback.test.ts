@@ -123,6 +123,7 @@ async function setUp(options: {
   server: string;
   state: Record<string, unknown>;
   sim: RunningF1LiveSim;
+  sessionOverMs?: number;
 }): Promise<Companion> {
   const dir = dataDir(options.state);
   const started = await startCompanion({
@@ -139,6 +140,7 @@ async function setUp(options: {
     f1Live: options.sim.hubUrl,
     f1Fallback: {
       outageMs: 500,
+      ...(options.sessionOverMs !== undefined ? { sessionOverMs: options.sessionOverMs } : {}),
       client: { backoff: { initialMs: 200, maxMs: 400 }, silenceTimeoutMs: 5_000 },
     },
   });
@@ -240,6 +242,56 @@ describe('the F1 live-timing fallback', () => {
     expect(played(companion)).toEqual([]);
     await until(() => played(companion).includes('yellow'), 'the yellow after the delay', 5_000);
     expect(companion.status().f1Live).toMatchObject({ state: 'following' });
+  }, 60_000);
+
+  test("the server's state wins when it differs from what F1 live timing showed", async () => {
+    const sim = await startSim({ positionMs: BEFORE_VSC_MS });
+    const standIn = createStandIn();
+    await standIn.listen();
+    cleanup.push(() => standIn.close());
+    const server = `http://127.0.0.1:${standIn.port}`;
+    const companion = await setUp({
+      server,
+      sim,
+      state: { server, token: 'tok', device: { id: 'd1', name: 'Den' } },
+    });
+    await until(() => played(companion).includes('green'), 'the server’s green');
+    await standIn.close();
+    await until(() => played(companion).length === 2, 'the yellow from F1 live timing');
+    standIn.events.push({ id: 2, data: flag('red', 'RED FLAG') });
+    await standIn.listen();
+    await until(() => played(companion).length === 3, 'the server’s red', 20_000);
+    expect(played(companion)).toEqual(['green', 'yellow', 'red']);
+    expect(companion.status().source).toBe(SOURCE_SERVER);
+    await until(() => sim.control.state().connections.length === 0, 'the F1 connection closed');
+  }, 60_000);
+
+  test('F1 says the session is over: the connection is closed and not opened again', async () => {
+    // After the chequered flag: SessionStatus Finalised.
+    const sim = await startSim({ positionMs: 11_600_000 });
+    const standIn = createStandIn();
+    await standIn.listen();
+    await standIn.close();
+    const server = `http://127.0.0.1:${standIn.port}`;
+    const companion = await setUp({
+      server,
+      sim,
+      sessionOverMs: 300,
+      state: {
+        server,
+        token: 'tok',
+        device: { id: 'd1', name: 'Den' },
+        lastLiveAt: new Date(Date.now() - 60_000).toISOString(),
+      },
+    });
+    await until(
+      () => companion.log.recent().some((e) => /connection closed \(the session is over\)/.test(e.message)),
+      'the F1 connection closed at the end of the session',
+    );
+    await until(() => sim.control.state().connections.length === 0, 'no F1 socket');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(sim.control.state().counts.negotiations).toBe(1);
+    expect(companion.status().source).toBe(SOURCE_SERVER);
   }, 60_000);
 
   test('no session followed recently: the server being down opens no F1 connection', async () => {
