@@ -359,6 +359,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     store.update((s) => ({ ...s, token: undefined, device: undefined }));
     follower = null;
     followStatus = { state: 'unlinked', sessionKey: null, message, lastEventAt: null };
+    fallback.followerStatus(followStatus);
     for (const entry of pending.values()) clearTimeout(entry.timer);
     pending.clear();
     hub.setSelection({ selectedLights: {}, sharedLightsDriver: 'companion' });
