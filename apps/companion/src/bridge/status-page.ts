@@ -119,7 +119,7 @@ function render(s) {
   }
   const stream = s.stream || {};
   $('race').replaceChildren(
-    el('div', { className: 'big', textContent: STREAM[stream.state] || stream.state || '' }),
+    el('div', { className: 'big', textContent: s.f1Live && s.f1Live.state === 'following' ? 'Following the live race' : STREAM[stream.state] || stream.state || '' }),
     el('div', { className: 'muted', textContent: stream.message || (s.session ? 'Session ' + s.session.sessionKey : '') }),
     el('div', { className: s.f1Live && s.f1Live.source !== 'Flaglight server' ? 'warn' : 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
     ...(s.f1Live && s.f1Live.message ? [el('div', { className: 'warn', textContent: s.f1Live.message })] : []),
