@@ -10,6 +10,7 @@ import {
   type BridgeStatus,
   type LocalBridge,
 } from './bridge/local-bridge.js';
+import { createF1Fallback, type F1FallbackOptions } from './follow/f1-fallback.js';
 import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus } from './follow/follower.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { createLifxSupport } from './lights/lifx-support.js';
@@ -38,6 +39,10 @@ export interface CompanionOptions {
   /** Log to `companion.log` in the data folder (the background mode). */
   logToFile: boolean;
   deviceName?: string;
+  /** F1 live timing's hub, followed directly while the server is unreachable; null or absent: off. */
+  f1Live?: string | null;
+  /** Timings of that fallback (tests). */
+  f1Fallback?: Pick<F1FallbackOptions, 'outageMs' | 'recentLiveMs' | 'sessionOverMs' | 'client'>;
 }
 
 export type CompanionStart =
@@ -78,7 +83,14 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     log.warn(
       `This companion is linked to ${loaded.state.server ?? 'another server'}; linking it to ${server} instead.`,
     );
-    store.update((state) => ({ ...state, token: undefined, device: undefined, server }));
+    store.update((state) => ({
+      ...state,
+      token: undefined,
+      device: undefined,
+      server,
+      preferences: undefined,
+      lastLiveAt: undefined,
+    }));
   }
 
   const api: ServerApi = createServerApi(server);
@@ -121,6 +133,9 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     if (!parsed.success) return;
     const before = preferences ? delayMs() : null;
     preferences = parsed.data.preferences;
+    // Kept for the F1 live-timing fallback: the user's delay still applies while the server is away.
+    if (JSON.stringify(store.get().preferences) !== JSON.stringify(raw))
+      store.update((s) => ({ ...s, preferences: raw }));
     hub.setSelection({
       selectedLights: preferences.selectedLights,
       sharedLightsDriver: preferences.sharedLightsDriver,
@@ -184,6 +199,23 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     }
   };
 
+  if (loaded.state.preferences !== undefined) applyPreferences(loaded.state.preferences);
+  const fallback = createF1Fallback({
+    url: options.f1Live ?? null,
+    log,
+    play: onFlags,
+    shownState: () => shown?.state ?? null,
+    sessionKey: () => followStatus.sessionKey,
+    lastLiveAt: readTime(store.get().lastLiveAt),
+    onLastLive(at) {
+      const kept = readTime(store.get().lastLiveAt);
+      // One write a minute at most while following.
+      if (at === null ? store.get().lastLiveAt !== undefined : kept === null || at - kept >= 60_000)
+        store.update((s) => ({ ...s, lastLiveAt: at === null ? undefined : new Date(at).toISOString() }));
+    },
+    ...options.f1Fallback,
+  });
+
   // Lights: LIFX (unicast targets, the broadcast scan when asked) and paired Hue bridges.
   const lifx = createLifxSupport({ hub, log, broadcast: options.lanScan });
   const hue: HueSupport = createHueSupport({
@@ -242,7 +274,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         : {}),
       server,
       device: state.device ?? null,
-      source: 'Flaglight server',
+      source: fallback.view().source,
+      f1Live: fallback.view(),
       stream: {
         state: state.token ? followStatus.state : 'unlinked',
         message: followStatus.message,
@@ -326,6 +359,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     store.update((s) => ({ ...s, token: undefined, device: undefined }));
     follower = null;
     followStatus = { state: 'unlinked', sessionKey: null, message, lastEventAt: null };
+    fallback.followerStatus(followStatus);
     for (const entry of pending.values()) clearTimeout(entry.timer);
     pending.clear();
     hub.setSelection({ selectedLights: {}, sharedLightsDriver: 'companion' });
@@ -337,7 +371,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       api,
       token,
       handlers: {
-        onFlags,
+        onFlags: (flags) => onFlags(fallback.fromServer(flags)),
         onPreferences: applyPreferences,
         onTest(state) {
           if (isEffectFlag(state)) showNow({ state, message: 'Test from the web app' });
@@ -351,6 +385,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
             else if (next.message) log.info(next.message);
           }
           followStatus = next;
+          fallback.followerStatus(next);
         },
         onConnected() {
           void refreshPreferences(token);
@@ -415,6 +450,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         if (reportTimer) clearTimeout(reportTimer);
         for (const entry of pending.values()) clearTimeout(entry.timer);
         await follower?.stop();
+        await fallback.close();
         await lanReady;
         await hue.close();
         await hub.close();
@@ -422,6 +458,11 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       },
     },
   };
+}
+
+function readTime(iso: string | undefined): number | null {
+  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
+  return Number.isFinite(ms) ? ms : null;
 }
 
 function platformName(): string {

@@ -10,6 +10,7 @@ import {
   parseHueBridges,
   parseLifxTargets,
   resolveCommon,
+  resolveF1Live,
   type CommonFlags,
   type RunFlags,
 } from './options.js';
@@ -37,12 +38,14 @@ async function run(flags: RunFlags): Promise<void> {
   // The real LAN scan (broadcast, mDNS) only for a real server, never in demo mode or tests.
   const lanScan = flags.lanScan ?? (!base.demo && !isLoopbackServer(base.server));
   const background = Boolean(flags.background);
+  const f1Live = resolveF1Live(flags.f1Live, base);
   const started = await startCompanion({
     ...base,
     openBrowser: flags.browser !== false,
     lifxTargets,
     hueBridges,
     lanScan,
+    f1Live,
     console: !background || Boolean(process.stdout.isTTY),
     logToFile: background,
     ...(flags.name ? { deviceName: flags.name } : {}),
@@ -90,6 +93,7 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
     running: Boolean(running),
     statusPage: running ? `http://127.0.0.1:${base.port}/` : null,
     stream: running ? ((running.stream as { state?: string } | undefined)?.state ?? null) : null,
+    source: running && typeof running.source === 'string' ? running.source : null,
     hueBridges: state.hueBridges.map((b) => ({ name: b.name ?? null, url: b.url })),
     paused: state.paused,
   };
@@ -104,6 +108,7 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
   console.log(`Server:      ${report.server}`);
   console.log(`Running:     ${running ? `yes, status page ${report.statusPage}` : 'no'}`);
   if (report.stream) console.log(`Stream:      ${report.stream}`);
+  if (report.source) console.log(`Source:      ${report.source}`);
   console.log(
     `Hue bridges: ${report.hueBridges.length ? report.hueBridges.map((b) => b.name ?? b.url).join(', ') : 'none paired'}`,
   );
@@ -198,6 +203,10 @@ common(
   .addOption(new Option('--lan-scan', 'search the network (broadcast, mDNS) even for a local server'))
   .addOption(new Option('--no-lan-scan', 'only the given LIFX targets and Hue bridges'))
   .option('--name <name>', 'the name shown in Settings → Devices')
+  .option(
+    '--f1-live <url|off>',
+    'F1 live timing, followed directly while the server is unreachable during a session (env FLAGLIGHT_F1_LIVE)',
+  )
   .action((flags: RunFlags) => run(flags));
 
 common(program.command('status').description('is it linked, is it running'))

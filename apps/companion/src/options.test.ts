@@ -1,13 +1,16 @@
+import { F1_LIVE_TIMING_URL } from '@flaglight/f1-live';
 import { describe, expect, test } from 'vitest';
 import {
   DEMO_SERVER,
   OptionError,
   isLoopbackServer,
+  parseF1Live,
   parseHueBridges,
   parseLifxTargets,
   parsePort,
   parseServer,
   resolveCommon,
+  resolveF1Live,
 } from './options.js';
 import { defaultDataDir } from './system/paths.js';
 
@@ -49,6 +52,30 @@ describe('options', () => {
       'http://localhost:5000',
     );
     expect(resolveCommon({ dataDir: '/tmp/x' }, {}).port).toBe(47_920);
+  });
+
+  test('--f1-live takes an http(s) hub address or off', () => {
+    expect(parseF1Live('http://127.0.0.1:4100/signalrcore/')).toBe('http://127.0.0.1:4100/signalrcore');
+    expect(parseF1Live(' OFF ')).toBeNull();
+    expect(() => parseF1Live('livetiming')).toThrow(OptionError);
+    expect(() => parseF1Live('livetiming')).toThrow(/neither a URL nor off/);
+    expect(() => parseF1Live('ws://127.0.0.1/signalrcore')).toThrow(/http/);
+    expect(() => parseF1Live('https://me:pw@livetiming.formula1.com/signalrcore')).toThrow(/password/);
+    expect(() => parseF1Live('https://livetiming.formula1.com/signalrcore?id=1')).toThrow(/query/);
+  });
+
+  test("--f1-live defaults to F1's own feed, and to the demo server's simulator with --demo", () => {
+    const real = resolveCommon({}, {});
+    expect(resolveF1Live(undefined, real, {})).toBe(F1_LIVE_TIMING_URL);
+    const demo = resolveCommon({ demo: true }, {});
+    expect(resolveF1Live(undefined, demo, {})).toBe(`${DEMO_SERVER}/sims/f1live/signalrcore`);
+    // The demo server may be the one that is down: the option and the environment still decide.
+    expect(resolveF1Live('http://127.0.0.1:4100/signalrcore', demo, {})).toBe(
+      'http://127.0.0.1:4100/signalrcore',
+    );
+    expect(resolveF1Live(undefined, real, { FLAGLIGHT_F1_LIVE: 'off' })).toBeNull();
+    expect(resolveF1Live('off', real, { FLAGLIGHT_F1_LIVE: F1_LIVE_TIMING_URL })).toBeNull();
+    expect(() => resolveF1Live(undefined, real, { FLAGLIGHT_F1_LIVE: 'nope' })).toThrow(/--f1-live/);
   });
 
   test('loopback servers are told apart (the real LAN scan stays off for them)', () => {

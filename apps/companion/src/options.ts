@@ -1,3 +1,4 @@
+import { F1_LIVE_TIMING_URL } from '@flaglight/f1-live';
 import { DEFAULT_BRIDGE_PORT } from './bridge/local-bridge.js';
 import { defaultDataDir } from './system/paths.js';
 
@@ -27,6 +28,7 @@ export interface RunFlags extends CommonFlags {
   hueBridge?: string;
   lanScan?: boolean;
   name?: string;
+  f1Live?: string;
 }
 
 export interface ResolvedCommon {
@@ -105,4 +107,38 @@ export function resolveCommon(flags: CommonFlags, env: NodeJS.ProcessEnv = proce
 export function isLoopbackServer(server: string): boolean {
   const host = new URL(server).hostname;
   return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+}
+
+/** `--f1-live <url|off>`: the F1 live-timing hub (`…/signalrcore`) the companion follows while the server is unreachable. */
+export function parseF1Live(value: string): string | null {
+  const text = value.trim();
+  if (text.toLowerCase() === 'off') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new OptionError(`--f1-live: "${value}" is neither a URL nor off (example: ${F1_LIVE_TIMING_URL})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OptionError('--f1-live: use an http:// or https:// address, or off');
+  if (url.username || url.password)
+    throw new OptionError('--f1-live: no user name or password in the address');
+  if (url.search || url.hash) throw new OptionError('--f1-live: the hub address takes no query or fragment');
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/**
+ * The fallback's hub: `--f1-live`, else `FLAGLIGHT_F1_LIVE`, else F1's own in production and the
+ * demo server's simulator with `--demo` (the explicit option covers a demo whose server is the one down).
+ */
+export function resolveF1Live(
+  flag: string | undefined,
+  common: Pick<ResolvedCommon, 'demo' | 'server'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
+  const text =
+    flag ??
+    env.FLAGLIGHT_F1_LIVE ??
+    (common.demo ? `${common.server}/sims/f1live/signalrcore` : F1_LIVE_TIMING_URL);
+  return parseF1Live(text);
 }

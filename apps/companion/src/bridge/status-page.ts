@@ -119,9 +119,10 @@ function render(s) {
   }
   const stream = s.stream || {};
   $('race').replaceChildren(
-    el('div', { className: 'big', textContent: STREAM[stream.state] || stream.state || '' }),
+    el('div', { className: 'big', textContent: s.f1Live && s.f1Live.state === 'following' ? 'Following the live race' : STREAM[stream.state] || stream.state || '' }),
     el('div', { className: 'muted', textContent: stream.message || (s.session ? 'Session ' + s.session.sessionKey : '') }),
-    el('div', { className: 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
+    el('div', { className: s.f1Live && s.f1Live.source !== 'Flaglight server' ? 'warn' : 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
+    ...(s.f1Live && s.f1Live.message ? [el('div', { className: 'warn', textContent: s.f1Live.message })] : []),
   );
   const flag = s.flag;
   $('flag').replaceChildren(flag ? el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (flag.css || '#333') }), NAMES[flag.state] || flag.state]) : text(el('span', { className: 'muted' }), 'No flag yet'));

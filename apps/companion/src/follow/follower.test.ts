@@ -15,6 +15,8 @@ interface Stage {
   tokenValid: boolean;
   /** Streams stay open but say nothing (a dead proxy). */
   silent: boolean;
+  /** Stream requests are cut before any answer (a proxy that blocks event streams). */
+  breakStreams: boolean;
   lastEventIds: (string | undefined)[];
   tickets: number;
   open: Set<http.ServerResponse>;
@@ -35,6 +37,7 @@ async function startStandIn(port = 0) {
     events: [],
     tokenValid: true,
     silent: false,
+    breakStreams: false,
     lastEventIds: [],
     tickets: 0,
     open: new Set(),
@@ -63,6 +66,7 @@ async function startStandIn(port = 0) {
       });
     }
     if (url.pathname === '/api/live/events') {
+      if (stage.breakStreams) return void req.socket.destroy();
       if (stage.sessionKey === null) return json(404, { error: 'No live session found', code: 'not_found' });
       stage.lastEventIds.push(req.headers['last-event-id'] as string | undefined);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -181,6 +185,24 @@ describe('the follower', () => {
     // The backlog comes as one batch, so the companion can play only the newest.
     expect(seen.flags.at(-1)?.map((f) => f.data.state)).toEqual(['red', 'green']);
   });
+
+  test('while polling, a server that stops answering is reported as reconnecting, then polling again', async () => {
+    const server = await startStandIn();
+    running.servers.push(server);
+    server.stage.breakStreams = true;
+    server.stage.events.push({ id: 1, data: flag(100, 'yellow', 'YELLOW') });
+    const seen = follow(server.url);
+    await until(() => seen.follower.status().state === 'polling');
+    await until(() => seen.flags.length >= 1);
+    const port = server.port;
+    await server.close();
+    running.servers.pop();
+    await until(() => seen.follower.status().state === 'reconnecting', 10_000);
+    const again = await startStandIn(port);
+    running.servers.push(again);
+    again.stage.breakStreams = true;
+    await until(() => seen.follower.status().state === 'polling', 10_000);
+  }, 30_000);
 
   test('a stream that goes silent is dropped by the watchdog and reopened', async () => {
     const server = await startStandIn();

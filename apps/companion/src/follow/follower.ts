@@ -216,17 +216,20 @@ export function startFollower(options: FollowerOptions): Follower {
     }
   };
 
-  const poll = async (): Promise<void> => {
+  const polling = () =>
     setStatus({
       state: 'polling',
       message: 'The live stream cannot be opened from here: checking every few seconds.',
     });
+  const poll = async (): Promise<void> => {
+    polling();
     let errors = 0;
     const until = now() + REFUSAL_RETRY_MS;
     while (!stopped && now() < until) {
       try {
         const answer = await api.liveState(token, sessionKey);
         errors = 0;
+        if (status.state === 'reconnecting') polling();
         if (answer.flag) deliver([{ id: answer.id ?? 0, data: answer.flag }], now());
         else sessionKey = answer.sessionKey;
       } catch (error) {
@@ -241,6 +244,13 @@ export function startFollower(options: FollowerOptions): Follower {
           return;
         }
         errors += 1;
+        // The server itself is away (network, 5xx), as the stream would say: the F1 fallback counts on it.
+        if (error instanceof UnreachableError || (error instanceof ServerError && error.status >= 500))
+          setStatus({
+            state: 'reconnecting',
+            message:
+              error instanceof UnreachableError ? error.message : `Connection lost: ${describe(error)}`,
+          });
       }
       await pause(nextPollDelay(errors > 0 ? 'error' : 'ok', errors));
     }

@@ -20,6 +20,10 @@ export const CompanionStateSchema = z.object({
   device: z.object({ id: z.string(), name: z.string() }).optional(),
   hueBridges: z.array(StoredHueBridgeSchema).default([]),
   paused: z.boolean().default(false),
+  /** The account's last preferences document: the delay still applies while the server is away. */
+  preferences: z.unknown().optional(),
+  /** When this companion last followed a live session (ISO): the F1 live-timing fallback's condition. */
+  lastLiveAt: z.string().optional(),
 });
 export type CompanionState = z.infer<typeof CompanionStateSchema>;
 

@@ -1,0 +1,332 @@
+import {
+  createFlagFusion,
+  type FlagEventData,
+  type FlagFusion,
+  type FusedLightChange,
+} from '@flaglight/core';
+import { createF1LiveClient, type F1LiveClient, type F1LiveClientOptions } from '@flaglight/f1-live';
+import type { Logger } from '../system/log.js';
+import type { DeliveredFlag, FollowerStatus } from './follower.js';
+
+/** What the status page says the companion follows. */
+export const SOURCE_SERVER = 'Flaglight server';
+export const SOURCE_F1_LIVE = 'F1 live timing (server unreachable)';
+export type FollowSource = typeof SOURCE_SERVER | typeof SOURCE_F1_LIVE;
+
+/** The server must be unreachable this long before the companion opens F1 live timing itself. */
+export const FALLBACK_OUTAGE_MS = 15_000;
+/** "Following successfully before the outage" means a live session followed within this long. */
+export const FALLBACK_RECENT_LIVE_MS = 4 * 60 * 60_000;
+/**
+ * F1's SessionStatus saying the session is over (or not running) for this long closes the
+ * connection. Longer than the breaks between qualifying parts (`Finished`, then `Inactive`).
+ */
+export const FALLBACK_SESSION_OVER_MS = 30 * 60_000;
+/** The server's first flags within this long of its return are compared with the fallback's last. */
+const HANDOVER_MS = 60_000;
+
+/** Follower states in which the server is not answering (network errors, 5xx, a dead stream). */
+const SERVER_DOWN = new Set<FollowerStatus['state']>(['connecting', 'reconnecting']);
+/** Follower states that mean the server let this companion follow a live session. */
+const FOLLOWING = new Set<FollowerStatus['state']>(['following', 'polling']);
+/** F1 SessionStatus values of a running session (`Aborted` is a red flag, not the end). */
+const SESSION_RUNNING = new Set(['Started', 'Aborted']);
+
+export type F1FallbackState = 'off' | 'standby' | 'connecting' | 'following' | 'down';
+
+export interface F1FallbackView {
+  source: FollowSource;
+  state: F1FallbackState;
+  message: string | null;
+  /** The last data from F1 live timing (ISO), while connected to it. */
+  lastMessageAt: string | null;
+}
+
+export interface F1FallbackOptions {
+  /** The F1 live-timing hub (`…/signalrcore`), or null when `--f1-live off`. */
+  url: string | null;
+  log: Logger;
+  /** The companion's delayed playback path (the same one the server's flags take). */
+  play(flags: DeliveredFlag[]): void;
+  /** The lasting flag the lights show now, if any. */
+  shownState(): string | null;
+  /** The server's last live session key, for the events played from F1 (0 when unknown). */
+  sessionKey(): number | null;
+  /** When this companion last followed a live session (kept in the state file across restarts). */
+  lastLiveAt: number | null;
+  onLastLive?(at: number | null): void;
+  outageMs?: number;
+  recentLiveMs?: number;
+  sessionOverMs?: number;
+  now?: () => number;
+  /** Time-outs and back-off of the F1 client (tests). */
+  client?: Pick<F1LiveClientOptions, 'silenceTimeoutMs' | 'backoff'>;
+}
+
+export interface F1Fallback {
+  /** Every status of the server follower: decides when the fallback starts and stops. */
+  followerStatus(status: FollowerStatus): void;
+  /** The server's flags, less the one the fallback already played when the server comes back. */
+  fromServer(flags: DeliveredFlag[]): DeliveredFlag[];
+  view(): F1FallbackView;
+  close(): Promise<void>;
+}
+
+interface Active {
+  client: F1LiveClient;
+  fusion: FlagFusion;
+  sessionKey: number | null;
+  overTimer: NodeJS.Timeout | null;
+  /** The lasting state this fallback played or found already shown. */
+  lastState: string | null;
+}
+
+/**
+ * Follows F1 live timing itself while the Flaglight server cannot be reached during a session, so
+ * an outage on race day does not stop the room (issue 15 item 6, decision 020).
+ *
+ * - **When.** The server has not answered for `outageMs` (network errors and 5xx: the follower is
+ *   `connecting`/`reconnecting`; a 401, an unlink or a refusal is an answer and never starts it), and
+ *   this companion followed a live session within `recentLiveMs`. The companion cannot check the
+ *   account's plan without the server, so the server's own acceptance of its stream shortly before
+ *   the outage stands for it: only an account whose plan allowed following (trial active or
+ *   lifetime) gets that far, and a refusal (`refused`) or an unlink forgets it. F1's SessionStatus
+ *   keeps it going (`Started`, `Aborted`); a session over for `sessionOverMs` closes it until the
+ *   server announces a live session again.
+ * - **What.** One connection (the F1 client reconnects by itself), TrackStatus, race control and
+ *   SessionStatus through the core fusion, each change through the same delayed playback as the
+ *   server's flags. The snapshot only sets the current state: it is played once, as the current
+ *   flag, unless the lights already show it; old messages are never played as new.
+ * - **Back.** Any answer from the server closes the F1 connection (none while the server works: the
+ *   feed is unofficial and tolerated for personal, light use). If the server's first flags end on the
+ *   state the fallback last played, nothing is played again; otherwise the server's state wins.
+ */
+export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
+  const { log } = options;
+  const now = options.now ?? Date.now;
+  const outageMs = options.outageMs ?? FALLBACK_OUTAGE_MS;
+  const recentLiveMs = options.recentLiveMs ?? FALLBACK_RECENT_LIVE_MS;
+  const sessionOverMs = options.sessionOverMs ?? FALLBACK_SESSION_OVER_MS;
+
+  let lastLiveAt = options.lastLiveAt;
+  let lastFollowerState: FollowerStatus['state'] | null = null;
+  let outageTimer: NodeJS.Timeout | null = null;
+  let outageSince: number | null = null;
+  let active: Active | null = null;
+  let stopping: Promise<void> = Promise.resolve();
+  let handover: { state: string; until: number } | null = null;
+  let declinedLogged = false;
+  let closed = false;
+  let playedId = 0;
+
+  const noteLive = (at: number | null) => {
+    lastLiveAt = at;
+    options.onLastLive?.(at);
+  };
+
+  const clearOutage = () => {
+    if (outageTimer) clearTimeout(outageTimer);
+    outageTimer = null;
+    outageSince = null;
+    declinedLogged = false;
+  };
+
+  const play = (
+    a: Active,
+    change: Pick<FusedLightChange, 'state' | 'activeSectors' | 'safetyCar' | 'cause'>,
+    at: number,
+  ) => {
+    const data: FlagEventData = {
+      sessionKey: a.sessionKey ?? options.sessionKey() ?? 0,
+      state: change.state,
+      activeSectors: change.activeSectors,
+      safetyCar: change.safetyCar,
+      cause: change.cause,
+      emittedAt: new Date(now()).toISOString(),
+    };
+    if (change.state !== 'fastest_lap') a.lastState = change.state;
+    playedId += 1;
+    options.play([{ id: playedId, data, receivedAt: at, ageMs: 0 }]);
+  };
+
+  /** After a snapshot: the current state, once, unless the lights already show it. */
+  const sync = (a: Active) => {
+    const state = a.fusion.state();
+    const before = a.lastState ?? options.shownState();
+    if (state === before) {
+      a.lastState = state;
+      return;
+    }
+    const at = now();
+    const date = new Date(at).toISOString();
+    play(
+      a,
+      {
+        state,
+        activeSectors: a.fusion.activeSectors(),
+        safetyCar: a.fusion.safetyCar(),
+        cause: { date, message: 'Current flag from F1 live timing', source: a.fusion.trackSource() },
+      },
+      at,
+    );
+  };
+
+  const stopActive = (why: string) => {
+    const a = active;
+    if (!a) return;
+    active = null;
+    if (a.overTimer) clearTimeout(a.overTimer);
+    if (a.lastState) handover = { state: a.lastState, until: now() + HANDOVER_MS };
+    log.info(`F1 live timing: connection closed (${why}).`);
+    const previous = stopping;
+    stopping = previous.then(() => a.client.stop()).catch(() => undefined);
+  };
+
+  const start = (url: string) => {
+    const client = createF1LiveClient({ baseUrl: url, ...options.client });
+    const a: Active = {
+      client,
+      fusion: createFlagFusion(),
+      sessionKey: null,
+      overTimer: null,
+      lastState: null,
+    };
+    active = a;
+    log.warn('The Flaglight server is unreachable during a session: following F1 live timing directly.');
+    client.on('sessionInfo', (event) => {
+      if (event.sessionKey !== null && a.sessionKey !== null && event.sessionKey !== a.sessionKey) {
+        // The next session of the weekend: its flags start afresh.
+        a.fusion = createFlagFusion();
+      }
+      a.sessionKey = event.sessionKey ?? a.sessionKey;
+    });
+    client.on('sessionStatus', (event) => {
+      a.fusion.push({ kind: 'session_status', at: event.receivedAt, status: { Status: event.status } });
+      if (SESSION_RUNNING.has(event.status)) {
+        noteLive(now());
+        if (a.overTimer) clearTimeout(a.overTimer);
+        a.overTimer = null;
+      } else if (a.overTimer === null) {
+        a.overTimer = setTimeout(() => {
+          if (active !== a) return;
+          // Nothing live to follow: stay off F1 until the server announces a live session again.
+          noteLive(null);
+          stopActive('the session is over');
+        }, sessionOverMs);
+        a.overTimer.unref();
+      }
+    });
+    const changed = (change: FusedLightChange | null, source: 'snapshot' | 'feed') => {
+      // A snapshot's lines only set the current state, played once when the connection is up.
+      if (change && source === 'feed' && active === a) play(a, change, change.at);
+    };
+    client.on('trackStatus', (event) =>
+      changed(
+        a.fusion.push({
+          kind: 'track_status',
+          at: event.receivedAt,
+          ...(event.feedTime ? { date: event.feedTime } : {}),
+          status: { Status: event.status, Message: event.message ?? '' },
+        }),
+        event.source,
+      ),
+    );
+    client.on('raceControl', (event) =>
+      changed(
+        a.fusion.push({ kind: 'race_control', at: event.receivedAt, message: event.message }),
+        event.source,
+      ),
+    );
+    client.on('state', (state) => {
+      if (active !== a) return;
+      if (state.connection === 'connected') {
+        log.info('F1 live timing: following the session.');
+        sync(a);
+      } else if (state.error && (state.connection === 'down' || state.connection === 'reconnecting')) {
+        log.warn(`F1 live timing is not reachable either (${state.error}): trying again.`);
+      }
+    });
+    client.start();
+  };
+
+  const maybeStart = () => {
+    outageTimer = null;
+    if (closed || active || outageSince === null) return;
+    if (options.url === null) return;
+    if (lastLiveAt === null || now() - lastLiveAt > recentLiveMs) {
+      if (!declinedLogged)
+        log.info('The server is unreachable; no session followed recently, so not opening F1 live timing.');
+      declinedLogged = true;
+      return;
+    }
+    start(options.url);
+  };
+
+  return {
+    followerStatus(status) {
+      if (closed) return;
+      const t = now();
+      const previous = lastFollowerState;
+      lastFollowerState = status.state;
+      if (FOLLOWING.has(status.state)) noteLive(t);
+      if (SERVER_DOWN.has(status.state)) {
+        // Leaving a followed session for an outage: it was live until now.
+        if (previous !== null && FOLLOWING.has(previous)) noteLive(t);
+        if (outageSince === null) {
+          outageSince = t;
+          outageTimer = setTimeout(maybeStart, outageMs);
+          outageTimer.unref();
+        }
+        return;
+      }
+      // The server answered: it decides again.
+      clearOutage();
+      if (status.state === 'refused' || status.state === 'unlinked') noteLive(null);
+      stopActive(`the Flaglight server answers again (${status.state})`);
+    },
+    fromServer(flags) {
+      const taken = handover;
+      if (!taken || flags.length === 0) return flags;
+      handover = null;
+      if (now() > taken.until) return flags;
+      if (flags.at(-1)?.data.state === taken.state) {
+        log.info(`The server shows ${taken.state}, as F1 live timing did: not played again.`);
+        return [];
+      }
+      return flags;
+    },
+    view() {
+      if (!active) {
+        return {
+          source: SOURCE_SERVER,
+          state: options.url === null ? 'off' : 'standby',
+          message: null,
+          lastMessageAt: null,
+        };
+      }
+      const state = active.client.state();
+      const at = state.lastMessageAt !== null ? new Date(state.lastMessageAt).toISOString() : null;
+      if (state.connection === 'connected')
+        return { source: SOURCE_F1_LIVE, state: 'following', message: null, lastMessageAt: at };
+      if (state.error && state.connection !== 'connecting')
+        return {
+          source: SOURCE_F1_LIVE,
+          state: 'down',
+          message: `F1 live timing is not reachable either (${state.error}): trying again.`,
+          lastMessageAt: at,
+        };
+      return {
+        source: SOURCE_F1_LIVE,
+        state: 'connecting',
+        message: 'Connecting to F1 live timing…',
+        lastMessageAt: at,
+      };
+    },
+    async close() {
+      closed = true;
+      clearOutage();
+      stopActive('stopping');
+      await stopping;
+    },
+  };
+}
