@@ -15,6 +15,7 @@ import { updateLocalSettings } from '../settings/local-settings';
 import { toastStore } from '../toasts/toast';
 import { setFlagAccent } from '../ui/flag-accent';
 import { setFlagTitleText } from '../ui/use-document-title';
+import { FEED_HEALTH_REFRESH_MS } from './FeedHealth';
 import { LiveProvider } from './LiveProvider';
 import { CURRENT_SESSION_REFRESH_MS, RaceControlBody } from './RaceControlBody';
 
@@ -502,5 +503,46 @@ describe('Race Control: countdown', () => {
     expect(screen.getByTestId('session-countdown')).toHaveTextContent('00:20:00');
     await tick(1);
     expect(screen.getByTestId('session-countdown')).toHaveTextContent('00:19:55');
+  });
+});
+
+describe('Race Control: feed health', () => {
+  const f1 = (state: string, error?: string) => ({
+    name: 'f1-live-timing',
+    state,
+    lastMessageAt: NOW.toISOString(),
+    ...(error ? { error } : {}),
+  });
+  const openf1 = (state: string) => ({ name: 'openf1', state, lastMessageAt: NOW.toISOString() });
+  const health = () => screen.getByRole('status', { name: 'Live source' });
+
+  test('one line says which source drives the lights, and follows a failover', async () => {
+    let sources: unknown[] = [f1('active'), openf1('standby')];
+    stubServer(LIVE, { 'GET /api/live/sources': () => ({ body: sources }) });
+    renderBody(recordingLights().api);
+    await tick();
+    await tick();
+    expect(health()).toHaveTextContent('Flags from F1 live timing · OpenF1 standing by');
+    sources = [f1('down', 'connection closed'), openf1('active')];
+    await tick(FEED_HEALTH_REFRESH_MS);
+    await act(() =>
+      vi.waitFor(() => expect(health()).toHaveTextContent('Flags from OpenF1 · F1 live timing is down')),
+    );
+    sources = [f1('down'), { ...openf1('down'), error: 'OpenF1 answered 503' }];
+    await tick(FEED_HEALTH_REFRESH_MS);
+    await act(() =>
+      vi.waitFor(() =>
+        expect(health()).toHaveTextContent(
+          'No live source is answering: the lights keep the last flag until one is back.',
+        ),
+      ),
+    );
+  });
+
+  test('with no live session the line is not shown', async () => {
+    stubServer(UPCOMING, { 'GET /api/live/sources': { body: [openf1('active')] } });
+    renderBody(recordingLights().api);
+    await tick();
+    expect(screen.queryByRole('status', { name: 'Live source' })).not.toBeInTheDocument();
   });
 });

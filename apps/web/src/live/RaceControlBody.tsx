@@ -11,6 +11,7 @@ import { useSchedule } from '../schedule/schedule-api';
 import { useLocalSettings } from '../settings/local-settings';
 import { buttonClass } from '../ui/button-styles';
 import { WakeLockNote } from '../ui/WakeLockNote';
+import { FeedHealth } from './FeedHealth';
 import { FlagHistory, FlagStatus } from './FlagStatus';
 import { fetchCurrentSession, type CurrentSession } from './live-api';
 import { useLiveConnectionContext } from './live-connection-context';
@@ -231,6 +232,7 @@ export function RaceControlBody() {
             {state.upstreamMessage}
           </p>
         )}
+        {(liveSession || (connected && state.target?.kind === 'live')) && <FeedHealth />}
         <WakeLockNote held={wakeLockHeld} />
       </div>
 

@@ -1,4 +1,4 @@
-import type { ApiRoutes, RouteInput } from '@flaglight/contract';
+import type { ApiRoutes, RouteInput, RouteOutput } from '@flaglight/contract';
 import {
   LIGHT_STATES,
   type CurrentLiveSessionData,
@@ -122,4 +122,11 @@ export async function trackSession(sessionData: TrackedSessionData): Promise<str
 /** `POST /api/sessions/end`. */
 export async function endTrackedSession(sessionId: string): Promise<void> {
   await apiCall('POST /api/sessions/end', { body: { sessionId } });
+}
+
+export type LiveSourceView = RouteOutput<ApiRoutes['GET /api/live/sources']>[number];
+
+/** `GET /api/live/sources`: which live source drives the lights, and how each is doing. */
+export async function fetchLiveSources(signal?: AbortSignal): Promise<LiveSourceView[]> {
+  return apiCall('GET /api/live/sources', undefined, { signal });
 }
