@@ -18,7 +18,7 @@ import { createLicenceService, type LicenceService } from './licences/service.js
 import { createInProcessBus } from './live/bus.js';
 import { createSystemTimers, type Timers } from './live/clock.js';
 import { createDeviceStreams, type DeviceStreams } from './live/device-streams.js';
-import { startF1Feed } from './live/f1-feed.js';
+import { type F1Feed, startF1Feed } from './live/f1-feed.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { connectMqttPush, type PushConnector } from './live/push.js';
 import { createRedisBus, createRedisTicketStore, type RedisBus } from './live/redis.js';
@@ -56,6 +56,8 @@ export interface AppContext {
   openf1: { client: OpenF1Client; proxy: OpenF1Proxy };
   live: {
     hub: LiveHub;
+    /** The instance's F1 live-timing connection; undefined when `F1_LIVE_TIMING=off`. */
+    f1: F1Feed | undefined;
     tickets: TicketStore;
     timers: Timers;
     limits: StreamLimits;
@@ -234,6 +236,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     openf1: { client: openf1Client, proxy: createOpenF1Proxy(openf1Client, timers.now) },
     live: {
       hub,
+      f1: f1Feed,
       tickets: redis ? createRedisTicketStore(redis.client, redis.prefix) : createTicketStore(timers.now),
       limits: createStreamLimits({ perUser: MAX_STREAMS_PER_USER, total: config.maxStreams }),
       timers,
