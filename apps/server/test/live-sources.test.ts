@@ -82,7 +82,9 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
     expect(await stateOf('openf1')).toBe('standby');
     // Rejoining repeats nothing: the track is still clear.
     expect(events.length).toBe(before);
-    // On to the second red flag (169.4–170.0 min: a double yellow, then red) at 200×.
+    // On to the second red flag (169.4–170.0 min: a double yellow, then red) at 200×, with every
+    // race-control message sent twice by the F1 feed.
+    sims().f1live.control.setMessageFault('duplicate');
     sims().openf1.control.setSpeed(200);
     await vi.waitFor(() => expect(events.at(-1)?.data.state).toBe('red'), { timeout: 15_000 });
     const told = brief(events);

@@ -1,5 +1,11 @@
 import { type FastifyInstance, type FastifyReply } from 'fastify';
-import { F1LIVE_MODES, type F1LiveMode, type F1LiveSimControl } from './sim.js';
+import {
+  F1LIVE_MESSAGE_FAULTS,
+  F1LIVE_MODES,
+  type F1LiveMessageFault,
+  type F1LiveMode,
+  type F1LiveSimControl,
+} from './sim.js';
 
 type Body = Record<string, unknown>;
 
@@ -53,9 +59,17 @@ export function registerF1LiveControlRoutes(app: FastifyInstance, control: F1Liv
       if (body.requireCookie !== undefined && typeof body.requireCookie !== 'boolean') {
         throw new Error('requireCookie must be true or false');
       }
+      if (
+        body.messageFault !== undefined &&
+        (typeof body.messageFault !== 'string' ||
+          !F1LIVE_MESSAGE_FAULTS.includes(body.messageFault as F1LiveMessageFault))
+      ) {
+        throw new Error(`messageFault must be one of ${F1LIVE_MESSAGE_FAULTS.join(', ')}`);
+      }
       const speed = optionalNumber(body, 'speed');
       if (body.mode !== undefined) control.setMode(body.mode as F1LiveMode);
       if (typeof body.requireCookie === 'boolean') control.requireCookie(body.requireCookie);
+      if (body.messageFault !== undefined) control.setMessageFault(body.messageFault as F1LiveMessageFault);
       if (speed !== undefined) control.setSpeed(speed);
       return control.state();
     }),

@@ -107,6 +107,17 @@ describe('negotiate', () => {
   });
 });
 
+describe('throttle', () => {
+  test('negotiate answers 429 with Retry-After, and normal again after', async () => {
+    const s = await start({ mode: 'throttle' });
+    const res = await fetch(`${s.hubUrl}/negotiate?negotiateVersion=1`, { method: 'POST' });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('5');
+    s.control.setMode('normal');
+    await negotiate(s);
+  });
+});
+
 describe('upgrade', () => {
   test('a missing or unknown token is 404, a reused one 409', async () => {
     const s = await start();
@@ -240,6 +251,75 @@ describe('feed', () => {
     s.control.setMode('down');
     await socket.closed;
     expect(s.control.state().connections).toEqual([]);
+  });
+});
+
+describe('race-control message faults', () => {
+  const rcmIndices = (socket: Socket) =>
+    (socket.frames() as { target?: string; arguments?: [string, { Messages?: object }] }[])
+      .filter((f) => f.target === 'feed' && f.arguments?.[0] === 'RaceControlMessages')
+      .map((f) => Object.keys(f.arguments![1].Messages ?? {})[0]);
+
+  test('duplicate sends each message twice; reorder sends each behind the next', async () => {
+    const s = await start();
+    const socket = await connected(s, ['RaceControlMessages']);
+    s.control.setMessageFault('duplicate');
+    s.control.setSpeed(2_000);
+    await until(() => rcmIndices(socket).length >= 6, 5000);
+    const dup = rcmIndices(socket).slice(0, 6);
+    expect(dup[0]).toBe(dup[1]);
+    expect(dup[2]).toBe(dup[3]);
+    s.control.setMessageFault('reorder');
+    const before = rcmIndices(socket).length;
+    await until(() => rcmIndices(socket).length >= before + 4, 5000);
+    const [a, b] = rcmIndices(socket)
+      .slice(before, before + 2)
+      .map(Number);
+    expect(a).toBeGreaterThan(b!);
+    socket.ws.close();
+  });
+
+  test('a bad message fault is 400 through the control route', async () => {
+    const s = await start();
+    const res = await fetch(`${s.url}/_control`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messageFault: 'shuffle' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'messageFault must be one of none, duplicate, reorder' });
+  });
+});
+
+describe('mirror', () => {
+  test('another replay: its keys in SessionInfo, its moment now, feed times moved to the present', async () => {
+    const s = await start();
+    const recording = loadRecording('2021-saudi-arabia-race');
+    const red = recording.events.find((e) => e.topic === 'TrackStatus' && e.value.Status === '5')!;
+    // Show the recording one second before its first red flag.
+    s.control.mirror({
+      fixture: '2021-saudi-arabia-race',
+      sessionKey: 100_007,
+      meetingKey: 100_006,
+      originalAtMs: recording.streamStartMs + red.offsetMs - 1_000,
+      speed: 1,
+    });
+    const socket = await connected(s, ['SessionInfo', 'TrackStatus', 'RaceControlMessages']);
+    const completion = socket.frames().find((f) => (f as { type?: number }).type === 3) as {
+      result: Record<string, Record<string, unknown>>;
+    };
+    expect(completion.result.SessionInfo).toMatchObject({ Key: 100_007, Meeting: { Key: 100_006 } });
+    expect(completion.result.TrackStatus?.Status).not.toBe('5');
+    const feeds = () =>
+      (
+        socket.frames() as { target?: string; arguments?: [string, Record<string, unknown>, string] }[]
+      ).filter((f) => f.target === 'feed' && f.arguments?.[0] === 'TrackStatus');
+    await until(() => feeds().some((f) => f.arguments![1].Status === '5'), 3000);
+    const feedTime = Date.parse(feeds().find((f) => f.arguments![1].Status === '5')!.arguments![2]);
+    expect(Math.abs(feedTime - Date.now())).toBeLessThan(2_000);
+    s.control.mirror(null);
+    await socket.closed;
+    socket.ws.close();
   });
 });
 

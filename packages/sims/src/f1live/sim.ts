@@ -30,8 +30,13 @@ export const F1LIVE_GATED_TOPICS = ['CarData.z', 'Position.z'] as const;
 /** Frames per WebSocket message at most: several per message, as the real feed batches them. */
 const FRAMES_PER_MESSAGE = 4;
 
-export type F1LiveMode = 'normal' | 'down' | 'stall' | 'garbage';
-export const F1LIVE_MODES: readonly F1LiveMode[] = ['normal', 'down', 'stall', 'garbage'];
+export type F1LiveMode = 'normal' | 'down' | 'stall' | 'garbage' | 'throttle';
+export const F1LIVE_MODES: readonly F1LiveMode[] = ['normal', 'down', 'stall', 'garbage', 'throttle'];
+/** How race-control messages are sent: as recorded, each twice, or each held back behind the next. */
+export type F1LiveMessageFault = 'none' | 'duplicate' | 'reorder';
+export const F1LIVE_MESSAGE_FAULTS: readonly F1LiveMessageFault[] = ['none', 'duplicate', 'reorder'];
+/** `throttle`: what negotiate answers with its 429. */
+export const F1LIVE_THROTTLE_RETRY_AFTER_S = 5;
 
 export interface F1LiveReplayOptions {
   /** A bundled recording id (`2021-saudi-arabia-race`) or a fixture file's path. */
@@ -79,6 +84,7 @@ export interface F1LiveConnectionView {
 
 export interface F1LiveSimState {
   mode: F1LiveMode;
+  messageFault: F1LiveMessageFault;
   requireCookie: boolean;
   replay: {
     fixture: string;
@@ -98,6 +104,8 @@ export interface F1LiveSimState {
 export interface F1LiveSimControl {
   state(): F1LiveSimState;
   setMode(mode: F1LiveMode): void;
+  /** Duplicates or reorders race-control messages on the feed (the fixtures hold two Utc inversions). */
+  setMessageFault(fault: F1LiveMessageFault): void;
   requireCookie(required: boolean): void;
   /** Starts replaying a recording; open sockets get a close frame (allowReconnect) to fetch the new session. */
   replay(options: F1LiveReplayOptions): F1LiveSimState['replay'];
@@ -201,6 +209,9 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
   const heartbeatMs = options.heartbeatIntervalMs ?? F1LIVE_HEARTBEAT_INTERVAL_MS;
   const snapshotDelayMs = options.snapshotDelayMs ?? 0;
   let mode: F1LiveMode = options.mode ?? 'normal';
+  let messageFault: F1LiveMessageFault = 'none';
+  /** `reorder`: per connection, the race-control frame held back until the next one is sent. */
+  const heldMessage = new Map<string, string>();
   let cookieRequired = options.requireCookie ?? false;
 
   let recording: Recording = loadRecording(options.fixture ?? F1LIVE_DEMO_FIXTURE);
@@ -331,9 +342,21 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
     }
     if (due.length === 0) return;
     for (const conn of connections.values()) {
-      const frames = due
-        .filter((event) => conn.topics.has(event.topic))
-        .map((event) => feedFrame(event.topic, updateOf(event), feedTimeAt(event.offsetMs)));
+      const frames: string[] = [];
+      for (const event of due) {
+        if (!conn.topics.has(event.topic)) continue;
+        const f = feedFrame(event.topic, updateOf(event), feedTimeAt(event.offsetMs));
+        if (event.topic !== 'RaceControlMessages' || messageFault === 'none') frames.push(f);
+        else if (messageFault === 'duplicate') frames.push(f, f);
+        else {
+          const held = heldMessage.get(conn.id);
+          if (held === undefined) heldMessage.set(conn.id, f);
+          else {
+            frames.push(f, held);
+            heldMessage.delete(conn.id);
+          }
+        }
+      }
       send(conn, frames);
     }
   }
@@ -539,7 +562,10 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
         connections.set(conn.id, conn);
         count('connections');
         ws.on('message', (data, isBinary) => onMessage(conn, data, isBinary));
-        ws.on('close', () => connections.delete(conn.id));
+        ws.on('close', () => {
+          connections.delete(conn.id);
+          heldMessage.delete(conn.id);
+        });
         ws.on('error', () => ws.terminate());
       });
     };
@@ -558,6 +584,14 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
 
   function negotiate(request: FastifyRequest, reply: FastifyReply): unknown {
     count('negotiations');
+    if (mode === 'throttle') {
+      count('refused-throttled');
+      return reply
+        .code(429)
+        .header('retry-after', String(F1LIVE_THROTTLE_RETRY_AFTER_S))
+        .type('text/plain')
+        .send('Too Many Requests');
+    }
     if (mode === 'down')
       return reply
         .code(503)
@@ -581,6 +615,7 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
       const pos = position();
       return {
         mode,
+        messageFault,
         requireCookie: cookieRequired,
         replay: {
           fixture: recording.id,
@@ -619,6 +654,20 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
       if (next === 'garbage') {
         const feedTime = feedTimeAt(position());
         for (const conn of connections.values()) if (conn.handshaken) sendGarbage(conn, feedTime);
+      }
+    },
+    setMessageFault(fault) {
+      if (!F1LIVE_MESSAGE_FAULTS.includes(fault)) {
+        throw new Error(`messageFault must be one of ${F1LIVE_MESSAGE_FAULTS.join(', ')}`);
+      }
+      messageFault = fault;
+      if (fault !== 'reorder') {
+        // A held message is not lost: it goes out now, late.
+        for (const [id, held] of heldMessage) {
+          const conn = connections.get(id);
+          if (conn) send(conn, [held]);
+        }
+        heldMessage.clear();
       }
     },
     requireCookie(required) {
