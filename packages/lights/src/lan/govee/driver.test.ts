@@ -222,7 +222,7 @@ describe('Govee LAN looks', () => {
           .filter((r) => r.cmd === 'turn' && (r.data as { value: number }).value === 1)
           .map((r) => r.monotonicMs);
         const gaps = onTimes.slice(1).map((t, i) => t - onTimes[i]!);
-        expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2 * GOVEE_LAN_MIN_STROBE_HALF_PERIOD_MS - 60);
+        expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2 * GOVEE_LAN_MIN_STROBE_HALF_PERIOD_MS - 150);
       } else {
         // A solid flag: the 100% look, then the 50% one; never off.
         expect(first.some((r) => r.cmd === 'turn' && (r.data as { value: number }).value === 0)).toBe(false);
