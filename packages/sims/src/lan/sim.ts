@@ -188,11 +188,9 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
         numbers.some((k) => body[k] !== undefined && number(body[k]) === undefined) ||
         flags.some((k) => body[k] !== undefined && flag(body[k]) === undefined)
       )
-        return reply
-          .code(400)
-          .send({
-            error: 'lossPercent, delayMs and jitterMs are numbers; duplicates and ignoreCommands booleans',
-          });
+        return reply.code(400).send({
+          error: 'lossPercent, delayMs and jitterMs are numbers; duplicates and ignoreCommands booleans',
+        });
       govee.setFault(id, {
         lossPercent: number(body.lossPercent),
         delayMs: number(body.delayMs),
