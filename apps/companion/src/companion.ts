@@ -12,11 +12,13 @@ import {
 } from './bridge/local-bridge.js';
 import { createF1Fallback, type F1FallbackOptions } from './follow/f1-fallback.js';
 import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus } from './follow/follower.js';
+import { createGoveeSupport } from './lights/govee-support.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { createLifxSupport } from './lights/lifx-support.js';
 import { createLightsHub, flagLook, type LightsHub } from './lights/lights-hub.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
+import type { GoveePorts } from './options.js';
 import { createLogger, type Logger } from './system/log.js';
 import { openBrowser } from './system/open-browser.js';
 import { StateFile } from './system/state-file.js';
@@ -31,9 +33,13 @@ export interface CompanionOptions {
   demo: boolean;
   /** LIFX discovery targets (unicast), besides the broadcast scan. */
   lifxTargets: { host: string; port: number }[];
+  /** Govee scan targets (unicast), besides the multicast scan. */
+  goveeTargets: { host: string; port: number }[];
+  /** Govee scan, listen and command ports (demo: the simulator's). */
+  goveePorts: GoveePorts;
   /** Hue bridges to use besides mDNS. */
   hueBridges: string[];
-  /** The real LAN scan (broadcast, mDNS): never in demo mode or tests. */
+  /** The real LAN scan (broadcast, mDNS, Govee's multicast): never in demo mode or tests. */
   lanScan: boolean;
   console: boolean;
   /** Log to `companion.log` in the data folder (the background mode). */
@@ -218,6 +224,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
 
   // Lights: LIFX (unicast targets, the broadcast scan when asked) and paired Hue bridges.
   const lifx = createLifxSupport({ hub, log, broadcast: options.lanScan });
+  const govee = createGoveeSupport({ hub, log, multicast: options.lanScan && !options.demo });
   const hue: HueSupport = createHueSupport({
     hub,
     log,
@@ -290,6 +297,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       paused: hub.paused(),
       lights: hub.lights(),
       hue: hue.view(),
+      govee: govee.view(),
       log: log.recent().slice(-30),
     };
   };
@@ -348,6 +356,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       if (stopping.signal.aborted) return;
     }
     await lifx.start(options.lifxTargets);
+    await govee.start(options.goveeTargets, options.goveePorts);
     await hue.start(options.hueBridges, options.demo ? server : null);
   })().catch((error: unknown) =>
     log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
@@ -474,7 +483,10 @@ function platformName(): string {
   return `${names[process.platform] ?? process.platform} ${os.release()}`.slice(0, 40);
 }
 
-/** Reads the demo server's LAN simulator and adds its LIFX discovery port and Hue bridge. */
+/**
+ * Reads the demo server's LAN simulator and adds its LIFX discovery port, its Hue bridge, and its
+ * Govee scan target and ports (every Govee device commanded at the port its reply came from).
+ */
 async function configureDemo(
   server: string,
   options: CompanionOptions,
@@ -487,10 +499,15 @@ async function configureDemo(
     const state = (await response.json()) as {
       lifx?: { host?: string; discoveryPort?: number };
       hueBridge?: { url?: string };
+      govee?: { host?: string; scanPort?: number; replyPort?: number };
     };
     if (state.lifx?.discoveryPort)
       options.lifxTargets.push({ host: state.lifx.host ?? '127.0.0.1', port: state.lifx.discoveryPort });
     if (state.hueBridge?.url) options.hueBridges.push(state.hueBridge.url);
+    if (state.govee?.scanPort && state.govee.replyPort) {
+      options.goveeTargets.push({ host: state.govee.host ?? '127.0.0.1', port: state.govee.scanPort });
+      options.goveePorts = { scan: state.govee.scanPort, listen: state.govee.replyPort, command: 'source' };
+    }
     log.info(`Demo: LAN simulator of ${server}`);
     return true;
   } catch (error) {

@@ -5,8 +5,11 @@ import { startCompanion } from './companion.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi } from './link/server-api.js';
 import {
+  GOVEE_DEFAULT_PORTS,
   isLoopbackServer,
   OptionError,
+  parseGoveePorts,
+  parseGoveeTargets,
   parseHueBridges,
   parseLifxTargets,
   resolveCommon,
@@ -34,6 +37,12 @@ function common(command: Command): Command {
 async function run(flags: RunFlags): Promise<void> {
   const base = resolveCommon(flags);
   const lifxTargets = parseLifxTargets(flags.lifxTargets ?? process.env.FLAGLIGHT_LIFX_TARGETS ?? '');
+  const goveePortsText = flags.goveePorts ?? process.env.FLAGLIGHT_GOVEE_PORTS;
+  const goveePorts = goveePortsText ? parseGoveePorts(goveePortsText) : GOVEE_DEFAULT_PORTS;
+  const goveeTargets = parseGoveeTargets(
+    flags.goveeTargets ?? process.env.FLAGLIGHT_GOVEE_TARGETS ?? '',
+    goveePorts.scan,
+  );
   const hueBridges = parseHueBridges(flags.hueBridge ?? process.env.FLAGLIGHT_HUE_BRIDGES ?? '');
   // The real LAN scan (broadcast, mDNS) only for a real server, never in demo mode or tests.
   const lanScan = flags.lanScan ?? (!base.demo && !isLoopbackServer(base.server));
@@ -43,6 +52,8 @@ async function run(flags: RunFlags): Promise<void> {
     ...base,
     openBrowser: flags.browser !== false,
     lifxTargets,
+    goveeTargets,
+    goveePorts,
     hueBridges,
     lanScan,
     f1Live,
@@ -199,9 +210,19 @@ common(
   .option('--no-browser', 'do not open the browser to link')
   .option('--background', 'run without a console window, logging to the data folder')
   .option('--lifx-targets <list>', 'HOST:PORT[,…] where LIFX discovery is sent (env FLAGLIGHT_LIFX_TARGETS)')
+  .option(
+    '--govee-targets <list>',
+    'HOST[:PORT][,…] where the Govee LAN scan is sent, unicast (env FLAGLIGHT_GOVEE_TARGETS)',
+  )
+  .option(
+    '--govee-ports <scan,listen,command>',
+    'Govee LAN ports, default 4001,4002,4003; command "source" for a loopback simulator (env FLAGLIGHT_GOVEE_PORTS)',
+  )
   .option('--hue-bridge <list>', 'Hue bridge addresses, https://IP[,…] (env FLAGLIGHT_HUE_BRIDGES)')
-  .addOption(new Option('--lan-scan', 'search the network (broadcast, mDNS) even for a local server'))
-  .addOption(new Option('--no-lan-scan', 'only the given LIFX targets and Hue bridges'))
+  .addOption(
+    new Option('--lan-scan', 'search the network (broadcast, mDNS, Govee multicast) even for a local server'),
+  )
+  .addOption(new Option('--no-lan-scan', 'only the given LIFX and Govee targets and Hue bridges'))
   .option('--name <name>', 'the name shown in Settings → Devices')
   .option(
     '--f1-live <url|off>',

@@ -4,6 +4,9 @@ import {
   DEMO_SERVER,
   OptionError,
   isLoopbackServer,
+  GOVEE_DEFAULT_PORTS,
+  parseGoveePorts,
+  parseGoveeTargets,
   parseF1Live,
   parseHueBridges,
   parseLifxTargets,
@@ -24,6 +27,30 @@ describe('options', () => {
     expect(parseLifxTargets('')).toEqual([]);
     expect(() => parseLifxTargets('127.0.0.1:99999')).toThrow(OptionError);
     expect(() => parseLifxTargets('a b:1')).toThrow(/not HOST:PORT/);
+  });
+
+  test('Govee ports are SCAN,LISTEN,COMMAND (or with colons); COMMAND "source" is for a loopback simulator', () => {
+    expect(GOVEE_DEFAULT_PORTS).toEqual({ scan: 4001, listen: 4002, command: 4003 });
+    expect(parseGoveePorts('4001,4002,4003')).toEqual(GOVEE_DEFAULT_PORTS);
+    expect(parseGoveePorts('5001:5002:source')).toEqual({ scan: 5001, listen: 5002, command: 'source' });
+    expect(() => parseGoveePorts('4001,4002')).toThrow(/not SCAN,LISTEN,COMMAND/);
+    expect(() => parseGoveePorts('4001,x,4003')).toThrow(
+      /--govee-ports \(listen\): "x" is not a port number/,
+    );
+    expect(() => parseGoveePorts('4001,4002,70000')).toThrow(/above 65535/);
+    expect(() => parseGoveePorts('0,4002,4003')).toThrow(/0 is not a port/);
+    expect(() => parseGoveePorts('4001,4001,4003')).toThrow(/listen port must differ/);
+  });
+
+  test('Govee targets take HOST or HOST:PORT lists; a bare host means the scan port', () => {
+    expect(parseGoveeTargets('127.0.0.1:5001, 192.168.1.30', 4001)).toEqual([
+      { host: '127.0.0.1', port: 5001 },
+      { host: '192.168.1.30', port: 4001 },
+    ]);
+    expect(parseGoveeTargets('', 4001)).toEqual([]);
+    expect(() => parseGoveeTargets('a b', 4001)).toThrow(/not HOST or HOST:PORT/);
+    expect(() => parseGoveeTargets('[::1]:4001', 4001)).toThrow(/IPv4 only/);
+    expect(() => parseGoveeTargets('127.0.0.1:0', 4001)).toThrow(/0 is not a port/);
   });
 
   test('Hue bridges are HTTPS origins; a bare address gets https', () => {

@@ -25,6 +25,8 @@ export interface RunFlags extends CommonFlags {
   browser?: boolean;
   background?: boolean;
   lifxTargets?: string;
+  goveeTargets?: string;
+  goveePorts?: string;
   hueBridge?: string;
   lanScan?: boolean;
   name?: string;
@@ -70,6 +72,57 @@ export function parseLifxTargets(value: string): { host: string; port: number }[
       if (!match?.[1]) throw new OptionError(`--lifx-targets: "${part}" is not HOST:PORT`);
       const host = match[1].replace(/^\[|\]$/g, '');
       return { host, port: match[2] ? parsePort(match[2], '--lifx-targets') : 56_700 };
+    });
+}
+
+/**
+ * Govee LAN ports: scan, listen (where replies come) and command, as `SCAN,LISTEN,COMMAND` or
+ * `SCAN:LISTEN:COMMAND` (DESIGN §5.9). COMMAND `source` sends each device's commands to the port
+ * its scan reply came from: a loopback simulator, where every device is 127.0.0.1.
+ */
+export interface GoveePorts {
+  scan: number;
+  listen: number;
+  command: number | 'source';
+}
+
+export const GOVEE_DEFAULT_PORTS: GoveePorts = { scan: 4001, listen: 4002, command: 4003 };
+
+export function parseGoveePorts(value: string): GoveePorts {
+  const parts = value.split(/[,:]/).map((part) => part.trim());
+  if (parts.length !== 3)
+    throw new OptionError(`--govee-ports: "${value}" is not SCAN,LISTEN,COMMAND (default 4001,4002,4003)`);
+  const [scan, listen, command] = parts as [string, string, string];
+  const port = (text: string, what: string) => {
+    const n = parsePort(text, `--govee-ports (${what})`);
+    if (n === 0) throw new OptionError(`--govee-ports (${what}): 0 is not a port to use`);
+    return n;
+  };
+  const ports: GoveePorts = {
+    scan: port(scan, 'scan'),
+    listen: port(listen, 'listen'),
+    command: command === 'source' ? 'source' : port(command, 'command'),
+  };
+  if (ports.listen === ports.scan || ports.listen === ports.command)
+    throw new OptionError('--govee-ports: the listen port must differ from the scan and command ports');
+  return ports;
+}
+
+/** `HOST[:PORT][,…]` where the Govee scan goes (unicast); a bare host means the scan port. */
+export function parseGoveeTargets(value: string, scanPort: number): { host: string; port: number }[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^(\[[^\]]+\]|[^:\s]+)(?::(\d{1,5}))?$/.exec(part);
+      if (!match?.[1]) throw new OptionError(`--govee-targets: "${part}" is not HOST or HOST:PORT`);
+      const host = match[1].replace(/^\[|\]$/g, '');
+      if (host.includes(':'))
+        throw new OptionError(`--govee-targets: "${host}": Govee's LAN API is IPv4 only`);
+      const port = match[2] ? parsePort(match[2], '--govee-targets') : scanPort;
+      if (port === 0) throw new OptionError(`--govee-targets: "${part}": 0 is not a port to scan`);
+      return { host, port };
     });
 }
 

@@ -201,7 +201,46 @@ describe('the LAN simulator in demo mode', () => {
         'LightSetColor',
       ]);
       const swatches = await t.app.inject({ method: 'GET', url: '/sims/lan/_control/bulbs' });
-      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(10);
+      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(13);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('three virtual Govee devices: their scan target and ports in the state, faults and reboots by control', async () => {
+    const t = await buildTestApp();
+    try {
+      const state = () =>
+        t.app.inject({ method: 'GET', url: '/sims/lan/state' }).then((r) => r.json<LanSimState>());
+      const { govee } = await state();
+      expect(govee).toMatchObject({ host: '127.0.0.1', commandPort: null });
+      expect(govee.scanPort).toBeGreaterThan(0);
+      expect(govee.replyPort).toBeGreaterThan(0);
+      expect(govee.devices.map((d) => d.sku)).toEqual(['H6159', 'H6008', 'H6076']);
+      expect(govee.devices.map((d) => d.omitsIp)).toEqual([false, false, true]);
+      const [device] = govee.devices;
+      const post = (url: string, payload: object) =>
+        t.app.inject({ method: 'POST', url: `/sims/lan/_control/govee/${url}`, payload });
+      expect((await post('fault', { id: device!.id, lossPercent: 'many' })).statusCode).toBe(400);
+      expect(
+        (await post('fault', { id: device!.id, lossPercent: 30, ignoreCommands: true })).statusCode,
+      ).toBe(200);
+      expect((await post('lan-control', { id: device!.id, on: false })).statusCode).toBe(200);
+      expect((await state()).govee.devices[0]).toMatchObject({
+        lanControl: false,
+        fault: { lossPercent: 30, ignoreCommands: true },
+      });
+      const rebooted = await post('reboot', { id: device!.id });
+      expect(rebooted.json<{ device: { commandPort: number } }>().device.commandPort).not.toBe(
+        device!.commandPort,
+      );
+      expect((await post('reboot', { id: 'nope' })).statusCode).toBe(404);
+      const swatches = await t.app.inject({ method: 'GET', url: '/sims/lan/_control/bulbs' });
+      expect(
+        swatches
+          .json<{ bulbs: { id: string; effect: string | null }[] }>()
+          .bulbs.find((b) => b.id === device!.id),
+      ).toMatchObject({ effect: 'LAN Control off' });
     } finally {
       await t.close();
     }
@@ -209,11 +248,16 @@ describe('the LAN simulator in demo mode', () => {
 
   test('closing the app frees every LAN simulator port', async () => {
     const t = await buildTestApp();
-    const { lifx, hueBridge } = await t.app
+    const { lifx, hueBridge, govee } = await t.app
       .inject({ method: 'GET', url: '/sims/lan/state' })
       .then((r) => r.json<LanSimState>());
     await t.close();
-    for (const port of [lifx.discoveryPort, ...lifx.bulbs.map((b) => b.port)]) {
+    for (const port of [
+      lifx.discoveryPort,
+      ...lifx.bulbs.map((b) => b.port),
+      govee.scanPort,
+      ...govee.devices.map((d) => d.commandPort),
+    ]) {
       const socket = createSocket('udp4');
       await new Promise<void>((resolve) => socket.bind(port, '127.0.0.1', resolve));
       await new Promise<void>((resolve) => socket.close(() => resolve()));

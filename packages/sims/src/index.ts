@@ -95,5 +95,14 @@ export {
   type VirtualLifxBulbs,
   type VirtualLifxBulbView,
 } from './lan/lifx-bulbs.js';
+export {
+  findFreeUdpPort,
+  GOVEE_LAN_DEMO_DEVICE_COUNT,
+  type GoveeDeviceFault,
+  type GoveeReceived,
+  startVirtualGoveeDevices,
+  type VirtualGoveeDevices,
+  type VirtualGoveeDeviceView,
+} from './lan/govee-lan.js';
 export { type LanSim, type LanSimOptions, type LanSimState, startLanSim } from './lan/sim.js';
 export * from './f1live/index.js';

@@ -61,6 +61,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
   <section class="wide">
     <h2>Lights on this network</h2>
     <div id="lights"></div>
+    <p id="govee-advice" class="warn" role="status" hidden></p>
     <div class="row" style="margin-top:10px">
       <button type="button" id="rescan">Search again</button>
     </div>
@@ -89,6 +90,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
 export const STATUS_PAGE_SCRIPT = `'use strict';
 const FLAGS = [['green', 'Green'], ['yellow', 'Yellow'], ['red', 'Red'], ['checkered', 'Chequered'], ['vsc', 'VSC'], ['vsc_ending', 'VSC ending'], ['fastest_lap', 'Fastest lap']];
 const NAMES = Object.fromEntries(FLAGS);
+const BRANDS = { lifx_lan: 'LIFX', hue_local: 'Hue', govee_lan: 'Govee' };
 const STREAM = { connecting: 'Connecting to the server…', following: 'Following the live race', polling: 'Following (checking every few seconds)', waiting: 'Waiting for the next live session', reconnecting: 'Reconnecting…', refused: 'Not following', unlinked: 'Not linked', stopped: 'Stopped' };
 const $ = (id) => document.getElementById(id);
 const text = (el, value) => { el.textContent = value; return el; };
@@ -135,13 +137,18 @@ function render(s) {
   } else {
     const rows = lights.map((l) => el('tr', {}, [
       el('td', {}, [el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), l.label])]),
-      el('td', { textContent: l.provider === 'lifx_lan' ? 'LIFX' : 'Hue' }),
+      el('td', { textContent: BRANDS[l.provider] || l.provider }),
       el('td', { textContent: l.reachable ? 'reachable' : 'not answering', className: l.reachable ? '' : 'warn' }),
       el('td', { textContent: l.driven ? 'follows the flags' : 'not selected', className: l.driven ? '' : 'muted' }),
       el('td', { textContent: l.lastColor ? l.lastColor.name : '—', className: 'muted' }),
     ]));
     $('lights').replaceChildren(el('table', {}, [el('thead', {}, [el('tr', {}, ['Light', 'Brand', 'Network', 'Flags', 'Last colour'].map((h) => el('th', { textContent: h })))]), el('tbody', {}, rows)]));
   }
+  // Govee devices stay silent until "LAN Control" is on in the Govee Home app: say so when a scan finds none.
+  const govee = s.govee || {};
+  const goveeNote = govee.error || govee.advice || '';
+  $('govee-advice').hidden = !goveeNote;
+  text($('govee-advice'), goveeNote);
   const hue = s.hue || { bridges: [] };
   $('hue').replaceChildren(...(hue.bridges.length ? hue.bridges.map((b) => el('div', { textContent: (b.name || 'Hue bridge') + ' · ' + b.url + ' · ' + (b.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Hue bridge paired.' })]));
   if (hue.pairing) text($('pair-result'), hue.pairing);

@@ -8,6 +8,7 @@ import type { FlagEventData } from '@flaglight/core';
 import { startF1LiveSim, type RunningF1LiveSim } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startCompanion, type Companion } from '../companion.js';
+import { GOVEE_DEFAULT_PORTS } from '../options.js';
 import { SOURCE_F1_LIVE, SOURCE_SERVER } from './f1-fallback.js';
 
 /**
@@ -133,6 +134,8 @@ async function setUp(options: {
     openBrowser: false,
     demo: false,
     lifxTargets: [],
+    goveeTargets: [],
+    goveePorts: GOVEE_DEFAULT_PORTS,
     hueBridges: [],
     lanScan: false,
     console: false,

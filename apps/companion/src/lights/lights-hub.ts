@@ -7,7 +7,7 @@ import {
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
 
-export type LanProvider = 'lifx_lan' | 'hue_local';
+export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan';
 
 /** A LAN driver as the hub uses it: the shared driver interface plus discovery and shutdown. */
 export interface LanDriver extends LightDriver {
@@ -34,7 +34,8 @@ export interface Selection {
   sharedLightsDriver: 'companion' | 'browser';
 }
 
-const CLOUD_TWIN: Record<LanProvider, string> = { lifx_lan: 'lifx', hue_local: 'hue' };
+/** The cloud provider that knows the same light by the same id (Govee's cloud `govee`: issue 16). */
+const CLOUD_TWIN: Record<LanProvider, string> = { lifx_lan: 'lifx', hue_local: 'hue', govee_lan: 'govee' };
 
 /** The lights this companion drives of one provider, by the rules above. */
 export function drivenIds(

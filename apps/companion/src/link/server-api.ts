@@ -1,4 +1,4 @@
-import type { PreferencesDocument } from '@flaglight/contract';
+import type { DeviceLightProvider, PreferencesDocument } from '@flaglight/contract';
 import type { FlagEventData } from '@flaglight/core';
 import { APP_VERSION } from '../version.js';
 
@@ -45,7 +45,8 @@ export interface LiveStateAnswer {
 }
 
 export interface ReportedLight {
-  provider: 'lifx_lan' | 'hue_local';
+  /** The contract's list: the server refuses a provider it does not know. */
+  provider: DeviceLightProvider;
   id: string;
   label: string;
   reachable: boolean;

@@ -33,12 +33,25 @@ describe('which lights a companion drives', () => {
   });
 
   test('the list keys round-trip; an empty choice removes both providers (the companion drives all)', () => {
-    const keys = companionSelectionKeys({ lifx_lan: ['a'], hue_local: ['b'] });
-    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b']);
-    expect(companionSelectionFromKeys(keys)).toEqual({ lifx_lan: ['a'], hue_local: ['b'] });
-    expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({ lifx_lan: [], hue_local: ['b'] });
+    // Govee ids carry colons themselves: the key splits at the first one.
+    const keys = companionSelectionKeys({ lifx_lan: ['a'], hue_local: ['b'], govee_lan: ['D4:AD:01'] });
+    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b', 'govee_lan:D4:AD:01']);
+    expect(companionSelectionFromKeys(keys)).toEqual({
+      lifx_lan: ['a'],
+      hue_local: ['b'],
+      govee_lan: ['D4:AD:01'],
+    });
+    expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({
+      lifx_lan: [],
+      hue_local: ['b'],
+      govee_lan: [],
+    });
     expect(companionSelectionFromKeys([])).toEqual({});
-    expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({ lifx_lan: [], hue_local: [] });
+    expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({
+      lifx_lan: [],
+      hue_local: [],
+      govee_lan: [],
+    });
   });
 });
 

@@ -4,11 +4,11 @@ import type { CompanionLightIds, LocalSettings } from '@flaglight/core';
 // Which lights a desktop companion drives, and which of them the browser also has selected. Pure:
 // the Companion tab, the dashboard line, the who-drives prompt and the lights engine share it.
 
-export const COMPANION_PROVIDERS = ['lifx_lan', 'hue_local'] as const;
+export const COMPANION_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan'] as const;
 export type CompanionProvider = (typeof COMPANION_PROVIDERS)[number];
 
 /** The cloud provider that knows the same bulb by the same id (the contract's DeviceLight ids). */
-export const CLOUD_TWIN = { lifx_lan: 'lifx', hue_local: 'hue' } as const;
+export const CLOUD_TWIN = { lifx_lan: 'lifx', hue_local: 'hue', govee_lan: 'govee' } as const;
 
 /** A light's key across providers in one list: `lifx_lan:d073d5000001`. */
 export function companionLightKey(light: Pick<DeviceLight, 'provider' | 'id'>): string {
@@ -36,7 +36,7 @@ export function companionSelectionKeys(selection: CompanionLightIds): string[] {
  */
 export function companionSelectionFromKeys(keys: readonly string[]): CompanionLightIds {
   if (keys.length === 0) return {};
-  const selection: Required<CompanionLightIds> = { lifx_lan: [], hue_local: [] };
+  const selection: Required<CompanionLightIds> = { lifx_lan: [], hue_local: [], govee_lan: [] };
   for (const key of keys) {
     const parsed = parseCompanionLightKey(key);
     if (parsed && !selection[parsed.provider].includes(parsed.id)) selection[parsed.provider].push(parsed.id);
@@ -81,7 +81,8 @@ export function findSharedLights(
   devices: readonly LinkedDevice[] | null | undefined,
   settings: SelectionSettings,
 ): SharedLights {
-  const companion = { lifx: new Set<string>(), hue: new Set<string>() };
+  // `govee`: the cloud Govee selection is matched here once the browser has one (issue 16).
+  const companion = { lifx: new Set<string>(), hue: new Set<string>(), govee: new Set<string>() };
   for (const device of devices ?? []) {
     if (!device.online) continue;
     for (const light of device.lights) {

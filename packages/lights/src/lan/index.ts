@@ -8,3 +8,14 @@ export * from './hue/driver.js';
 export * from './hue/mdns.js';
 export * from './hue/transport.js';
 export { HUE_CERTIFICATE_CHANGED, HUE_LOCAL_TIMEOUT_MS, type HueBridgePin } from './hue/https.js';
+export * from './govee/driver.js';
+export {
+  GOVEE_LAN_DEFAULT_PORTS,
+  GOVEE_LAN_MULTICAST_GROUP,
+  lookCommands,
+  toGoveeLook,
+  toGoveeRgb,
+  type GoveeLook,
+  type GoveeRgb,
+  type GoveeStatus,
+} from './govee/messages.js';

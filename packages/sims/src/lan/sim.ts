@@ -2,6 +2,12 @@ import { hsbkToColor } from '@flaglight/core';
 import { type FastifyInstance } from 'fastify';
 import { hsbkToHex } from '../lifx/colors.js';
 import { sendLightsPage } from '../lights-page/page.js';
+import {
+  GOVEE_LAN_DEMO_DEVICE_COUNT,
+  startVirtualGoveeDevices,
+  type VirtualGoveeDevices,
+  type VirtualGoveeDeviceView,
+} from './govee-lan.js';
 import { type LocalHueBridge, type LocalHueBridgeView, startLocalHueBridge } from './hue-bridge.js';
 import {
   LIFX_LAN_DEMO_BULB_COUNT,
@@ -16,17 +22,33 @@ export interface LanSimOptions {
   lifxCount?: number;
   /** HTTPS port of the local Hue bridge (0 = ephemeral). */
   hueBridgePort?: number;
+  /** Govee: the shared scan port (0 = ephemeral) and the reply port the companion listens on (0 = a free one). */
+  goveeScanPort?: number;
+  goveeReplyPort?: number;
+  goveeCount?: number;
   now?: () => number;
 }
 
 export interface LanSimState {
   lifx: { host: string; discoveryPort: number; bulbs: VirtualLifxBulbView[] };
   hueBridge: LocalHueBridgeView;
+  /**
+   * Scan at host:scanPort, listen on replyPort; `commandPort` null: each device takes commands at
+   * the port its scan reply came from (loopback stands in for per-device IPs).
+   */
+  govee: {
+    host: string;
+    scanPort: number;
+    replyPort: number;
+    commandPort: null;
+    devices: VirtualGoveeDeviceView[];
+  };
 }
 
 export interface LanSim {
   lifx: VirtualLifxBulbs;
   hueBridge: LocalHueBridge;
+  govee: VirtualGoveeDevices;
   state(): LanSimState;
   /** `/` (live page), `/state` and `/_control/*`; mount it under a prefix (demo: /sims/lan). */
   plugin: (app: FastifyInstance) => Promise<void>;
@@ -37,8 +59,12 @@ type Body = Record<string, unknown>;
 const asBody = (body: unknown): Body =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {};
 
+const rgbHex = (c: { r: number; g: number; b: number }) =>
+  `#${[c.r, c.g, c.b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+
 /**
- * The LAN simulator (lan-lights.md §3): virtual LIFX bulbs on UDP and a local Hue bridge on HTTPS,
+ * The LAN simulator (lan-lights.md §3, nanoleaf-govee.md §3): virtual LIFX bulbs and Govee devices
+ * on UDP and a local Hue bridge on HTTPS,
  * all on 127.0.0.1, with an HTTP face for the demo page, their state and faults.
  */
 export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> {
@@ -49,16 +75,37 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     now,
   });
   let hueBridge: LocalHueBridge;
+  let govee: VirtualGoveeDevices;
   try {
     hueBridge = await startLocalHueBridge({ port: options.hueBridgePort ?? 0, now });
   } catch (error) {
     await lifx.close();
     throw error;
   }
+  try {
+    // The third device's scan reply leaves out `ip`, as some models do (reference §2.1).
+    govee = await startVirtualGoveeDevices({
+      count: options.goveeCount ?? GOVEE_LAN_DEMO_DEVICE_COUNT,
+      scanPort: options.goveeScanPort ?? 0,
+      replyPort: options.goveeReplyPort ?? 0,
+      omitIp: [2],
+      now,
+    });
+  } catch (error) {
+    await Promise.all([lifx.close(), hueBridge.close()]);
+    throw error;
+  }
 
   const state = (): LanSimState => ({
     lifx: { host: lifx.host, discoveryPort: lifx.discoveryPort, bulbs: lifx.list() },
     hueBridge: hueBridge.view(),
+    govee: {
+      host: govee.host,
+      scanPort: govee.scanPort,
+      replyPort: govee.replyPort,
+      commandPort: null,
+      devices: govee.list(),
+    },
   });
 
   async function plugin(app: FastifyInstance): Promise<void> {
@@ -91,6 +138,14 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
           effect:
             l.lastSignal && l.lastSignal.at + l.lastSignal.durationMs > now() ? l.lastSignal.signal : null,
         })),
+        ...govee.list().map((d) => ({
+          id: d.id,
+          label: `Govee ${d.label} (${d.sku}) · :${d.commandPort}`,
+          on: d.on && d.lanControl,
+          hex: d.kelvin > 0 ? '#ffffff' : rgbHex(d.color),
+          brightness: d.brightness / 100,
+          effect: !d.lanControl ? 'LAN Control off' : d.fault.ignoreCommands ? 'ignores commands' : null,
+        })),
       ],
     }));
     app.get('/_control/lifx/:id/log', async (request, reply) => {
@@ -116,6 +171,49 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
       });
       return { bulbs: lifx.list().map((b) => ({ id: b.id, fault: b.fault })) };
     });
+    app.get('/_control/govee/:id/log', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      if (!govee.get(id)) return reply.code(404).send({ error: 'no such Govee device' });
+      return { received: govee.log(id) };
+    });
+    app.post('/_control/govee/fault', async (request, reply) => {
+      const body = asBody(request.body);
+      const id = typeof body.id === 'string' ? body.id : undefined;
+      if (id !== undefined && !govee.get(id)) return reply.code(404).send({ error: 'no such Govee device' });
+      const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+      const flag = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
+      const numbers = ['lossPercent', 'delayMs', 'jitterMs'] as const;
+      const flags = ['duplicates', 'ignoreCommands'] as const;
+      if (
+        numbers.some((k) => body[k] !== undefined && number(body[k]) === undefined) ||
+        flags.some((k) => body[k] !== undefined && flag(body[k]) === undefined)
+      )
+        return reply.code(400).send({
+          error: 'lossPercent, delayMs and jitterMs are numbers; duplicates and ignoreCommands booleans',
+        });
+      govee.setFault(id, {
+        lossPercent: number(body.lossPercent),
+        delayMs: number(body.delayMs),
+        jitterMs: number(body.jitterMs),
+        duplicates: flag(body.duplicates),
+        ignoreCommands: flag(body.ignoreCommands),
+      });
+      return { devices: govee.list().map((d) => ({ id: d.id, fault: d.fault })) };
+    });
+    app.post('/_control/govee/lan-control', async (request, reply) => {
+      const body = asBody(request.body);
+      const id = typeof body.id === 'string' ? body.id : undefined;
+      if (id !== undefined && !govee.get(id)) return reply.code(404).send({ error: 'no such Govee device' });
+      if (typeof body.on !== 'boolean') return reply.code(400).send({ error: 'on is a boolean' });
+      govee.setLanControl(id, body.on);
+      return { devices: govee.list().map((d) => ({ id: d.id, lanControl: d.lanControl })) };
+    });
+    app.post('/_control/govee/reboot', async (request, reply) => {
+      const body = asBody(request.body);
+      if (typeof body.id !== 'string' || !govee.get(body.id))
+        return reply.code(404).send({ error: 'no such Govee device' });
+      return { device: await govee.reboot(body.id) };
+    });
     app.post('/_control/hue/link-button', async () => {
       hueBridge.pressLinkButton();
       return { linkButton: true };
@@ -124,6 +222,7 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     app.post('/_control/reset', async () => {
       lifx.reset();
       hueBridge.reset();
+      govee.reset();
       return { ok: true };
     });
   }
@@ -131,10 +230,11 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
   return {
     lifx,
     hueBridge,
+    govee,
     state,
     plugin,
     async close() {
-      await Promise.all([lifx.close(), hueBridge.close()]);
+      await Promise.all([lifx.close(), hueBridge.close(), govee.close()]);
     },
   };
 }

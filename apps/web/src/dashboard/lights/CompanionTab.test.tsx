@@ -64,12 +64,14 @@ describe('the Companion tab of Light Control', () => {
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
       lifx_lan: ['d073d5000000'],
       hue_local: [],
+      govee_lan: [],
     });
     expect(screen.queryByText(COMPANION_TEXTS.noSelection)).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
       lifx_lan: ['d073d5000000', 'd073d5000001'],
       hue_local: ['uuid-1'],
+      govee_lan: [],
     });
     fireEvent.click(screen.getByRole('button', { name: 'Deselect all' }));
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({});
@@ -91,6 +93,7 @@ describe('the Companion tab of Light Control', () => {
     expect(readLocalSettings(FAN_EMAIL).companionHiddenLights).toEqual({
       lifx_lan: ['d073d5000000'],
       hue_local: [],
+      govee_lan: [],
     });
   });
 
