@@ -8,3 +8,8 @@ export * from './hue/driver.js';
 export * from './hue/mdns.js';
 export * from './hue/transport.js';
 export { HUE_CERTIFICATE_CHANGED, HUE_LOCAL_TIMEOUT_MS, type HueBridgePin } from './hue/https.js';
+export * from './nanoleaf/driver.js';
+export * from './nanoleaf/effects.js';
+export * from './nanoleaf/http.js';
+export * from './nanoleaf/mdns.js';
+export * from './nanoleaf/pairing.js';
