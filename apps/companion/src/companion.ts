@@ -14,6 +14,7 @@ import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus }
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { createLifxSupport } from './lights/lifx-support.js';
 import { createLightsHub, flagLook, type LightsHub } from './lights/lights-hub.js';
+import { createNanoleafSupport, type NanoleafSupport } from './lights/nanoleaf-support.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
 import { createLogger, type Logger } from './system/log.js';
@@ -32,6 +33,8 @@ export interface CompanionOptions {
   lifxTargets: { host: string; port: number }[];
   /** Hue bridges to use besides mDNS. */
   hueBridges: string[];
+  /** Nanoleaf controllers to offer for pairing besides mDNS (`--nanoleaf`). */
+  nanoleaf: { host: string; port: number }[];
   /** The real LAN scan (broadcast, mDNS): never in demo mode or tests. */
   lanScan: boolean;
   console: boolean;
@@ -193,6 +196,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     mdns: options.lanScan,
     deviceName: options.deviceName ?? os.hostname(),
   });
+  const nanoleaf: NanoleafSupport = createNanoleafSupport({ hub, log, store, mdns: options.lanScan });
 
   // The server takes 30 reports a minute per device: changes are gathered, one report every 3 s
   // at most, and a failed report is tried again.
@@ -257,6 +261,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       paused: hub.paused(),
       lights: hub.lights(),
       hue: hue.view(),
+      nanoleaf: nanoleaf.view(),
       log: log.recent().slice(-30),
     };
   };
@@ -281,8 +286,10 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         rescan: async () => {
           await hub.rescan();
           await hue.discover();
+          await nanoleaf.discover();
         },
         pairHue: (url) => hue.pair(url),
+        pairNanoleaf: (address) => nanoleaf.pair(address),
         async unlink() {
           await follower?.stop();
           forget('Unlinked on this computer.');
@@ -316,6 +323,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     }
     await lifx.start(options.lifxTargets);
     await hue.start(options.hueBridges, options.demo ? server : null);
+    await nanoleaf.start(options.nanoleaf, options.demo ? server : null);
   })().catch((error: unknown) =>
     log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
   );
@@ -417,6 +425,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         await follower?.stop();
         await lanReady;
         await hue.close();
+        await nanoleaf.close();
         await hub.close();
         await bridge.close();
       },
@@ -433,7 +442,7 @@ function platformName(): string {
   return `${names[process.platform] ?? process.platform} ${os.release()}`.slice(0, 40);
 }
 
-/** Reads the demo server's LAN simulator and adds its LIFX discovery port and Hue bridge. */
+/** Reads the demo server's LAN simulator and adds its LIFX discovery port, Hue bridge and Nanoleaf controllers. */
 async function configureDemo(
   server: string,
   options: CompanionOptions,
@@ -446,10 +455,13 @@ async function configureDemo(
     const state = (await response.json()) as {
       lifx?: { host?: string; discoveryPort?: number };
       hueBridge?: { url?: string };
+      nanoleaf?: { devices?: { host?: string; port?: number }[] };
     };
     if (state.lifx?.discoveryPort)
       options.lifxTargets.push({ host: state.lifx.host ?? '127.0.0.1', port: state.lifx.discoveryPort });
     if (state.hueBridge?.url) options.hueBridges.push(state.hueBridge.url);
+    for (const device of state.nanoleaf?.devices ?? [])
+      if (device.port) options.nanoleaf.push({ host: device.host ?? '127.0.0.1', port: device.port });
     log.info(`Demo: LAN simulator of ${server}`);
     return true;
   } catch (error) {

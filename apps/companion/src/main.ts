@@ -9,6 +9,7 @@ import {
   OptionError,
   parseHueBridges,
   parseLifxTargets,
+  parseNanoleafAddresses,
   resolveCommon,
   type CommonFlags,
   type RunFlags,
@@ -34,6 +35,7 @@ async function run(flags: RunFlags): Promise<void> {
   const base = resolveCommon(flags);
   const lifxTargets = parseLifxTargets(flags.lifxTargets ?? process.env.FLAGLIGHT_LIFX_TARGETS ?? '');
   const hueBridges = parseHueBridges(flags.hueBridge ?? process.env.FLAGLIGHT_HUE_BRIDGES ?? '');
+  const nanoleaf = parseNanoleafAddresses(flags.nanoleaf ?? process.env.FLAGLIGHT_NANOLEAF ?? '');
   // The real LAN scan (broadcast, mDNS) only for a real server, never in demo mode or tests.
   const lanScan = flags.lanScan ?? (!base.demo && !isLoopbackServer(base.server));
   const background = Boolean(flags.background);
@@ -42,6 +44,7 @@ async function run(flags: RunFlags): Promise<void> {
     openBrowser: flags.browser !== false,
     lifxTargets,
     hueBridges,
+    nanoleaf,
     lanScan,
     console: !background || Boolean(process.stdout.isTTY),
     logToFile: background,
@@ -91,6 +94,7 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
     statusPage: running ? `http://127.0.0.1:${base.port}/` : null,
     stream: running ? ((running.stream as { state?: string } | undefined)?.state ?? null) : null,
     hueBridges: state.hueBridges.map((b) => ({ name: b.name ?? null, url: b.url })),
+    nanoleaf: state.nanoleafDevices.map((d) => ({ name: d.name ?? null, address: `${d.host}:${d.port}` })),
     paused: state.paused,
   };
   if (flags.json) {
@@ -106,6 +110,9 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
   if (report.stream) console.log(`Stream:      ${report.stream}`);
   console.log(
     `Hue bridges: ${report.hueBridges.length ? report.hueBridges.map((b) => b.name ?? b.url).join(', ') : 'none paired'}`,
+  );
+  console.log(
+    `Nanoleaf:    ${report.nanoleaf.length ? report.nanoleaf.map((d) => d.name ?? d.address).join(', ') : 'none paired'}`,
   );
   console.log(`Data folder: ${report.dataDir}`);
 }
@@ -195,8 +202,9 @@ common(
   .option('--background', 'run without a console window, logging to the data folder')
   .option('--lifx-targets <list>', 'HOST:PORT[,…] where LIFX discovery is sent (env FLAGLIGHT_LIFX_TARGETS)')
   .option('--hue-bridge <list>', 'Hue bridge addresses, https://IP[,…] (env FLAGLIGHT_HUE_BRIDGES)')
+  .option('--nanoleaf <list>', 'Nanoleaf controller addresses, HOST[:PORT][,…] (env FLAGLIGHT_NANOLEAF)')
   .addOption(new Option('--lan-scan', 'search the network (broadcast, mDNS) even for a local server'))
-  .addOption(new Option('--no-lan-scan', 'only the given LIFX targets and Hue bridges'))
+  .addOption(new Option('--no-lan-scan', 'only the given LIFX targets, Hue bridges and Nanoleaf controllers'))
   .option('--name <name>', 'the name shown in Settings → Devices')
   .action((flags: RunFlags) => run(flags));
 

@@ -45,7 +45,7 @@ export interface LiveStateAnswer {
 }
 
 export interface ReportedLight {
-  provider: 'lifx_lan' | 'hue_local';
+  provider: 'lifx_lan' | 'hue_local' | 'nanoleaf';
   id: string;
   label: string;
   reachable: boolean;

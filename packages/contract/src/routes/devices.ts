@@ -29,8 +29,9 @@ const userCode = safeString('code', { min: 1, max: 20, trim: true });
 /**
  * The companion's LAN providers. Their ids are the cloud's ids of the same bulb: `lifx_lan` the LIFX
  * MAC in lower-case hex (as `lifx`), `hue_local` the CLIP v2 light UUID (as `hue`'s remote API).
+ * `nanoleaf` (no cloud twin) is the controller's serial number in lower case.
  */
-export const DEVICE_LIGHT_PROVIDERS = ['lifx_lan', 'hue_local'] as const;
+export const DEVICE_LIGHT_PROVIDERS = ['lifx_lan', 'hue_local', 'nanoleaf'] as const;
 export type DeviceLightProvider = (typeof DEVICE_LIGHT_PROVIDERS)[number];
 
 /** A light a companion found on its network, as it reports it. */

@@ -33,6 +33,7 @@ export type FeatureFlags = z.infer<typeof FeatureFlagsSchema>;
 export const CompanionLightIdsSchema = z.object({
   lifx_lan: z.array(z.string()).optional(),
   hue_local: z.array(z.string()).optional(),
+  nanoleaf: z.array(z.string()).optional(),
 });
 export type CompanionLightIds = z.infer<typeof CompanionLightIdsSchema>;
 
