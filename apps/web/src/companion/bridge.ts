@@ -47,7 +47,11 @@ function streamState(stream: unknown): BridgeStatus['stream'] {
 function parseLight(value: unknown): DeviceLight | null {
   if (!isRecord(value)) return null;
   const { provider, id, label, reachable } = value;
-  if ((provider !== 'lifx_lan' && provider !== 'hue_local') || typeof id !== 'string' || id === '')
+  if (
+    (provider !== 'lifx_lan' && provider !== 'hue_local' && provider !== 'nanoleaf') ||
+    typeof id !== 'string' ||
+    id === ''
+  )
     return null;
   return {
     provider,

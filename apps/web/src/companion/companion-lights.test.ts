@@ -32,13 +32,21 @@ describe('which lights a companion drives', () => {
     expect(drivenLightCount([lamp, strip, go], { lifx_lan: [] })).toBe(1);
   });
 
-  test('the list keys round-trip; an empty choice removes both providers (the companion drives all)', () => {
-    const keys = companionSelectionKeys({ lifx_lan: ['a'], hue_local: ['b'] });
-    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b']);
-    expect(companionSelectionFromKeys(keys)).toEqual({ lifx_lan: ['a'], hue_local: ['b'] });
-    expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({ lifx_lan: [], hue_local: ['b'] });
+  test('the list keys round-trip; an empty choice removes every provider (the companion drives all)', () => {
+    const keys = companionSelectionKeys({ lifx_lan: ['a'], hue_local: ['b'], nanoleaf: ['s1'] });
+    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b', 'nanoleaf:s1']);
+    expect(companionSelectionFromKeys(keys)).toEqual({ lifx_lan: ['a'], hue_local: ['b'], nanoleaf: ['s1'] });
+    expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({
+      lifx_lan: [],
+      hue_local: ['b'],
+      nanoleaf: [],
+    });
     expect(companionSelectionFromKeys([])).toEqual({});
-    expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({ lifx_lan: [], hue_local: [] });
+    expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({
+      lifx_lan: [],
+      hue_local: [],
+      nanoleaf: [],
+    });
   });
 });
 

@@ -15,7 +15,7 @@ import type { LocalSettingsPatch } from '../../settings/local-settings';
 import { buttonClass } from '../../ui/button-styles';
 import { DeviceList } from './DeviceList';
 
-const PROVIDER_LABELS = { lifx_lan: 'LIFX (LAN)', hue_local: 'Hue bridge' } as const;
+const PROVIDER_LABELS = { lifx_lan: 'LIFX (LAN)', hue_local: 'Hue bridge', nanoleaf: 'Nanoleaf' } as const;
 const REACHABLE_LABELS = { on: 'Reachable', off: 'Unreachable' };
 
 interface CompanionTabProps {
