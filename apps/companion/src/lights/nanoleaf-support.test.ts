@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
@@ -147,5 +149,48 @@ describe('Nanoleaf pairing through the local bridge', () => {
     const none = await pair({}, APP);
     expect(none.status).toBe(409);
     expect(((await none.json()) as { error: string }).error).toMatch(/No Nanoleaf controller found/);
+  });
+});
+
+describe('Nanoleaf in demo mode', () => {
+  test("pairs the demo server's controllers by pressing their button through the simulator's control route", async () => {
+    const second = await startNanoleafSim({ name: 'Lines Desk', serialNo: 'S1924COMP02', panelCount: 3 });
+    // The demo server's `/sims/lan/_control/nanoleaf/button`, standing alone.
+    const pressed: string[] = [];
+    const demo = http.createServer((request, response) => {
+      pressed.push(`${request.method} ${request.url}`);
+      if (request.url === '/sims/lan/_control/nanoleaf/button') {
+        device.holdButton();
+        second.holdButton();
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => demo.listen(0, '127.0.0.1', resolve));
+    const server = `http://127.0.0.1:${(demo.address() as AddressInfo).port}`;
+    try {
+      await support.start(
+        [
+          { host: '127.0.0.1', port: device.port },
+          { host: '127.0.0.1', port: second.port },
+        ],
+        server,
+      );
+      expect(pressed).toContain('POST /sims/lan/_control/nanoleaf/button');
+      expect(
+        store
+          .get()
+          .nanoleafDevices.map((d) => d.name)
+          .sort(),
+      ).toEqual(['Lines Desk', 'Shapes Den']);
+      expect(hub.lights().filter((l) => l.reachable)).toHaveLength(2);
+      // A restarted demo server forgets its tokens: the controller is paired again on its own.
+      device.revokeTokens();
+      hub.play('yellow');
+      await waitFor(() => store.get().nanoleafDevices.length === 2 && device.view().tokens === 1, 5_000);
+      await waitFor(() => hub.lights().filter((l) => l.reachable).length === 2, 5_000);
+    } finally {
+      await new Promise<void>((resolve) => demo.close(() => resolve()));
+      await second.close();
+    }
   });
 });
