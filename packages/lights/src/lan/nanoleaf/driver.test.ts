@@ -305,6 +305,26 @@ describe('Nanoleaf faults', () => {
     expect(device.view().hue).toBe(240);
   });
 
+  test('bad input is refused before anything is sent', async () => {
+    const { device, driver, address } = await paired();
+    await expect(
+      driver.setState([], { on: true, color: COLOR_PRESETS.red, brightness: 2, transitionMs: 0 }),
+    ).rejects.toMatchObject({ kind: 'bad-request', message: 'Brightness must be 0 to 1, not 2' });
+    await expect(
+      driver.setState([], {
+        on: true,
+        color: { name: 'x', hue: NaN, saturation: 1 },
+        brightness: 1,
+        transitionMs: 0,
+      }),
+    ).rejects.toMatchObject({ kind: 'bad-request' });
+    await expect(
+      driver.playStep([], { ...steps('red')[0]!, periodMs: 0 } as Extract<LightStep, { kind: 'strobe' }>),
+    ).rejects.toThrow(/period/);
+    expect(device.view().requests.total).toBe(0);
+    expect(() => createNanoleafDriver({ address, token: 'not a token' })).toThrow(/16–64 letters/);
+  });
+
   test('lights of another controller are not sent anything', async () => {
     const { device, driver, events } = await paired();
     await driver.setState(['someone-else'], {

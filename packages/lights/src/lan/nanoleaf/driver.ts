@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { LightStep } from '@flaglight/core';
+import type { LightColor, LightStep } from '@flaglight/core';
 import {
   DriverEvents,
   isOff,
@@ -61,6 +61,14 @@ interface Write {
 
 const CLOSED = 'This Nanoleaf driver is closed';
 
+/** A look the device can show: hue and saturation numbers, brightness 0–1; refused clearly otherwise. */
+function requireLook(color: LightColor, brightness: number): void {
+  if (!Number.isFinite(color.hue) || !Number.isFinite(color.saturation))
+    throw new LightError('bad-request', `Not a colour: hue ${color.hue}, saturation ${color.saturation}`);
+  if (!Number.isFinite(brightness) || brightness < 0 || brightness > 1)
+    throw new LightError('bad-request', `Brightness must be 0 to 1, not ${brightness}`);
+}
+
 /**
  * One Nanoleaf controller (provider `nanoleaf`) over its local OpenAPI: one device, one token. A
  * look is one `PUT /state`; a strobe is one looping `custom` effect (`PUT /effects`) built from the
@@ -93,6 +101,12 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   const id = () => info?.id ?? options.known?.id ?? `${address.host}:${address.port}`;
   const name = () => info?.name ?? options.known?.name ?? 'Nanoleaf';
   const base = () => `${nanoleafBaseUrl(address)}/api/v1/${encodeURIComponent(options.token)}`;
+
+  if (!/^[A-Za-z0-9]{16,64}$/.test(options.token))
+    throw new LightError(
+      'bad-request',
+      'A Nanoleaf token is 16–64 letters and digits (the one pairing gave)',
+    );
 
   const ensureUsable = () => {
     if (closed) throw new LightError('not-configured', CLOSED);
@@ -218,6 +232,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
 
   async function setState(ids: readonly string[], state: LightStateCommand): Promise<void> {
     ensureUsable();
+    requireLook(state.color, state.brightness);
     if (!aimedAtUs(ids)) return;
     flashes.cancelAll();
     lastLook = state;
@@ -229,6 +244,10 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
 
   async function strobe(ids: readonly string[], step: Strobe): Promise<void> {
     ensureUsable();
+    requireLook(step.color, step.brightness);
+    requireLook(step.fromColor, step.brightness);
+    if (!(step.periodMs > 0) || !(step.cycles > 0))
+      throw new LightError('bad-request', 'A strobe needs a period and cycles above 0');
     if (!aimedAtUs(ids)) return;
     flashes.cancelAll();
     lastLook = { on: true, color: step.color, brightness: step.brightness, transitionMs: 0 };
