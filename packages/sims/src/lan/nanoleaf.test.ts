@@ -89,13 +89,18 @@ describe('Nanoleaf simulator: /state and /effects', () => {
       (await put({ hue: { value: 120 }, sat: { value: 100 }, brightness: { value: 80, duration: 1 } }))
         .status,
     ).toBe(204);
+    // The brightness ramps from 60 to 80 over the second (`duration`) on the virtual clock.
     expect(device.view()).toMatchObject({
       hue: 120,
       sat: 100,
-      brightness: 80,
+      brightness: 60,
       colorMode: 'hs',
       select: '*Solid*',
     });
+    clock += 500;
+    expect(device.view().brightness).toBe(70);
+    clock += 500;
+    expect(device.view().brightness).toBe(80);
     expect((await put({ brightness: { increment: 50 } })).status).toBe(204);
     expect(device.view().brightness).toBe(100);
     expect((await put({ ct: { value: 6500 } })).status).toBe(204);

@@ -211,6 +211,8 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     colorMode: 'hs' | 'ct' | 'effect';
     select: string;
     effect: NanoleafSimEffect | null;
+    /** A brightness write with `duration`: the level ramps from `from` to `brightness`. */
+    ramp: { from: number; at: number; ms: number } | null;
   }
   const firstLook = (): Look => ({
     on: true,
@@ -221,6 +223,7 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     colorMode: 'hs',
     select: '*Solid*',
     effect: null,
+    ramp: null,
   });
   let look = firstLook();
   let beforeTemp: Look | null = null;
@@ -235,9 +238,16 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     return look;
   };
 
+  /** The brightness shown now: part way along a ramp, else the last value written. */
+  const shownBrightness = (l: Look) => {
+    if (!l.ramp || now() >= l.ramp.at + l.ramp.ms) return l.brightness;
+    const part = (now() - l.ramp.at) / l.ramp.ms;
+    return Math.round(l.ramp.from + (l.brightness - l.ramp.from) * part);
+  };
+
   const panelColors = () => {
     const l = current();
-    const scale = l.on ? l.brightness / 100 : 0;
+    const scale = l.on ? shownBrightness(l) / 100 : 0;
     return [...ledIds].map((panelId) => {
       let rgb: [number, number, number];
       if (l.colorMode === 'effect' && l.effect) {
@@ -266,7 +276,7 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
       model,
       state: {
         on: { value: l.on },
-        brightness: { value: l.brightness, max: 100, min: 0 },
+        brightness: { value: shownBrightness(l), max: 100, min: 0 },
         hue: { value: l.hue, max: 360, min: 0 },
         sat: { value: l.sat, max: 100, min: 0 },
         ct: { value: l.ct, max: 6500, min: 1200 },
@@ -328,6 +338,10 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
         (key !== 'brightness' || typeof raw.duration !== 'number' || raw.duration < 0)
       )
         return '"duration" is a number of seconds, for brightness only';
+      if (key === 'brightness') {
+        const seconds = typeof raw.duration === 'number' ? raw.duration : 0;
+        next.ramp = seconds > 0 ? { from: shownBrightness(current()), at: now(), ms: seconds * 1000 } : null;
+      }
       next[field] = value;
       // Brightness turns a light on, as on the device.
       if (key === 'brightness' && body.on === undefined && value > 0) next.on = true;
@@ -562,7 +576,7 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
         pairing: now() <= pairingUntil,
         tokens: tokens.size,
         on: l.on,
-        brightness: l.brightness,
+        brightness: shownBrightness(l),
         hue: l.hue,
         sat: l.sat,
         ct: l.ct,
