@@ -98,8 +98,13 @@ describe('Nanoleaf pairing through the local bridge', () => {
       /did not enter pairing mode in time.*try again/,
     );
 
+    expect(support.view().pairing).toMatch(/did not enter pairing mode in time/);
+
+    // While it polls, the status page says the controller is not in pairing mode yet.
+    const waiting = pair({}, `http://127.0.0.1:${bridge.port}`);
+    await waitFor(() => /not in pairing mode yet/.test(support.view().pairing ?? ''));
     device.holdButton();
-    const ok = await pair({}, `http://127.0.0.1:${bridge.port}`);
+    const ok = await waiting;
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ success: true, name: 'Shapes Den' });
     expect(store.get().nanoleafDevices).toEqual([

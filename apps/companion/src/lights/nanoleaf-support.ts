@@ -186,7 +186,7 @@ export function createNanoleafSupport(options: {
           timeoutMs,
           ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
           onWaiting: ({ remainingMs }) => {
-            pairing = `Waiting for ${addressText(address)}: hold the power button for 5–7 seconds until the lights flash… (${Math.ceil(remainingMs / 1000)} s left)`;
+            pairing = `${addressText(address)} is not in pairing mode yet: hold its power button for 5–7 seconds until the lights flash… (${Math.ceil(remainingMs / 1000)} s left)`;
           },
         });
         const info = await fetchNanoleafInfo(address, token);

@@ -282,6 +282,18 @@ describe('Nanoleaf faults', () => {
     expect(device.view()).toMatchObject({ hue: 30, brightness: 50 });
   });
 
+  test('an idle controller that leaves the network is reported without a flag being sent', async () => {
+    const { device, address, token } = await paired();
+    const driver = createNanoleafDriver({ address, token, healthIntervalMs: 40, probeIntervalMs: 40 });
+    drivers.push(driver);
+    await driver.connect();
+    device.setFault({ offline: true });
+    await waitFor(() => !driver.connected);
+    device.setFault({ offline: false });
+    await waitFor(() => driver.connected);
+    expect(device.view().requests.total).toBe(0);
+  });
+
   test('a slow device past the time-out is unreachable until it answers in time again', async () => {
     const { device, address, token } = await paired();
     const driver = createNanoleafDriver({ address, token, timeoutMs: 100, probeIntervalMs: 40 });

@@ -17,6 +17,8 @@ import { fetchNanoleafInfo, NANOLEAF_TOKEN_REVOKED, type NanoleafInfo } from './
 
 /** An unreachable controller is asked again this often (`GET /`), and sent its last look when it answers. */
 export const NANOLEAF_PROBE_INTERVAL_MS = 2_000;
+/** An idle controller is read (`GET /`) this often, so one that left the network is reported without a flag. */
+export const NANOLEAF_HEALTH_INTERVAL_MS = 30_000;
 /** A device without panels (Essentials) flashes by paced `/state` writes: at most 4 a second. */
 export const NANOLEAF_PACED_HALF_PERIOD_MS = 250;
 
@@ -30,6 +32,8 @@ export interface NanoleafDriverOptions {
   timers?: Timers;
   timeoutMs?: number;
   probeIntervalMs?: number;
+  /** Between two reads of an idle, reachable controller; 0 = never. Default 30 s. */
+  healthIntervalMs?: number;
   onLog?: (message: string) => void;
 }
 
@@ -75,12 +79,14 @@ function requireLook(color: LightColor, brightness: number): void {
  * panel layout, so the player sends one command per strobe (`nativeStrobe`). One request in flight;
  * the writes queued behind it belong to the latest look only (a newer look replaces them). A
  * dropped connection is tried once more; a time-out or refusal marks the device unreachable, it is
- * probed every 2 s and sent its last look when it answers. 401 ends the driver: pair again.
+ * probed every 2 s and sent its last look when it answers; an idle one is read every 30 s, so one
+ * that left the network is reported before the next flag. 401 ends the driver: pair again.
  */
 export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDriver {
   const timers = options.timers ?? systemTimers;
   const log = options.onLog ?? (() => undefined);
   const probeIntervalMs = options.probeIntervalMs ?? NANOLEAF_PROBE_INTERVAL_MS;
+  const healthIntervalMs = options.healthIntervalMs ?? NANOLEAF_HEALTH_INTERVAL_MS;
   const events = new DriverEvents();
   const flashes = new TargetScheduler(timers);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -92,6 +98,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   let inFlight = false;
   let queue: Write[] = [];
   let probeTimer: unknown = null;
+  let healthTimer: unknown = null;
   let connecting: Promise<LightDeviceInfo[]> | null = null;
   /** What the device shows, as far as we know: the brightness an effect is scaled by. */
   let shown: { on: boolean; brightness: number } | null = null;
@@ -120,6 +127,8 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     flashes.cancelAll();
     timers.clearTimeout(probeTimer);
     probeTimer = null;
+    timers.clearTimeout(healthTimer);
+    healthTimer = null;
     log(`Nanoleaf "${name()}": ${NANOLEAF_TOKEN_REVOKED}`);
     events.emit({ type: 'disconnect', error: { kind: 'auth', message: NANOLEAF_TOKEN_REVOKED } });
   }
@@ -293,12 +302,24 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     ];
   }
 
+  function scheduleHealth(): void {
+    if (healthIntervalMs <= 0 || healthTimer !== null || closed || !authorised) return;
+    healthTimer = timers.setTimeout(() => {
+      healthTimer = null;
+      // Only while idle and reachable: a write in flight or the probe says it already.
+      if (reachable && !inFlight && queue.length === 0 && authorised && !closed)
+        void connect().catch(() => undefined);
+      scheduleHealth();
+    }, healthIntervalMs);
+  }
+
   async function connect(): Promise<LightDeviceInfo[]> {
     ensureUsable();
     connecting ??= (async () => {
       try {
         info = await fetchNanoleafInfo(address, options.token, options.timeoutMs);
         if (!reachable) answered();
+        scheduleHealth();
       } catch (error) {
         if (error instanceof LightError && error.kind === 'auth') revoked();
         else if (error instanceof LightError && (error.kind === 'network' || error.kind === 'timeout'))
@@ -358,6 +379,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
       if (closed) return;
       closed = true;
       timers.clearTimeout(probeTimer);
+      timers.clearTimeout(healthTimer);
       flashes.cancelAll();
       dropQueue();
       agent.destroy();
