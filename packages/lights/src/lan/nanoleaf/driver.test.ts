@@ -3,6 +3,7 @@ import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { DriverEvent } from '../../driver.js';
 import { LightError } from '../../errors.js';
+import { createEffectPlayer } from '../../player/player.js';
 import { createNanoleafDriver, type NanoleafDriver } from './driver.js';
 import { parseNanoleafAddress } from './http.js';
 import { fetchNanoleafInfo, NANOLEAF_PAIRING_TIMED_OUT, pairNanoleaf } from './pairing.js';
@@ -207,6 +208,28 @@ describe('Nanoleaf flags on a simulated controller', () => {
     expect(device.view().on).toBe(false);
     driver.cancelPending();
     expect(driver.pendingCount()).toBe(0);
+  });
+});
+
+describe('Nanoleaf with the effect player', () => {
+  test('red: one effect at once (no expanded flashes), solid 50% red at 1.5 s', async () => {
+    const { device, driver } = await paired();
+    const player = createEffectPlayer({ driver, devices: () => ['s1924test01'] });
+    const started = Date.now();
+    player.play('red');
+    await waitFor(() => device.view().colorMode === 'effect');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await waitFor(() => device.view().colorMode === 'hs', 3_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    expect(device.view()).toMatchObject({ hue: 0, sat: 100, brightness: 50 });
+    // The effect, the brightness it is scaled by, the solid look.
+    expect(
+      device
+        .requests()
+        .filter((r) => r.method === 'PUT')
+        .map((r) => r.path.split('/').at(-1)),
+    ).toEqual(['effects', 'state', 'state']);
+    player.dispose();
   });
 });
 
