@@ -82,7 +82,10 @@ export function createNanoleafSupport(options: {
   const forget = (device: StoredNanoleaf) => {
     store.update((s) => ({ ...s, nanoleafDevices: s.nanoleafDevices.filter((d) => d.id !== device.id) }));
     drivers.delete(device.id);
-    candidates.set(addressText(device), { address: device, name: device.name ?? null });
+    candidates.set(addressText(device), {
+      address: { host: device.host, port: device.port },
+      name: device.name ?? null,
+    });
   };
 
   const drive = async (device: StoredNanoleaf) => {

@@ -24,7 +24,7 @@ export interface LanSimOptions {
   lifxCount?: number;
   /** HTTPS port of the local Hue bridge (0 = ephemeral). */
   hueBridgePort?: number;
-  /** Nanoleaf controllers, each on its own ephemeral HTTP port (default 3; at most 10 in tests). */
+  /** Nanoleaf controllers, each on its own ephemeral HTTP port (default 3). */
   nanoleafCount?: number;
   now?: () => number;
 }

@@ -6,9 +6,6 @@ import { nanoleafBaseUrl, nanoleafRequest, type NanoleafAddress } from './http.j
 export const NANOLEAF_PAIRING_TIMEOUT_MS = 60_000;
 export const NANOLEAF_PAIRING_POLL_MS = 1_000;
 
-/** The words the companion's status page and the web app show while pairing waits. */
-export const NANOLEAF_PAIRING_INSTRUCTIONS =
-  'Hold the power button on the Nanoleaf controller for 5–7 seconds until the lights flash.';
 export const NANOLEAF_PAIRING_TIMED_OUT =
   'The Nanoleaf controller did not enter pairing mode in time. Hold its power button for 5–7 seconds until the lights flash, then try again.';
 export const NANOLEAF_TOKEN_REVOKED =
