@@ -199,6 +199,28 @@ describe('Nanoleaf flags on a simulated controller', () => {
     expect(device.view().panels[0]!.hex).toBe('#ff0000');
   });
 
+  test('a looping strobe that no newer look ends (paused mid-flag) is set solid after its length', async () => {
+    const { device, address, token } = await paired();
+    const driver = createNanoleafDriver({ address, token, strobeGuardMs: 50 });
+    drivers.push(driver);
+    await driver.connect();
+    const strobe = { ...steps('red')[0]!, periodMs: 200, cycles: 1 } as Extract<
+      LightStep,
+      { kind: 'strobe' }
+    >;
+    await driver.playStep([], strobe);
+    driver.cancelPending();
+    expect(device.view().colorMode).toBe('effect');
+    await waitFor(() => device.view().colorMode === 'hs');
+    expect(device.view()).toMatchObject({ hue: 0, sat: 100, brightness: 100, on: true });
+    // A newer look in time: nothing more is sent.
+    await driver.playStep([], strobe);
+    await driver.playStep([], steps('red')[1]!);
+    const sent = device.view().requests.total;
+    await new Promise((r) => setTimeout(r, 400));
+    expect(device.view().requests.total).toBe(sent);
+  });
+
   test('a device without panels (Essentials) flashes by paced /state writes', async () => {
     const { device, driver } = await paired({ panelCount: 0, model: 'NL72K' });
     expect(driver.info()?.panels).toBeNull();

@@ -19,6 +19,12 @@ import { fetchNanoleafInfo, NANOLEAF_TOKEN_REVOKED, type NanoleafInfo } from './
 export const NANOLEAF_PROBE_INTERVAL_MS = 2_000;
 /** An idle controller is read (`GET /`) this often, so one that left the network is reported without a flag. */
 export const NANOLEAF_HEALTH_INTERVAL_MS = 30_000;
+/**
+ * A looping strobe effect is ended by the player's next look (SPEC §4: 0.5 s after the strobe). If
+ * none comes this long after the strobe's own length (paused, or the flag's program cancelled), the
+ * strobe's colour is set solid, so a controller never flashes on alone.
+ */
+export const NANOLEAF_STROBE_GUARD_MS = 1_000;
 /** A device without panels (Essentials) flashes by paced `/state` writes: at most 4 a second. */
 export const NANOLEAF_PACED_HALF_PERIOD_MS = 250;
 
@@ -32,6 +38,8 @@ export interface NanoleafDriverOptions {
   timers?: Timers;
   timeoutMs?: number;
   probeIntervalMs?: number;
+  /** After a strobe's length, how long a looping effect may run before it is set solid. Default 1 s. */
+  strobeGuardMs?: number;
   /** Between two reads of an idle, reachable controller; 0 = never. Default 30 s. */
   healthIntervalMs?: number;
   onLog?: (message: string) => void;
@@ -80,7 +88,8 @@ function requireLook(color: LightColor, brightness: number): void {
  * the writes queued behind it belong to the latest look only (a newer look replaces them). A
  * dropped connection is tried once more; a time-out or refusal marks the device unreachable, it is
  * probed every 2 s and sent its last look when it answers; an idle one is read every 30 s, so one
- * that left the network is reported before the next flag. 401 ends the driver: pair again.
+ * that left the network is reported before the next flag. A looping strobe that no newer look ends
+ * (paused mid-flag) is set solid 1 s after its length. 401 ends the driver: pair again.
  */
 export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDriver {
   const timers = options.timers ?? systemTimers;
@@ -99,6 +108,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   let queue: Write[] = [];
   let probeTimer: unknown = null;
   let healthTimer: unknown = null;
+  let strobeGuard: unknown = null;
   let connecting: Promise<LightDeviceInfo[]> | null = null;
   /** What the device shows, as far as we know: the brightness an effect is scaled by. */
   let shown: { on: boolean; brightness: number } | null = null;
@@ -244,6 +254,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     requireLook(state.color, state.brightness);
     if (!aimedAtUs(ids)) return;
     flashes.cancelAll();
+    endGuard();
     lastLook = state;
     const body = toStateBody(state);
     const on = !isOff(state);
@@ -259,7 +270,14 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
       throw new LightError('bad-request', 'A strobe needs a period and cycles above 0');
     if (!aimedAtUs(ids)) return;
     flashes.cancelAll();
-    lastLook = { on: true, color: step.color, brightness: step.brightness, transitionMs: 0 };
+    endGuard();
+    const solid: LightStateCommand = {
+      on: true,
+      color: step.color,
+      brightness: step.brightness,
+      transitionMs: 0,
+    };
+    lastLook = solid;
     const panels = info?.panels ? ledPanels(info.panels) : [];
     if (panels.length === 0) {
       // No panel layout (Essentials): the flashes as paced `/state` writes.
@@ -287,7 +305,19 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     ];
     if (!shown?.on || shown.brightness !== brightness)
       writes.push({ path: '/state', body: { brightness: { value: brightness }, on: { value: true } } });
+    strobeGuard = timers.setTimeout(
+      () => {
+        strobeGuard = null;
+        if (!closed && authorised && reachable) void setState([], solid).catch(() => undefined);
+      },
+      step.periodMs * step.cycles + (options.strobeGuardMs ?? NANOLEAF_STROBE_GUARD_MS),
+    );
     if (await submit(writes)) shown = { on: true, brightness };
+  }
+
+  function endGuard(): void {
+    timers.clearTimeout(strobeGuard);
+    strobeGuard = null;
   }
 
   function deviceList(): LightDeviceInfo[] {
@@ -380,6 +410,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
       closed = true;
       timers.clearTimeout(probeTimer);
       timers.clearTimeout(healthTimer);
+      endGuard();
       flashes.cancelAll();
       dropQueue();
       agent.destroy();
