@@ -16,6 +16,7 @@ import { createGoveeSupport } from './lights/govee-support.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { createLifxSupport } from './lights/lifx-support.js';
 import { createLightsHub, flagLook, type LightsHub } from './lights/lights-hub.js';
+import { createNanoleafSupport, type NanoleafSupport } from './lights/nanoleaf-support.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
 import type { GoveePorts } from './options.js';
@@ -39,6 +40,8 @@ export interface CompanionOptions {
   goveePorts: GoveePorts;
   /** Hue bridges to use besides mDNS. */
   hueBridges: string[];
+  /** Nanoleaf controllers to offer for pairing besides mDNS (`--nanoleaf`). */
+  nanoleaf: { host: string; port: number }[];
   /** The real LAN scan (broadcast, mDNS, Govee's multicast): never in demo mode or tests. */
   lanScan: boolean;
   console: boolean;
@@ -232,6 +235,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     mdns: options.lanScan,
     deviceName: options.deviceName ?? os.hostname(),
   });
+  const nanoleaf: NanoleafSupport = createNanoleafSupport({ hub, log, store, mdns: options.lanScan });
 
   // The server takes 30 reports a minute per device: changes are gathered, one report every 3 s
   // at most, and a failed report is tried again.
@@ -298,6 +302,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       lights: hub.lights(),
       hue: hue.view(),
       govee: govee.view(),
+      nanoleaf: nanoleaf.view(),
       log: log.recent().slice(-30),
     };
   };
@@ -322,8 +327,10 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         rescan: async () => {
           await hub.rescan();
           await hue.discover();
+          await nanoleaf.discover();
         },
         pairHue: (url) => hue.pair(url),
+        pairNanoleaf: (address) => nanoleaf.pair(address),
         async unlink() {
           await follower?.stop();
           forget('Unlinked on this computer.');
@@ -358,6 +365,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     await lifx.start(options.lifxTargets);
     await govee.start(options.goveeTargets, options.goveePorts);
     await hue.start(options.hueBridges, options.demo ? server : null);
+    await nanoleaf.start(options.nanoleaf, options.demo ? server : null);
   })().catch((error: unknown) =>
     log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
   );
@@ -462,6 +470,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         await fallback.close();
         await lanReady;
         await hue.close();
+        await nanoleaf.close();
         await hub.close();
         await bridge.close();
       },
@@ -484,8 +493,9 @@ function platformName(): string {
 }
 
 /**
- * Reads the demo server's LAN simulator and adds its LIFX discovery port, its Hue bridge, and its
- * Govee scan target and ports (every Govee device commanded at the port its reply came from).
+ * Reads the demo server's LAN simulator and adds its LIFX discovery port, its Hue bridge, its Govee
+ * scan target and ports (every Govee device commanded at the port its reply came from) and its
+ * Nanoleaf controllers.
  */
 async function configureDemo(
   server: string,
@@ -500,6 +510,7 @@ async function configureDemo(
       lifx?: { host?: string; discoveryPort?: number };
       hueBridge?: { url?: string };
       govee?: { host?: string; scanPort?: number; replyPort?: number };
+      nanoleaf?: { devices?: { host?: string; port?: number }[] };
     };
     if (state.lifx?.discoveryPort)
       options.lifxTargets.push({ host: state.lifx.host ?? '127.0.0.1', port: state.lifx.discoveryPort });
@@ -508,6 +519,8 @@ async function configureDemo(
       options.goveeTargets.push({ host: state.govee.host ?? '127.0.0.1', port: state.govee.scanPort });
       options.goveePorts = { scan: state.govee.scanPort, listen: state.govee.replyPort, command: 'source' };
     }
+    for (const device of state.nanoleaf?.devices ?? [])
+      if (device.port) options.nanoleaf.push({ host: device.host ?? '127.0.0.1', port: device.port });
     log.info(`Demo: LAN simulator of ${server}`);
     return true;
   } catch (error) {

@@ -12,6 +12,7 @@ import {
   parseGoveeTargets,
   parseHueBridges,
   parseLifxTargets,
+  parseNanoleafAddresses,
   resolveCommon,
   resolveF1Live,
   type CommonFlags,
@@ -44,6 +45,7 @@ async function run(flags: RunFlags): Promise<void> {
     goveePorts.scan,
   );
   const hueBridges = parseHueBridges(flags.hueBridge ?? process.env.FLAGLIGHT_HUE_BRIDGES ?? '');
+  const nanoleaf = parseNanoleafAddresses(flags.nanoleaf ?? process.env.FLAGLIGHT_NANOLEAF ?? '');
   // The real LAN scan (broadcast, mDNS) only for a real server, never in demo mode or tests.
   const lanScan = flags.lanScan ?? (!base.demo && !isLoopbackServer(base.server));
   const background = Boolean(flags.background);
@@ -55,6 +57,7 @@ async function run(flags: RunFlags): Promise<void> {
     goveeTargets,
     goveePorts,
     hueBridges,
+    nanoleaf,
     lanScan,
     f1Live,
     console: !background || Boolean(process.stdout.isTTY),
@@ -106,6 +109,7 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
     stream: running ? ((running.stream as { state?: string } | undefined)?.state ?? null) : null,
     source: running && typeof running.source === 'string' ? running.source : null,
     hueBridges: state.hueBridges.map((b) => ({ name: b.name ?? null, url: b.url })),
+    nanoleaf: state.nanoleafDevices.map((d) => ({ name: d.name ?? null, address: `${d.host}:${d.port}` })),
     paused: state.paused,
   };
   if (flags.json) {
@@ -122,6 +126,9 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
   if (report.source) console.log(`Source:      ${report.source}`);
   console.log(
     `Hue bridges: ${report.hueBridges.length ? report.hueBridges.map((b) => b.name ?? b.url).join(', ') : 'none paired'}`,
+  );
+  console.log(
+    `Nanoleaf:    ${report.nanoleaf.length ? report.nanoleaf.map((d) => d.name ?? d.address).join(', ') : 'none paired'}`,
   );
   console.log(`Data folder: ${report.dataDir}`);
 }
@@ -219,10 +226,16 @@ common(
     'Govee LAN ports, default 4001,4002,4003; command "source" for a loopback simulator (env FLAGLIGHT_GOVEE_PORTS)',
   )
   .option('--hue-bridge <list>', 'Hue bridge addresses, https://IP[,…] (env FLAGLIGHT_HUE_BRIDGES)')
+  .option('--nanoleaf <list>', 'Nanoleaf controller addresses, HOST[:PORT][,…] (env FLAGLIGHT_NANOLEAF)')
   .addOption(
     new Option('--lan-scan', 'search the network (broadcast, mDNS, Govee multicast) even for a local server'),
   )
-  .addOption(new Option('--no-lan-scan', 'only the given LIFX and Govee targets and Hue bridges'))
+  .addOption(
+    new Option(
+      '--no-lan-scan',
+      'only the given LIFX and Govee targets, Hue bridges and Nanoleaf controllers',
+    ),
+  )
   .option('--name <name>', 'the name shown in Settings → Devices')
   .option(
     '--f1-live <url|off>',

@@ -10,6 +10,7 @@ import {
   parseF1Live,
   parseHueBridges,
   parseLifxTargets,
+  parseNanoleafAddresses,
   parsePort,
   parseServer,
   resolveCommon,
@@ -59,6 +60,16 @@ describe('options', () => {
       'https://127.0.0.1:8443',
     ]);
     expect(() => parseHueBridges('http://192.168.1.20')).toThrow(/HTTPS/);
+  });
+
+  test('Nanoleaf controllers are HOST[:PORT] lists (or http:// addresses); a bare host means 16021', () => {
+    expect(parseNanoleafAddresses('192.168.1.30, http://127.0.0.1:4100/')).toEqual([
+      { host: '192.168.1.30', port: 16_021 },
+      { host: '127.0.0.1', port: 4100 },
+    ]);
+    expect(parseNanoleafAddresses('')).toEqual([]);
+    expect(() => parseNanoleafAddresses('https://192.168.1.30')).toThrow(/--nanoleaf: .*plain HTTP/);
+    expect(() => parseNanoleafAddresses('a b')).toThrow(OptionError);
   });
 
   test('a bad server or port is refused with a clear message', () => {

@@ -1,4 +1,5 @@
 import { F1_LIVE_TIMING_URL } from '@flaglight/f1-live';
+import { parseNanoleafAddress, type NanoleafAddress } from '@flaglight/lights/lan';
 import { DEFAULT_BRIDGE_PORT } from './bridge/local-bridge.js';
 import { defaultDataDir } from './system/paths.js';
 
@@ -28,6 +29,7 @@ export interface RunFlags extends CommonFlags {
   goveeTargets?: string;
   goveePorts?: string;
   hueBridge?: string;
+  nanoleaf?: string;
   lanScan?: boolean;
   name?: string;
   f1Live?: string;
@@ -142,6 +144,21 @@ export function parseHueBridges(value: string): string[] {
       }
       if (url.protocol !== 'https:') throw new OptionError('--hue-bridge: Hue bridges speak HTTPS (CLIP v2)');
       return url.origin;
+    });
+}
+
+/** `HOST[:PORT][,…]` of Nanoleaf controllers (DESIGN §5.9 `--nanoleaf`); a bare host means port 16021. */
+export function parseNanoleafAddresses(value: string): NanoleafAddress[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      try {
+        return parseNanoleafAddress(part);
+      } catch (error) {
+        throw new OptionError(`--nanoleaf: ${error instanceof Error ? error.message : String(error)}`);
+      }
     });
 }
 

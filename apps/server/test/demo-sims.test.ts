@@ -167,6 +167,11 @@ describe('the LAN simulator in demo mode', () => {
       for (const bulb of before.lifx.bulbs) expect(bulb.address).toBe('127.0.0.1');
       expect(before.hueBridge.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(before.hueBridge.lights).toHaveLength(4);
+      expect(before.nanoleaf.devices.map((d) => d.url)).toEqual([
+        expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      ]);
 
       const [bulb] = before.lifx.bulbs;
       const red = colorToHsbk({ hue: 0, saturation: 1, brightness: 1 });
@@ -201,7 +206,8 @@ describe('the LAN simulator in demo mode', () => {
         'LightSetColor',
       ]);
       const swatches = await t.app.inject({ method: 'GET', url: '/sims/lan/_control/bulbs' });
-      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(13);
+      // 6 LIFX bulbs, 4 Hue lights, 3 Govee devices, 3 Nanoleaf controllers.
+      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(16);
     } finally {
       await t.close();
     }

@@ -17,6 +17,7 @@ const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 const LIGHTS: DeviceLight[] = [
   { provider: 'lifx_lan', id: 'd073d5000001', label: 'Lamp', reachable: true },
   { provider: 'hue_local', id: '5f1e2a8c-1b2c-4d3e-8f90-0a1b2c3d4e5f', label: 'Hue go', reachable: false },
+  { provider: 'nanoleaf', id: 's19240a1001', label: 'Shapes Living room', reachable: true },
 ];
 
 function lightsOf(count: number): DeviceLight[] {

@@ -2,10 +2,10 @@ import type { LightColor, LightStep } from '@flaglight/core';
 import type { LightErrorInfo } from './errors.js';
 
 /**
- * `lifx_lan`, `hue_local` and `govee_lan` are the desktop companion's LAN drivers
+ * `lifx_lan`, `hue_local`, `govee_lan` and `nanoleaf` are the desktop companion's LAN drivers
  * (`@flaglight/lights/lan`, Node only).
  */
-export type LightProvider = 'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local' | 'govee_lan';
+export type LightProvider = 'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf';
 
 /** SPEC §3 Light device, as every driver lists it. */
 export interface LightDeviceInfo {

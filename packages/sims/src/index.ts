@@ -104,5 +104,22 @@ export {
   type VirtualGoveeDevices,
   type VirtualGoveeDeviceView,
 } from './lan/govee-lan.js';
-export { type LanSim, type LanSimOptions, type LanSimState, startLanSim } from './lan/sim.js';
+export {
+  type LanSim,
+  type LanSimOptions,
+  type LanSimState,
+  NANOLEAF_DEMO_DEVICES,
+  startLanSim,
+} from './lan/sim.js';
+export {
+  NANOLEAF_SIM_PAIRING_WINDOW_MS,
+  type NanoleafSimDevice,
+  type NanoleafSimEffect,
+  type NanoleafSimFault,
+  type NanoleafSimOptions,
+  type NanoleafSimRequest,
+  type NanoleafSimView,
+  parseAnimData,
+  startNanoleafSim,
+} from './lan/nanoleaf.js';
 export * from './f1live/index.js';

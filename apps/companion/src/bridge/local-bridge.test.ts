@@ -59,6 +59,10 @@ beforeEach(async () => {
     setPaused: () => undefined,
     rescan: async () => undefined,
     pairHue: async () => ({ ok: false, error: 'No Hue bridge found.' }),
+    pairNanoleaf: async (address) =>
+      address === '127.0.0.1:16021'
+        ? { ok: true, name: 'Shapes' }
+        : { ok: false, error: 'No Nanoleaf controller found.' },
     unlink: async () => {
       unlinked += 1;
     },

@@ -21,6 +21,10 @@ export interface BridgeActions {
   rescan(): Promise<void>;
   /** Pairs a Hue bridge (link button); resolves when paired or refused. */
   pairHue(url: string | undefined): Promise<{ ok: true; name: string } | { ok: false; error: string }>;
+  /** Pairs a Nanoleaf controller (power button held 5–7 s); resolves when paired or timed out. */
+  pairNanoleaf(
+    address: string | undefined,
+  ): Promise<{ ok: true; name: string } | { ok: false; error: string }>;
   /** Forgets the link (the `unlink` command talking to the running companion). */
   unlink(): Promise<void>;
 }
@@ -178,6 +182,24 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
             return;
           }
           const result = await options.actions.pairHue(target);
+          if (result.ok) send(response, 200, { success: true, name: result.name });
+          else send(response, 409, { error: result.error, code: 'conflict' });
+          return;
+        }
+        case '/api/nanoleaf/pair': {
+          const target = input.address;
+          if (
+            target !== undefined &&
+            (typeof target !== 'string' ||
+              !/^(http:\/\/)?(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.test(target))
+          ) {
+            send(response, 400, {
+              error: 'address must look like 192.168.1.30 or 192.168.1.30:16021',
+              code: 'invalid_input',
+            });
+            return;
+          }
+          const result = await options.actions.pairNanoleaf(target);
           if (result.ok) send(response, 200, { success: true, name: result.name });
           else send(response, 409, { error: result.error, code: 'conflict' });
           return;

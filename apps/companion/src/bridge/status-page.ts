@@ -78,6 +78,17 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     <p id="pair-result" role="status"></p>
   </section>
   <section class="wide">
+    <h2>Nanoleaf</h2>
+    <div id="nanoleaf"></div>
+    <div class="row" style="margin-top:10px">
+      <label for="nanoleaf-address" class="muted">Controller address</label>
+      <input id="nanoleaf-address" placeholder="192.168.1.30 (optional)">
+      <button type="button" id="nanoleaf-pair">Pair a Nanoleaf controller</button>
+    </div>
+    <p class="muted" id="nanoleaf-steps">Hold the power button on the Nanoleaf controller for 5–7 seconds until the lights flash, then click Pair. The companion waits up to 60 seconds; if the time runs out, hold the button again and click Pair to retry.</p>
+    <p id="nanoleaf-result" role="status"></p>
+  </section>
+  <section class="wide">
     <h2>Recent log</h2>
     <div class="log" id="log"></div>
   </section>
@@ -90,7 +101,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
 export const STATUS_PAGE_SCRIPT = `'use strict';
 const FLAGS = [['green', 'Green'], ['yellow', 'Yellow'], ['red', 'Red'], ['checkered', 'Chequered'], ['vsc', 'VSC'], ['vsc_ending', 'VSC ending'], ['fastest_lap', 'Fastest lap']];
 const NAMES = Object.fromEntries(FLAGS);
-const BRANDS = { lifx_lan: 'LIFX', hue_local: 'Hue', govee_lan: 'Govee' };
+const BRANDS = { lifx_lan: 'LIFX', hue_local: 'Hue', govee_lan: 'Govee', nanoleaf: 'Nanoleaf' };
 const STREAM = { connecting: 'Connecting to the server…', following: 'Following the live race', polling: 'Following (checking every few seconds)', waiting: 'Waiting for the next live session', reconnecting: 'Reconnecting…', refused: 'Not following', unlinked: 'Not linked', stopped: 'Stopped' };
 const $ = (id) => document.getElementById(id);
 const text = (el, value) => { el.textContent = value; return el; };
@@ -133,7 +144,7 @@ function render(s) {
   text($('pause'), paused ? 'Resume lights' : 'Pause lights');
   const lights = s.lights || [];
   if (lights.length === 0) {
-    $('lights').replaceChildren(el('p', { className: 'muted', textContent: 'No lights found yet. LIFX bulbs on this network are found by themselves; pair a Hue bridge below.' }));
+    $('lights').replaceChildren(el('p', { className: 'muted', textContent: 'No lights found yet. LIFX bulbs on this network are found by themselves; pair a Hue bridge or a Nanoleaf controller below.' }));
   } else {
     const rows = lights.map((l) => el('tr', {}, [
       el('td', {}, [el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), l.label])]),
@@ -152,6 +163,10 @@ function render(s) {
   const hue = s.hue || { bridges: [] };
   $('hue').replaceChildren(...(hue.bridges.length ? hue.bridges.map((b) => el('div', { textContent: (b.name || 'Hue bridge') + ' · ' + b.url + ' · ' + (b.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Hue bridge paired.' })]));
   if (hue.pairing) text($('pair-result'), hue.pairing);
+  const nanoleaf = s.nanoleaf || { devices: [] };
+  $('nanoleaf').replaceChildren(...(nanoleaf.devices.length ? nanoleaf.devices.map((d) => el('div', { textContent: (d.name || 'Nanoleaf') + ' · ' + d.address + ' · ' + (d.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Nanoleaf controller paired.' })]));
+  if (nanoleaf.steps) text($('nanoleaf-steps'), nanoleaf.steps);
+  if (nanoleaf.pairing) text($('nanoleaf-result'), nanoleaf.pairing);
   $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level, textContent: e.at.slice(11, 19) + '  ' + e.message })));
 }
 
@@ -179,6 +194,13 @@ $('pair').addEventListener('click', async () => {
   text($('pair-result'), 'Waiting for the link button (up to 60 s)…');
   try { const r = await post('/api/hue/pair', url ? { url } : {}); text($('pair-result'), 'Paired with ' + r.name + '.'); }
   catch (error) { text($('pair-result'), error.message); }
+  refresh();
+});
+$('nanoleaf-pair').addEventListener('click', async () => {
+  const address = $('nanoleaf-address').value.trim();
+  text($('nanoleaf-result'), 'Waiting for the power button (up to 60 s): hold it for 5–7 seconds until the lights flash…');
+  try { const r = await post('/api/nanoleaf/pair', address ? { address } : {}); text($('nanoleaf-result'), 'Paired with ' + r.name + '.'); }
+  catch (error) { text($('nanoleaf-result'), error.message + ' Hold the power button again and click Pair to retry.'); }
   refresh();
 });
 refresh();

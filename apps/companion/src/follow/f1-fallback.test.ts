@@ -136,6 +136,7 @@ async function setUp(options: {
     lifxTargets: [],
     goveeTargets: [],
     goveePorts: GOVEE_DEFAULT_PORTS,
+    nanoleaf: [],
     hueBridges: [],
     lanScan: false,
     console: false,

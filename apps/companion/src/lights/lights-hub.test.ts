@@ -41,4 +41,15 @@ describe('which lights the companion drives', () => {
       'd073d5000002',
     ]);
   });
+
+  test('Nanoleaf has no cloud twin: the browser setting never takes its lights away', () => {
+    const selectedLights = { lifx: ['d073d5000001'], hue: ['d073d5000003'] };
+    expect(drivenIds('nanoleaf', found, { selectedLights, sharedLightsDriver: 'browser' })).toHaveLength(3);
+    expect(
+      drivenIds('nanoleaf', found, {
+        selectedLights: { nanoleaf: ['d073d5000002'] },
+        sharedLightsDriver: 'browser',
+      }),
+    ).toEqual(['d073d5000002']);
+  });
 });

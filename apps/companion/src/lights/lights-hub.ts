@@ -7,7 +7,7 @@ import {
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
 
-export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan';
+export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf';
 
 /** A LAN driver as the hub uses it: the shared driver interface plus discovery and shutdown. */
 export interface LanDriver extends LightDriver {
@@ -34,8 +34,12 @@ export interface Selection {
   sharedLightsDriver: 'companion' | 'browser';
 }
 
-/** The cloud provider that knows the same light by the same id (Govee's cloud `govee`: issue 16). */
-const CLOUD_TWIN: Record<LanProvider, string> = { lifx_lan: 'lifx', hue_local: 'hue', govee_lan: 'govee' };
+/** The cloud provider that knows the same light by the same id; Nanoleaf has no cloud driver. */
+const CLOUD_TWIN: Partial<Record<LanProvider, string>> = {
+  lifx_lan: 'lifx',
+  hue_local: 'hue',
+  govee_lan: 'govee',
+};
 
 /** The lights this companion drives of one provider, by the rules above. */
 export function drivenIds(
@@ -47,8 +51,9 @@ export function drivenIds(
   // A light that is not answering right now stays driven: its driver sends it the current look
   // again when it answers (a bulb that blinked off the Wi-Fi, a restarted bridge).
   const pool = found.map((light) => light.id).filter((id) => chosen === undefined || chosen.includes(id));
-  if (selection.sharedLightsDriver !== 'browser') return pool;
-  const twins = new Set(selection.selectedLights[CLOUD_TWIN[provider]] ?? []);
+  const twin = CLOUD_TWIN[provider];
+  if (selection.sharedLightsDriver !== 'browser' || twin === undefined) return pool;
+  const twins = new Set(selection.selectedLights[twin] ?? []);
   return pool.filter((id) => !twins.has(id));
 }
 

@@ -18,7 +18,7 @@ describe('StateFile', () => {
   test('starts empty, keeps what it is given across loads, and writes the file 0600 in a 0700 folder', () => {
     const dir = tempDir();
     const first = new StateFile(dir);
-    expect(first.load().state).toEqual({ hueBridges: [], paused: false });
+    expect(first.load().state).toEqual({ hueBridges: [], nanoleafDevices: [], paused: false });
     first.update((s) => ({
       ...s,
       server: 'http://127.0.0.1:3000',
@@ -33,6 +33,17 @@ describe('StateFile', () => {
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     }
     expect(fs.readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  test('Nanoleaf tokens are kept; a file from before Nanoleaf loads with none', () => {
+    const dir = tempDir();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'state.json'), '{"hueBridges": [], "paused": false}');
+    const store = new StateFile(dir);
+    expect(store.load().state.nanoleafDevices).toEqual([]);
+    const device = { host: '192.168.1.31', port: 16021, token: 'a'.repeat(32), id: 's1924', name: 'Shapes' };
+    store.update((s) => ({ ...s, nanoleafDevices: [device] }));
+    expect(new StateFile(dir).load().state.nanoleafDevices).toEqual([device]);
   });
 
   test('an unreadable file is kept aside and the companion starts unlinked', () => {

@@ -12,6 +12,18 @@ export const StoredHueBridgeSchema = z.object({
 });
 export type StoredHueBridge = z.infer<typeof StoredHueBridgeSchema>;
 
+/** A paired Nanoleaf controller: its address and the token the power-button pairing gave. */
+export const StoredNanoleafSchema = z.object({
+  host: z.string(),
+  port: z.number().int().min(1).max(65_535),
+  token: z.string(),
+  /** Lower-case serial number: the light's id. */
+  id: z.string(),
+  name: z.string().optional(),
+  model: z.string().optional(),
+});
+export type StoredNanoleaf = z.infer<typeof StoredNanoleafSchema>;
+
 /** What the companion keeps between runs, in `state.json` of its data folder (mode 0600). */
 export const CompanionStateSchema = z.object({
   /** The server this link belongs to: a token is never sent to another server. */
@@ -19,6 +31,7 @@ export const CompanionStateSchema = z.object({
   token: z.string().optional(),
   device: z.object({ id: z.string(), name: z.string() }).optional(),
   hueBridges: z.array(StoredHueBridgeSchema).default([]),
+  nanoleafDevices: z.array(StoredNanoleafSchema).default([]),
   paused: z.boolean().default(false),
   /** The account's last preferences document: the delay still applies while the server is away. */
   preferences: z.unknown().optional(),
@@ -27,7 +40,7 @@ export const CompanionStateSchema = z.object({
 });
 export type CompanionState = z.infer<typeof CompanionStateSchema>;
 
-const EMPTY: CompanionState = { hueBridges: [], paused: false };
+const EMPTY: CompanionState = { hueBridges: [], nanoleafDevices: [], paused: false };
 
 /**
  * The state file. Writes go to a temporary file that is renamed over the old one, so a crash or a

@@ -48,7 +48,10 @@ function parseLight(value: unknown): DeviceLight | null {
   if (!isRecord(value)) return null;
   const { provider, id, label, reachable } = value;
   if (
-    (provider !== 'lifx_lan' && provider !== 'hue_local' && provider !== 'govee_lan') ||
+    (provider !== 'lifx_lan' &&
+      provider !== 'hue_local' &&
+      provider !== 'govee_lan' &&
+      provider !== 'nanoleaf') ||
     typeof id !== 'string' ||
     id === ''
   )

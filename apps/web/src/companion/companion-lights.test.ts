@@ -32,25 +32,33 @@ describe('which lights a companion drives', () => {
     expect(drivenLightCount([lamp, strip, go], { lifx_lan: [] })).toBe(1);
   });
 
-  test('the list keys round-trip; an empty choice removes both providers (the companion drives all)', () => {
+  test('the list keys round-trip; an empty choice removes every provider (the companion drives all)', () => {
     // Govee ids carry colons themselves: the key splits at the first one.
-    const keys = companionSelectionKeys({ lifx_lan: ['a'], hue_local: ['b'], govee_lan: ['D4:AD:01'] });
-    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b', 'govee_lan:D4:AD:01']);
+    const keys = companionSelectionKeys({
+      lifx_lan: ['a'],
+      hue_local: ['b'],
+      govee_lan: ['D4:AD:01'],
+      nanoleaf: ['s1'],
+    });
+    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b', 'govee_lan:D4:AD:01', 'nanoleaf:s1']);
     expect(companionSelectionFromKeys(keys)).toEqual({
       lifx_lan: ['a'],
       hue_local: ['b'],
       govee_lan: ['D4:AD:01'],
+      nanoleaf: ['s1'],
     });
     expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({
       lifx_lan: [],
       hue_local: ['b'],
       govee_lan: [],
+      nanoleaf: [],
     });
     expect(companionSelectionFromKeys([])).toEqual({});
     expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({
       lifx_lan: [],
       hue_local: [],
       govee_lan: [],
+      nanoleaf: [],
     });
   });
 });

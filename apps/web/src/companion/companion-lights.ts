@@ -4,11 +4,15 @@ import type { CompanionLightIds, LocalSettings } from '@flaglight/core';
 // Which lights a desktop companion drives, and which of them the browser also has selected. Pure:
 // the Companion tab, the dashboard line, the who-drives prompt and the lights engine share it.
 
-export const COMPANION_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan'] as const;
+export const COMPANION_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf'] as const;
 export type CompanionProvider = (typeof COMPANION_PROVIDERS)[number];
 
-/** The cloud provider that knows the same bulb by the same id (the contract's DeviceLight ids). */
-export const CLOUD_TWIN = { lifx_lan: 'lifx', hue_local: 'hue', govee_lan: 'govee' } as const;
+/** The cloud provider that knows the same light by the same id (the contract's DeviceLight ids); Nanoleaf has none. */
+export const CLOUD_TWIN: Partial<Record<CompanionProvider, 'lifx' | 'hue' | 'govee'>> = {
+  lifx_lan: 'lifx',
+  hue_local: 'hue',
+  govee_lan: 'govee',
+};
 
 /** A light's key across providers in one list: `lifx_lan:d073d5000001`. */
 export function companionLightKey(light: Pick<DeviceLight, 'provider' | 'id'>): string {
@@ -32,11 +36,13 @@ export function companionSelectionKeys(selection: CompanionLightIds): string[] {
 
 /**
  * Keys chosen in the device list as the account keeps them: no key at all when nothing is chosen
- * (the companion then drives every light it finds), else both providers, so the choice is exact.
+ * (the companion then drives every light it finds), else every provider, so the choice is exact.
  */
 export function companionSelectionFromKeys(keys: readonly string[]): CompanionLightIds {
   if (keys.length === 0) return {};
-  const selection: Required<CompanionLightIds> = { lifx_lan: [], hue_local: [], govee_lan: [] };
+  const selection = Object.fromEntries(
+    COMPANION_PROVIDERS.map((p) => [p, [] as string[]]),
+  ) as Required<CompanionLightIds>;
   for (const key of keys) {
     const parsed = parseCompanionLightKey(key);
     if (parsed && !selection[parsed.provider].includes(parsed.id)) selection[parsed.provider].push(parsed.id);
@@ -86,8 +92,9 @@ export function findSharedLights(
   for (const device of devices ?? []) {
     if (!device.online) continue;
     for (const light of device.lights) {
-      if (light.reachable && companionDrives(light, settings.companionSelectedLights))
-        companion[CLOUD_TWIN[light.provider]].add(light.id);
+      const twin = CLOUD_TWIN[light.provider];
+      if (twin && light.reachable && companionDrives(light, settings.companionSelectedLights))
+        companion[twin].add(light.id);
     }
   }
   if (companion.lifx.size === 0 && companion.hue.size === 0) return NO_SHARED_LIGHTS;

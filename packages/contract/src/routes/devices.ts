@@ -30,8 +30,9 @@ const userCode = safeString('code', { min: 1, max: 20, trim: true });
  * The companion's LAN providers. Their ids are the cloud's ids of the same bulb: `lifx_lan` the LIFX
  * MAC in lower-case hex (as `lifx`), `hue_local` the CLIP v2 light UUID (as `hue`'s remote API),
  * `govee_lan` the device id of the LAN scan (`1F:80:C5:…`, as Govee's cloud `device`).
+ * `nanoleaf` (no cloud twin) is the controller's serial number in lower case.
  */
-export const DEVICE_LIGHT_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan'] as const;
+export const DEVICE_LIGHT_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf'] as const;
 export type DeviceLightProvider = (typeof DEVICE_LIGHT_PROVIDERS)[number];
 
 /** A light a companion found on its network, as it reports it. */

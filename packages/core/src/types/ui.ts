@@ -34,6 +34,7 @@ export const CompanionLightIdsSchema = z.object({
   lifx_lan: z.array(z.string()).optional(),
   hue_local: z.array(z.string()).optional(),
   govee_lan: z.array(z.string()).optional(),
+  nanoleaf: z.array(z.string()).optional(),
 });
 export type CompanionLightIds = z.infer<typeof CompanionLightIdsSchema>;
 

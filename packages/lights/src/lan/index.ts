@@ -19,3 +19,8 @@ export {
   type GoveeRgb,
   type GoveeStatus,
 } from './govee/messages.js';
+export * from './nanoleaf/driver.js';
+export * from './nanoleaf/effects.js';
+export * from './nanoleaf/http.js';
+export * from './nanoleaf/mdns.js';
+export * from './nanoleaf/pairing.js';

@@ -15,6 +15,14 @@ import {
   type VirtualLifxBulbs,
   type VirtualLifxBulbView,
 } from './lifx-bulbs.js';
+import { type NanoleafSimDevice, type NanoleafSimView, startNanoleafSim } from './nanoleaf.js';
+
+/** The demo's Nanoleaf controllers: fixed serials, so a companion's stored tokens name the same ones. */
+export const NANOLEAF_DEMO_DEVICES = [
+  { name: 'Shapes Living room', serialNo: 'S19240A1001', model: 'NL42', panelCount: 7 },
+  { name: 'Canvas Office', serialNo: 'S19240A1002', model: 'NL29', panelCount: 9 },
+  { name: 'Lines Desk', serialNo: 'S19240A1003', model: 'NL59', panelCount: 6 },
+] as const;
 
 export interface LanSimOptions {
   /** UDP port answering LIFX discovery for every bulb (0 = ephemeral). */
@@ -26,6 +34,8 @@ export interface LanSimOptions {
   goveeScanPort?: number;
   goveeReplyPort?: number;
   goveeCount?: number;
+  /** Nanoleaf controllers, each on its own ephemeral HTTP port (default 3). */
+  nanoleafCount?: number;
   now?: () => number;
 }
 
@@ -43,12 +53,14 @@ export interface LanSimState {
     commandPort: null;
     devices: VirtualGoveeDeviceView[];
   };
+  nanoleaf: { devices: NanoleafSimView[] };
 }
 
 export interface LanSim {
   lifx: VirtualLifxBulbs;
   hueBridge: LocalHueBridge;
   govee: VirtualGoveeDevices;
+  nanoleaf: NanoleafSimDevice[];
   state(): LanSimState;
   /** `/` (live page), `/state` and `/_control/*`; mount it under a prefix (demo: /sims/lan). */
   plugin: (app: FastifyInstance) => Promise<void>;
@@ -64,8 +76,8 @@ const rgbHex = (c: { r: number; g: number; b: number }) =>
 
 /**
  * The LAN simulator (lan-lights.md §3, nanoleaf-govee.md §3): virtual LIFX bulbs and Govee devices
- * on UDP and a local Hue bridge on HTTPS,
- * all on 127.0.0.1, with an HTTP face for the demo page, their state and faults.
+ * on UDP, a local Hue bridge on HTTPS and Nanoleaf controllers on HTTP, all on 127.0.0.1, with an
+ * HTTP face for the demo page, their state and faults.
  */
 export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> {
   const now = options.now ?? Date.now;
@@ -95,6 +107,22 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     await Promise.all([lifx.close(), hueBridge.close()]);
     throw error;
   }
+  const nanoleaf: NanoleafSimDevice[] = [];
+  try {
+    const count = options.nanoleafCount ?? NANOLEAF_DEMO_DEVICES.length;
+    for (let k = 0; k < count; k += 1) {
+      const demo = NANOLEAF_DEMO_DEVICES[k % NANOLEAF_DEMO_DEVICES.length]!;
+      const serialNo =
+        k < NANOLEAF_DEMO_DEVICES.length ? demo.serialNo : `S19240A2${String(k).padStart(3, '0')}`;
+      const name = k < NANOLEAF_DEMO_DEVICES.length ? demo.name : `${demo.name} ${k + 1}`;
+      nanoleaf.push(await startNanoleafSim({ ...demo, name, serialNo, now }));
+    }
+  } catch (error) {
+    await Promise.all([lifx.close(), hueBridge.close(), govee.close(), ...nanoleaf.map((d) => d.close())]);
+    throw error;
+  }
+  const nanoleafDevice = (id: unknown) =>
+    typeof id === 'string' ? nanoleaf.find((d) => d.id === id.toLowerCase()) : undefined;
 
   const state = (): LanSimState => ({
     lifx: { host: lifx.host, discoveryPort: lifx.discoveryPort, bulbs: lifx.list() },
@@ -106,6 +134,7 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
       commandPort: null,
       devices: govee.list(),
     },
+    nanoleaf: { devices: nanoleaf.map((d) => d.view()) },
   });
 
   async function plugin(app: FastifyInstance): Promise<void> {
@@ -146,6 +175,19 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
           brightness: d.brightness / 100,
           effect: !d.lanControl ? 'LAN Control off' : d.fault.ignoreCommands ? 'ignores commands' : null,
         })),
+        ...nanoleaf.map((d) => {
+          const v = d.view();
+          const lit = v.panels.find((p) => p.hex !== '#000000');
+          return {
+            id: v.id,
+            label: `Nanoleaf ${v.name} · :${v.port}`,
+            on: v.on && !v.fault.offline,
+            hex: lit?.hex ?? '#000000',
+            brightness: v.brightness / 100,
+            effect: v.fault.offline ? 'offline' : v.colorMode === 'effect' ? v.select : null,
+            panels: v.panels.map((p) => p.hex),
+          };
+        }),
       ],
     }));
     app.get('/_control/lifx/:id/log', async (request, reply) => {
@@ -219,10 +261,49 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
       return { linkButton: true };
     });
     app.get('/_control/hue/commands', async () => ({ commands: hueBridge.commands() }));
+    // The power-button gesture on one controller (`id`: its serial) or on all of them.
+    app.post('/_control/nanoleaf/button', async (request, reply) => {
+      const { id } = asBody(request.body);
+      const targets = id === undefined ? nanoleaf : [nanoleafDevice(id)].filter((d) => d !== undefined);
+      if (targets.length === 0) return reply.code(404).send({ error: 'no such Nanoleaf controller' });
+      for (const device of targets) device.holdButton();
+      return { pairing: targets.map((d) => d.id) };
+    });
+    app.post('/_control/nanoleaf/fault', async (request, reply) => {
+      const body = asBody(request.body);
+      const targets =
+        body.id === undefined ? nanoleaf : [nanoleafDevice(body.id)].filter((d) => d !== undefined);
+      if (targets.length === 0) return reply.code(404).send({ error: 'no such Nanoleaf controller' });
+      const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+      if (
+        (body.dropPercent !== undefined && number(body.dropPercent) === undefined) ||
+        (body.delayMs !== undefined && number(body.delayMs) === undefined) ||
+        (body.offline !== undefined && typeof body.offline !== 'boolean') ||
+        (body.revokeTokens !== undefined && body.revokeTokens !== true)
+      )
+        return reply
+          .code(400)
+          .send({ error: 'dropPercent and delayMs are numbers ≥ 0, offline a boolean, revokeTokens true' });
+      for (const device of targets) {
+        device.setFault({
+          ...(number(body.dropPercent) === undefined ? {} : { dropPercent: number(body.dropPercent) }),
+          ...(number(body.delayMs) === undefined ? {} : { delayMs: number(body.delayMs) }),
+          ...(typeof body.offline === 'boolean' ? { offline: body.offline } : {}),
+        });
+        if (body.revokeTokens === true) device.revokeTokens();
+      }
+      return { devices: nanoleaf.map((d) => ({ id: d.id, fault: d.view().fault, tokens: d.view().tokens })) };
+    });
+    app.get('/_control/nanoleaf/:id/log', async (request, reply) => {
+      const device = nanoleafDevice((request.params as { id: string }).id);
+      if (!device) return reply.code(404).send({ error: 'no such Nanoleaf controller' });
+      return { requests: device.requests() };
+    });
     app.post('/_control/reset', async () => {
       lifx.reset();
       hueBridge.reset();
       govee.reset();
+      for (const device of nanoleaf) device.reset();
       return { ok: true };
     });
   }
@@ -231,10 +312,11 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     lifx,
     hueBridge,
     govee,
+    nanoleaf,
     state,
     plugin,
     async close() {
-      await Promise.all([lifx.close(), hueBridge.close(), govee.close()]);
+      await Promise.all([lifx.close(), hueBridge.close(), govee.close(), ...nanoleaf.map((d) => d.close())]);
     },
   };
 }

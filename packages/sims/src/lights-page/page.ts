@@ -21,7 +21,8 @@ export function sendLightsPage(reply: FastifyReply, title: string): FastifyReply
 /**
  * The demo page that shows every virtual bulb live: plain HTML polling `<base>/_control/bulbs`
  * every 250 ms, where `<base>` is the page's own path (so it works under /sims/lifx/ or any prefix).
- * The JSON holds `{ bulbs: [{ id, label, on, hex, brightness, effect }] }`.
+ * The JSON holds `{ bulbs: [{ id, label, on, hex, brightness, effect, panels? }] }`; `panels`
+ * (Nanoleaf: each panel's `#rrggbb`) is drawn as a row of tiles under the swatch.
  */
 export function renderLightsPage(title: string, nonce?: string): string {
   return `<!doctype html>
@@ -37,6 +38,8 @@ export function renderLightsPage(title: string, nonce?: string): string {
   li { background: #1c1c1c; border-radius: .75rem; padding: .75rem; text-align: center; }
   .bulb { width: 5rem; height: 5rem; border-radius: 50%; margin: .25rem auto .5rem; border: 2px solid #333; }
   .meta { font-size: .75rem; color: #aaa; }
+  .panels { display: flex; flex-wrap: wrap; justify-content: center; gap: 2px; margin: 0 auto .5rem; }
+  .panel { width: .9rem; height: .9rem; border-radius: 2px; border: 1px solid #333; }
 </style>
 </head>
 <body>
@@ -62,7 +65,19 @@ export function renderLightsPage(title: string, nonce?: string): string {
         const meta = document.createElement('div');
         meta.className = 'meta';
         meta.textContent = (b.on ? b.hex + ' · ' + Math.round(b.brightness * 100) + '%' : 'off') + (b.effect ? ' · ' + b.effect : '');
-        li.append(dot, label, meta);
+        li.append(dot);
+        if (Array.isArray(b.panels)) {
+          const row = document.createElement('div');
+          row.className = 'panels';
+          row.append(...b.panels.map((color) => {
+            const tile = document.createElement('span');
+            tile.className = 'panel';
+            tile.style.background = b.on ? color : '#000';
+            return tile;
+          }));
+          li.append(row);
+        }
+        li.append(label, meta);
         return li;
       }));
     } catch { /* the next tick retries */ }

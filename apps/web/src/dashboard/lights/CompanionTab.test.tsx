@@ -57,7 +57,21 @@ describe('the Companion tab of Light Control', () => {
     expect(screen.getByText(COMPANION_TEXTS.noSelection)).toBeInTheDocument();
   });
 
-  test('selecting writes the companion selection for both providers; deselecting all removes it', async () => {
+  test('a Nanoleaf controller the companion reports is listed under its brand', async () => {
+    const shapes = {
+      provider: 'nanoleaf' as const,
+      id: 's19240a1001',
+      label: 'Shapes Living room',
+      reachable: true,
+    };
+    await openCompanionTab([companion({ lights: [shapes] })]);
+    const list = await screen.findByRole('list', { name: 'Companion lights' });
+    const [item] = within(list).getAllByRole('listitem');
+    expect(within(item!).getByText('Nanoleaf')).toBeInTheDocument();
+    expect(within(item!).getByText('Shapes Living room')).toBeInTheDocument();
+  });
+
+  test('selecting writes the companion selection for every provider; deselecting all removes it', async () => {
     await openCompanionTab([companion({ lights: [...lanLights(2), ...lanLights(1, 'hue_local')] })]);
     await screen.findByRole('list', { name: 'Companion lights' });
     fireEvent.click(screen.getByRole('checkbox', { name: /Lan bulb 1/ }));
@@ -65,6 +79,7 @@ describe('the Companion tab of Light Control', () => {
       lifx_lan: ['d073d5000000'],
       hue_local: [],
       govee_lan: [],
+      nanoleaf: [],
     });
     expect(screen.queryByText(COMPANION_TEXTS.noSelection)).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
@@ -72,6 +87,7 @@ describe('the Companion tab of Light Control', () => {
       lifx_lan: ['d073d5000000', 'd073d5000001'],
       hue_local: ['uuid-1'],
       govee_lan: [],
+      nanoleaf: [],
     });
     fireEvent.click(screen.getByRole('button', { name: 'Deselect all' }));
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({});
@@ -94,6 +110,7 @@ describe('the Companion tab of Light Control', () => {
       lifx_lan: ['d073d5000000'],
       hue_local: [],
       govee_lan: [],
+      nanoleaf: [],
     });
   });
 

@@ -19,6 +19,7 @@ const PROVIDER_LABELS = {
   lifx_lan: 'LIFX (LAN)',
   hue_local: 'Hue bridge',
   govee_lan: 'Govee (LAN)',
+  nanoleaf: 'Nanoleaf',
 } as const;
 const REACHABLE_LABELS = { on: 'Reachable', off: 'Unreachable' };
 
