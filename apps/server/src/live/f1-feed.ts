@@ -21,8 +21,12 @@ export const F1_FEED_CHECK_MS = 1_000;
  * feed is back within 5 s of F1 answering again. One instance, one connection: polite enough.
  */
 export const F1_FEED_BACKOFF = { initialMs: 1_000, factor: 2, maxMs: 4_000, jitter: 0.2 } as const;
-/** The client drops a connection that stays silent this long (a stall) and connects again. */
-export const F1_FEED_RECONNECT_SILENCE_MS = 15_000;
+/**
+ * The client drops a connection that sends no frame at all (not even the hub's 15 s pings) for this
+ * long, a stall, and connects again. Above the ping interval, so a quiet feed between sessions
+ * keeps its one connection instead of reconnecting over and over; it is merely not healthy.
+ */
+export const F1_FEED_RECONNECT_SILENCE_MS = 20_000;
 
 /** SessionStatus values of a session under way (Aborted: suspended behind a red flag). */
 const RUNNING = new Set(['Started', 'Aborted']);
@@ -51,7 +55,7 @@ export interface F1SessionState {
  * The server instance's one connection to F1 live timing (issue 15: one per instance, whatever
  * the number of users), shared by every live session it follows, and what arms a session from
  * SessionInfo/SessionStatus. Health is judged here, not in the client: the client reconnects after
- * 15 s of silence, the lights must fail over sooner.
+ * 20 s without a frame, the lights must fail over sooner.
  */
 export interface F1Feed {
   health(): F1FeedHealth;
