@@ -97,3 +97,4 @@ export {
 } from './lan/lifx-bulbs.js';
 export { type LanSim, type LanSimOptions, type LanSimState, startLanSim } from './lan/sim.js';
 export * from './f1live/index.js';
+export * from './govee/index.js';
