@@ -46,6 +46,7 @@ export function registerGoveeApiGuard(
       at: timed.receivedAt ?? now(),
       status: reply.statusCode,
       device: timed.goveeDevice ?? null,
+      key: typeof request.headers['govee-api-key'] === 'string' ? request.headers['govee-api-key'] : null,
       body: request.body ?? null,
     });
     if (state.log.length > 100_000) state.log.splice(0, 50_000);

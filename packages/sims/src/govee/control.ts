@@ -33,6 +33,8 @@ export interface GoveeSimControl {
   /** Requests the account may still make today. */
   dayRemaining(key: string): number;
   revokeKey(key: string): boolean;
+  /** Another account's key is accepted from now on (until reset). */
+  addKey(key: string): void;
   requests(): GoveeLoggedRequest[];
   resetRequests(): void;
   /** Devices, keys, counters, faults and log back to the start. */
@@ -78,6 +80,9 @@ export function createGoveeControl(state: GoveeState, settings: GoveeSettings): 
       return Math.max(0, state.limits.perDay - used);
     },
     revokeKey: (key) => state.keys.delete(key),
+    addKey(key) {
+      state.keys.add(key);
+    },
     requests: () => [...state.log],
     resetRequests() {
       state.log = [];

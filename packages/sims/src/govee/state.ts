@@ -54,6 +54,8 @@ export interface GoveeLoggedRequest {
   status: number;
   /** The device a control or state call named, if any. */
   device: string | null;
+  /** The API key the call carried (the simulator's own log: tests check whose key was used). */
+  key: string | null;
   body: unknown;
 }
 
