@@ -1,8 +1,11 @@
 import type { LightColor, LightStep } from '@flaglight/core';
 import type { LightErrorInfo } from './errors.js';
 
-/** `lifx_lan` and `hue_local` are the desktop companion's LAN drivers (`@flaglight/lights/lan`, Node only). */
-export type LightProvider = 'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local';
+/**
+ * `lifx_lan` and `hue_local` are the desktop companion's LAN drivers (`@flaglight/lights/lan`, Node
+ * only); `govee` is Govee's cloud through the app's server.
+ */
+export type LightProvider = 'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local' | 'govee';
 
 /** SPEC §3 Light device, as every driver lists it. */
 export interface LightDeviceInfo {

@@ -6,7 +6,8 @@ import { createContext, useContext } from 'react';
  * The lights work provides the value (`LightsProvider`, mounted once above the routes so a
  * connection survives moving between Dashboard and Settings); Race Control only consumes it.
  */
-export type DrivenProvider = 'hue' | 'lifx';
+/** `govee`: Govee's cloud through the app's server; its lights follow flags beside Hue or LIFX. */
+export type DrivenProvider = 'hue' | 'lifx' | 'govee';
 
 export interface LightsApi {
   /**
