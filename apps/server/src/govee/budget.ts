@@ -1,5 +1,6 @@
 import type { GoveeBudgetMode } from '@flaglight/contract';
 import { FASTEST_LAP_SHOW_MS, getSettledLook, hsbToRgb, type EffectFlag } from '@flaglight/core';
+import type { GoveeControl } from './client.js';
 
 /** Reference §2.2: 10 control calls per device per minute, 10,000 per account per day. */
 export const GOVEE_PER_DEVICE_PER_MINUTE = 10;
@@ -18,6 +19,38 @@ export interface GoveeLook {
   on: boolean;
   rgb?: number;
   brightness?: number;
+}
+
+/** What a device is known to show (from our own successful calls); unknown fields are absent. */
+export interface GoveeKnownState {
+  on?: boolean;
+  rgb?: number;
+  brightness?: number;
+}
+
+/**
+ * The next call that brings a device from what it is known to show to the wanted look, or null
+ * when nothing differs. One capability per call (that is Govee's API): a device known to be off is
+ * switched on first; otherwise the colour goes first (it shows at once), then power, then brightness.
+ */
+export function nextCapability(known: GoveeKnownState, want: GoveeLook | null): GoveeControl | null {
+  if (!want) return null;
+  const power = (value: number) => ({ type: 'devices.capabilities.on_off', instance: 'powerSwitch', value });
+  if (!want.on) return known.on === false ? null : power(0);
+  if (known.on === false) return power(1);
+  if (want.rgb !== undefined && known.rgb !== want.rgb)
+    return { type: 'devices.capabilities.color_setting', instance: 'colorRgb', value: want.rgb };
+  if (known.on !== true) return power(1);
+  if (want.brightness !== undefined && known.brightness !== want.brightness)
+    return { type: 'devices.capabilities.range', instance: 'brightness', value: want.brightness };
+  return null;
+}
+
+/** What a device shows after a call Govee accepted. */
+export function applyCapability(known: GoveeKnownState, capability: GoveeControl): void {
+  if (capability.instance === 'powerSwitch') known.on = capability.value === 1;
+  else if (capability.instance === 'colorRgb') known.rgb = capability.value;
+  else if (capability.instance === 'brightness') known.brightness = capability.value;
 }
 
 /** How much the remaining day's budget allows (see GOVEE_BUDGET_MODES in the contract). */

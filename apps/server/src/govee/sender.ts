@@ -1,10 +1,13 @@
 import type { GoveeBudgetMode } from '@flaglight/contract';
 import type { Logger } from 'pino';
 import {
+  applyCapability,
   deriveBudgetMode,
   GOVEE_COALESCE_MS,
   GOVEE_DAILY_LIMIT,
   GOVEE_PER_DEVICE_PER_MINUTE,
+  nextCapability,
+  type GoveeKnownState,
   type GoveeLook,
 } from './budget.js';
 import type { GoveeCloudClient, GoveeControl, GoveeFailureKind, GoveeRateInfo } from './client.js';
@@ -20,7 +23,7 @@ interface Slot {
   /** The look the user wants now (the latest flag); null: nothing asked. */
   desired: GoveeLook | null;
   /** What we know the device shows (from our own successful calls). */
-  known: { on?: boolean; rgb?: number; brightness?: number };
+  known: GoveeKnownState;
   inFlight: boolean;
   /** When each call in the last minute went out (the per-device minute budget). */
   sentAt: number[];
@@ -117,29 +120,9 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
     lastError = { message, at: deps.now() };
   }
 
-  function next(slot: Slot): GoveeControl | null {
-    const want = slot.desired;
-    const known = slot.known;
-    if (!want) return null;
-    if (!want.on)
-      return known.on === false
-        ? null
-        : { type: 'devices.capabilities.on_off', instance: 'powerSwitch', value: 0 };
-    // A device known to be off is switched on first; otherwise the colour goes first (it shows at once).
-    if (known.on === false) return { type: 'devices.capabilities.on_off', instance: 'powerSwitch', value: 1 };
-    if (want.rgb !== undefined && known.rgb !== want.rgb)
-      return { type: 'devices.capabilities.color_setting', instance: 'colorRgb', value: want.rgb };
-    if (known.on !== true) return { type: 'devices.capabilities.on_off', instance: 'powerSwitch', value: 1 };
-    if (want.brightness !== undefined && known.brightness !== want.brightness)
-      return { type: 'devices.capabilities.range', instance: 'brightness', value: want.brightness };
-    return null;
-  }
+  const next = (slot: Slot): GoveeControl | null => nextCapability(slot.known, slot.desired);
 
-  function record(slot: Slot, capability: GoveeControl): void {
-    if (capability.instance === 'powerSwitch') slot.known.on = capability.value === 1;
-    else if (capability.instance === 'colorRgb') slot.known.rgb = capability.value;
-    else if (capability.instance === 'brightness') slot.known.brightness = capability.value;
-  }
+  const record = (slot: Slot, capability: GoveeControl): void => applyCapability(slot.known, capability);
 
   function wake(at: number): void {
     if (closed || at >= wakeAt) return;
