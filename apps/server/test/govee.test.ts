@@ -1,5 +1,10 @@
 import { Writable } from 'node:stream';
-import { DEMO_GOVEE_API_KEY, type GoveeSimControl } from '@flaglight/sims';
+import {
+  DEMO_GOVEE_API_KEY,
+  startGoveeSim,
+  type GoveeSimControl,
+  type RunningGoveeSim,
+} from '@flaglight/sims';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createLogger } from '../src/http/logging.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
@@ -315,5 +320,54 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
       connected: false,
       reason: 'not_connected',
     });
+  });
+});
+
+describe('Govee cloud at GOVEE_API_URL: 10 lights, each call answered in 500 ms', () => {
+  let t: TestApp;
+  let govee: RunningGoveeSim;
+  beforeAll(async () => {
+    govee = await startGoveeSim({ deviceCount: 10, latencyMs: 500 });
+    t = await buildTestApp({ env: { GOVEE_API_URL: govee.url } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await govee.close();
+  });
+
+  test('a flag reaches all 10 lights in one round trip (lights are sent in parallel), 1 call each', async () => {
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/auth/signup',
+      payload: {
+        email: 'ten-lights@example.com',
+        password: STRONG,
+        plan: 'trial',
+        turnstileToken: t.context.sims!.turnstile.control.issueToken(),
+      },
+    });
+    const headers = { authorization: `Bearer ${signup.json().token as string}` };
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers, payload });
+    expect((await post('/api/govee/connect', { apiKey: DEMO_GOVEE_API_KEY })).json()).toEqual({
+      success: true,
+      lights: 10,
+    });
+    const ids = govee.control.devices().map((d) => d.device);
+    // The first flag learns each light's state: 3 calls a light.
+    await post('/api/govee/lights/flag', { lightIds: ids, flag: 'green' });
+    await vi.waitFor(() => expect(govee.control.devices().every((d) => d.brightness === 50)).toBe(true), {
+      timeout: 5000,
+    });
+    govee.control.resetRequests();
+    const started = Date.now();
+    await post('/api/govee/lights/flag', { lightIds: ids, flag: 'red' });
+    await vi.waitFor(() => expect(govee.control.devices().every((d) => d.hex === '#ff0000')).toBe(true), {
+      timeout: 5000,
+      interval: 20,
+    });
+    const elapsed = Date.now() - started;
+    // Coalescing window (250 ms) + one 500 ms answer; one at a time would take 5 s.
+    expect(elapsed).toBeLessThan(1500);
+    expect(govee.control.requests().filter((r) => r.path.endsWith('/device/control'))).toHaveLength(10);
   });
 });
