@@ -282,6 +282,27 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
     expect(ours.every((r) => r.device === a.ids[0] || r.device === b.ids[1])).toBe(true);
   });
 
+  test('a sealed key copied to another account’s row does not open there', async () => {
+    const a = await connected();
+    const token = await signup();
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const userId = String(me.json().user.id);
+    const [row] = await t.context.db.selectFrom('govee_connections').select('api_key').execute();
+    const now = new Date().toISOString();
+    await t.context.db
+      .insertInto('govee_connections')
+      .values({ user_id: userId, api_key: row!.api_key, created_at: now, updated_at: now })
+      .execute();
+    const thief = as(token);
+    expect((await thief.get('/api/govee/status')).json()).toEqual({ connected: false });
+    const flag = await thief.post('/api/govee/lights/flag', { lightIds: [a.ids[0]!], flag: 'red' });
+    expect(flag.json().code).toBe('govee_not_connected');
+  });
+
   test('a key Govee stops accepting is forgotten and Govee shows as disconnected', async () => {
     sim.addKey(OTHER_KEY);
     const { user, ids } = await connected(OTHER_KEY);

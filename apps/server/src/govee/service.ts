@@ -3,7 +3,7 @@ import type { EffectFlag } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import type { SecretBox } from '../hue/crypto.js';
+import { SealError, type SecretBox } from '../hue/crypto.js';
 import { GOVEE_PER_DEVICE_PER_MINUTE, planFlag, toGoveeRgb, type GoveeLook } from './budget.js';
 import type { GoveeCloudClient, GoveeDevice } from './client.js';
 import { GOVEE_MESSAGES, goveeNotConnected, toGoveeHttpError } from './errors.js';
@@ -65,11 +65,27 @@ export function createGoveeService(deps: GoveeServiceDeps) {
     lists.delete(userId);
   }
 
-  /** The stored key, sealed and open; 403 govee_not_connected without one. */
-  async function storedKey(userId: string): Promise<{ sealed: string; key: string }> {
+  /** The stored key, open; null when there is none or it no longer opens (APP_SECRET changed). */
+  async function readKey(userId: string): Promise<{ sealed: string; key: string } | null> {
     const sealed = await repo.findSealedKey(userId);
-    if (!sealed) throw goveeNotConnected();
-    return { sealed, key: deps.box.open(sealed, sealContext(userId)) };
+    if (!sealed) return null;
+    try {
+      return { sealed, key: deps.box.open(sealed, sealContext(userId)) };
+    } catch (error) {
+      if (!(error instanceof SealError)) throw error;
+      deps.logger.warn(
+        { userId },
+        'A stored Govee key does not open with this APP_SECRET: the user must add it again',
+      );
+      return null;
+    }
+  }
+
+  /** The stored key, sealed and open; 403 govee_not_connected without a usable one. */
+  async function storedKey(userId: string): Promise<{ sealed: string; key: string }> {
+    const stored = await readKey(userId);
+    if (!stored) throw goveeNotConnected();
+    return stored;
   }
 
   function linkFor(userId: string, sealed: string, key: string): GoveeLink {
@@ -126,7 +142,7 @@ export function createGoveeService(deps: GoveeServiceDeps) {
 
   return {
     status: async (userId: string): Promise<{ connected: boolean }> => ({
-      connected: (await repo.findSealedKey(userId)) !== undefined,
+      connected: (await readKey(userId)) !== null,
     }),
 
     /** Checks the key by listing its devices (one call), then stores it sealed. */
@@ -187,7 +203,7 @@ export function createGoveeService(deps: GoveeServiceDeps) {
     },
 
     diagnostics: async (userId: string): Promise<GoveeDiagnostics> => {
-      const sealed = await repo.findSealedKey(userId);
+      const sealed = await readKey(userId);
       const emptyBudget = {
         dailyLimit: 0,
         dailyRemaining: 0,
