@@ -3,6 +3,7 @@ import { delay } from '../shared/clock.js';
 import {
   asBody,
   CAPABILITY,
+  goveeKeyId,
   type GoveeDevice,
   type GoveeSettings,
   type GoveeState,
@@ -46,7 +47,10 @@ export function registerGoveeApiGuard(
       at: timed.receivedAt ?? now(),
       status: reply.statusCode,
       device: timed.goveeDevice ?? null,
-      key: typeof request.headers['govee-api-key'] === 'string' ? request.headers['govee-api-key'] : null,
+      keyId:
+        typeof request.headers['govee-api-key'] === 'string'
+          ? goveeKeyId(request.headers['govee-api-key'])
+          : null,
       body: request.body ?? null,
     });
     if (state.log.length > 100_000) state.log.splice(0, 50_000);

@@ -6,6 +6,7 @@ export {
   GOVEE_DEMO_DEVICE_COUNT,
   GOVEE_LIST_PER_MINUTE,
   GOVEE_RATE_LIMITS,
+  goveeKeyId,
   type GoveeFault,
   type GoveeLoggedRequest,
   type GoveeSimOptions,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Clock, systemClock } from '../shared/clock.js';
 
 export const DEMO_GOVEE_API_KEY = 'demo-govee-key';
@@ -37,6 +38,11 @@ export interface GoveeDevice {
   colorTemK: number;
 }
 
+/** A short fingerprint of an API key (SHA-256, 12 hex digits): tells keys apart without showing them. */
+export function goveeKeyId(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 12);
+}
+
 export interface GoveeSimOptions {
   now?: Clock;
   /** Accepted API keys. Default `['demo-govee-key']`. */
@@ -54,8 +60,11 @@ export interface GoveeLoggedRequest {
   status: number;
   /** The device a control or state call named, if any. */
   device: string | null;
-  /** The API key the call carried (the simulator's own log: tests check whose key was used). */
-  key: string | null;
+  /**
+   * Which API key the call carried, as `goveeKeyId(key)`: tests check whose key was used, and a
+   * real key pasted into demo mode is not shown by `/_control/requests`.
+   */
+  keyId: string | null;
   body: unknown;
 }
 
