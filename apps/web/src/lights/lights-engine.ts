@@ -42,8 +42,8 @@ import {
 
 /**
  * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
- * driver through the app server's remote routes, the on-screen light, and an effect player for
- * each. Each provider's connection state lives in its own store (`providers`), which React reads
+ * driver through the app server's remote routes, Govee's cloud through the app server (key on the
+ * server), the on-screen light, and an effect player for each. Each provider's connection state lives in its own store (`providers`), which React reads
  * with `useSyncExternalStore`; `session` says whether the connections are still being restored.
  */
 export class LightsEngine {
