@@ -12,9 +12,10 @@ export type DrivenProvider = 'hue' | 'lifx' | 'govee';
 export interface LightsApi {
   /**
    * The provider that flags drive: Hue when it is connected with at least one light selected,
-   * else LIFX on the same terms, else null (SPEC §4 Live connection: "If the bridge provider and
-   * cloud provider are both ready, the bridge provider is driven and the other is not"), else
-   * Govee. Govee's lights, when ready, follow every flag beside Hue or LIFX (decision 021).
+   * else LIFX on the same terms (SPEC §4 Live connection: "If the bridge provider and cloud
+   * provider are both ready, the bridge provider is driven and the other is not"), else Govee on
+   * the same terms, else null. Govee's lights, when ready, also follow every flag beside Hue or
+   * LIFX (decision 021).
    */
   drivenProvider: DrivenProvider | null;
   /** True while the connections are still being restored after a page load. */
