@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
 import { deviceRoutes } from './devices/routes.js';
 import { downloadRoutes } from './downloads/routes.js';
+import { goveeRoutes } from './govee/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     trustRequestOrigin: context.config.mode === 'demo',
     authorizeBase: context.hue.authorizeBase,
   });
+  await app.register(goveeRoutes, { govee: context.govee });
   await app.register(downloadRoutes, { downloadsDir: context.config.downloadsDir });
   await app.register(webAppRoutes, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });
 

@@ -149,6 +149,7 @@ const envSchema = z.object({
   HUE_CLIENT_SECRET: optionalString,
   HUE_API_URL: optionalUrl,
   LIFX_API_URL: optionalUrl,
+  GOVEE_API_URL: optionalUrl,
   SMTP_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -281,6 +282,8 @@ export interface Config {
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   hue: { clientId?: string; clientSecret?: string; apiUrl: string | undefined };
   lifx: { apiUrl: string };
+  /** Govee's platform API, called by the server only (reference §2.2); unset in demo: the simulator. */
+  govee: { apiUrl: string | undefined };
   /** Demo mode's LAN simulator ports on 127.0.0.1 (0 = ephemeral; /sims/lan/state names them). */
   lanSim: { lifxPort: number; hueBridgePort: number };
 }
@@ -404,6 +407,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       ...(e.HUE_CLIENT_SECRET ? { clientSecret: e.HUE_CLIENT_SECRET } : {}),
       apiUrl: serviceUrl(e.HUE_API_URL, 'https://api.meethue.com'),
     },
+    govee: { apiUrl: serviceUrl(e.GOVEE_API_URL, 'https://openapi.api.govee.com') },
     lifx: {
       // The LIFX driver runs in the browser (SPEC §3 keeps the token there): a same-origin path in demo.
       apiUrl: (e.LIFX_API_URL ?? (demo ? '/sims/lifx/v1' : 'https://api.lifx.com/v1')).replace(/\/+$/, ''),

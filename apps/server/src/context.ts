@@ -9,6 +9,8 @@ import { createDatabase, type Db, type DatabaseOptions } from './db/database.js'
 import { tightenDataDir } from './db/private-files.js';
 import type { DemoSims } from './demo/sims.js';
 import { createDeviceService, type DeviceService } from './devices/service.js';
+import { createGoveeCloudClient } from './govee/client.js';
+import { createGoveeService, type GoveeService } from './govee/service.js';
 import { createLogger } from './http/logging.js';
 import { createBrowserBinding } from './hue/browser-binding.js';
 import { createHueRemoteClient } from './hue/client.js';
@@ -73,6 +75,8 @@ export interface AppContext {
   replays: ReplayService;
   /** Hue remote API per user; `authorizeBase` is where the browser opens Hue's authorize page. */
   hue: { service: HueService; authorizeBase: (appOrigin: string) => string };
+  /** Govee's cloud per user: keys sealed here, calls paced within Govee's budgets. */
+  govee: GoveeService;
   sims: DemoSims | undefined;
   now: () => Date;
   close(): Promise<void>;
@@ -87,6 +91,8 @@ export interface ContextOptions {
   connectPush?: PushConnector;
   /** How long the server waits for the Hue remote API (default 10 s; tests shorten it). */
   hueTimeoutMs?: number;
+  /** How long the server waits for Govee's cloud (default 10 s; tests shorten it). */
+  goveeTimeoutMs?: number;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -221,6 +227,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
     now,
   });
 
+  // Govee's cloud: the real one (GOVEE_API_URL, default openapi.api.govee.com) or the simulator.
+  const govee = createGoveeService({
+    db,
+    box: createSecretBox(appSecret, 'govee-api-key-encryption-v1'),
+    client: createGoveeCloudClient({
+      apiUrl: config.govee.apiUrl ?? simUrl('govee'),
+      ...(options.goveeTimeoutMs === undefined ? {} : { timeoutMs: options.goveeTimeoutMs }),
+    }),
+    logger,
+    now,
+  });
+
   return {
     config,
     logger,
@@ -249,6 +267,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     schedule,
     replays: createReplayService({ hub, client: openf1Client }),
     hue: { service: hue, authorizeBase: hueAuthorizeBase },
+    govee,
     sims,
     now,
     async close() {
@@ -256,6 +275,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       hub.close();
       await f1Feed?.stop();
       hue.close();
+      govee.close();
       await userEvents.close();
       await redis?.close();
       mailer.close();

@@ -141,10 +141,11 @@ describe('the API contract, as the server registered it', () => {
         if (asExpired.statusCode === 403) expect(asExpired.json().code, key(route)).not.toBe('trial_expired');
       }
     }
-    // The paid features: live data, the stream's ticket, free-form Hue light control.
+    // The paid features: live data, the stream's ticket, free-form Hue and Govee light control.
     expect(paid.sort()).toEqual([
       'GET /api/live/state',
       'GET /api/openf1/proxy/*',
+      'POST /api/govee/lights/state',
       'POST /api/live/ticket',
       'PUT /hue/lights/:id/state',
     ]);

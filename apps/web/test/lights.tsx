@@ -52,6 +52,20 @@ export function hueLights(count: number) {
   }));
 }
 
+/** Govee cloud lights as `GET /api/govee/lights` answers them. */
+export function goveeLights(count: number) {
+  return Array.from({ length: count }, (_, i) => {
+    const hex = (i + 1).toString(16).padStart(2, '0').toUpperCase();
+    return {
+      id: `7A:4B:D4:AD:FC:${hex}:C0:${hex}`,
+      label: `Govee ${i + 1}`,
+      name: `Govee ${i + 1}`,
+      type: 'H6159',
+      connected: true,
+    };
+  });
+}
+
 /** The answers every signed-in screen asks for. */
 export function baseRoutes(user: unknown) {
   return {

@@ -32,6 +32,10 @@ export const ERROR_CODES = [
   'hue_no_application_key',
   /** Hue asked us to slow down (429). */
   'hue_busy',
+  /** The account has no Govee API key stored: add one in Settings. */
+  'govee_not_connected',
+  /** Govee refused the API key (wrong, or replaced by a newer one): add the current key in Settings. */
+  'govee_key_refused',
   /** An outside service (OpenF1, Hue, payments, mail) failed or could not be reached (502). */
   'upstream_unavailable',
   /** An outside service did not answer in time (504). */

@@ -1,6 +1,7 @@
 import type { KeyOf, RoutesOf } from './define.js';
 import { adminRoutes, authRoutes, licenceRoutes, paymentRoutes, trackingRoutes } from './routes/auth.js';
 import { deviceRoutes } from './routes/devices.js';
+import { goveeRoutes } from './routes/govee.js';
 import { hueRoutes } from './routes/hue.js';
 import { liveRoutes, replayRoutes, scheduleRoutes } from './routes/live.js';
 import { metaRoutes } from './routes/meta.js';
@@ -11,6 +12,7 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './routes/auth.js';
 export * from './routes/devices.js';
+export * from './routes/govee.js';
 export * from './routes/hue.js';
 export * from './routes/live.js';
 export * from './routes/meta.js';
@@ -29,6 +31,7 @@ export const api = {
   replays: replayRoutes,
   schedule: scheduleRoutes,
   hue: hueRoutes,
+  govee: goveeRoutes,
   preferences: preferenceRoutes,
   devices: deviceRoutes,
 };

@@ -3,9 +3,10 @@ import type { LightErrorInfo } from './errors.js';
 
 /**
  * `lifx_lan`, `hue_local`, `govee_lan` and `nanoleaf` are the desktop companion's LAN drivers
- * (`@flaglight/lights/lan`, Node only).
+ * (`@flaglight/lights/lan`, Node only); `govee` is Govee's cloud through the app's server.
  */
-export type LightProvider = 'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf';
+export type LightProvider =
+  'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf' | 'govee';
 
 /** SPEC §3 Light device, as every driver lists it. */
 export interface LightDeviceInfo {

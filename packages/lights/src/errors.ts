@@ -10,6 +10,9 @@ export const LIGHT_ERROR_MESSAGES = {
   hueUnauthorized: 'Hue bridge unauthorized',
   hueNotConnected: 'Hue bridge not connected',
   hueCommandFailed: 'Failed to set flag',
+  goveeNotConnected: 'Govee is not connected',
+  goveeFetchLightsFailed: 'Failed to fetch Govee lights',
+  goveeCommandFailed: 'Failed to set flag on Govee lights',
 } as const;
 
 export type LightErrorKind =

@@ -6,5 +6,6 @@ export * from './lifx/driver.js';
 export * from './hue/transports.js';
 export * from './hue/driver.js';
 export * from './screen/driver.js';
+export * from './govee/driver.js';
 export * from './player/strobe.js';
 export * from './player/player.js';

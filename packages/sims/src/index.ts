@@ -123,3 +123,4 @@ export {
   startNanoleafSim,
 } from './lan/nanoleaf.js';
 export * from './f1live/index.js';
+export * from './govee/index.js';

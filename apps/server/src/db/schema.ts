@@ -86,6 +86,14 @@ export interface HueConnectionsTable {
   updated_at: string;
 }
 
+/** A user's Govee cloud API key, sealed with APP_SECRET (govee/repository.ts); never returned. */
+export interface GoveeConnectionsTable {
+  user_id: string;
+  api_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** One pending Hue OAuth flow: the state (stored hashed) binds the callback to its user. */
 export interface HueOauthStatesTable {
   state_hash: string;
@@ -153,4 +161,5 @@ export interface Database {
   user_preferences: UserPreferencesTable;
   devices: DevicesTable;
   device_codes: DeviceCodesTable;
+  govee_connections: GoveeConnectionsTable;
 }

@@ -1,6 +1,7 @@
 import {
   createCheckoutSim,
   createF1LiveSim,
+  createGoveeSim,
   createHueSim,
   createLifxSim,
   createJolpicaSim,
@@ -39,6 +40,8 @@ export interface DemoSims {
   jolpica: JolpicaSim;
   lifx: ReturnType<typeof createLifxSim>;
   hue: ReturnType<typeof createHueSim>;
+  /** Govee's cloud (key demo-govee-key), called by the server's Govee client. */
+  govee: ReturnType<typeof createGoveeSim>;
   /** Virtual LAN lights on 127.0.0.1: LIFX bulbs on UDP and a local Hue bridge on HTTPS. */
   lan: LanSim;
   /** Registers every simulator's routes on a scope (prefix it with /sims). */
@@ -108,6 +111,8 @@ export async function startDemoSims(
   // 12 LIFX bulbs (token demo-token) and a Hue bridge with 4 lights: their pages show them live.
   const lifx = createLifxSim({ now: () => now().getTime() });
   const hue = createHueSim({ now: () => now().getTime(), appOrigins });
+  // 6 Govee cloud devices: the page at /sims/govee/ shows them live.
+  const govee = createGoveeSim({ now: () => now().getTime() });
   // The companion's --demo finds the LAN simulator's ports at /sims/lan/state.
   const lan = await startLanSim({ ...lanPorts, now: () => now().getTime() });
   const register = async (scope: FastifyInstance) => {
@@ -119,6 +124,7 @@ export async function startDemoSims(
     await scope.register(checkout.plugin, { prefix: '/checkout' });
     await scope.register(lifx.plugin, { prefix: '/lifx' });
     await scope.register(hue.plugin, { prefix: '/hue' });
+    await scope.register(govee.plugin, { prefix: '/govee' });
     await scope.register(lan.plugin, { prefix: '/lan' });
   };
   const internal = Fastify();
@@ -135,6 +141,7 @@ export async function startDemoSims(
     jolpica,
     lifx,
     hue,
+    govee,
     lan,
     register,
     origin,

@@ -20,9 +20,13 @@ export interface SecretBox {
   open(sealed: string, context: string): string;
 }
 
-/** Encryption at rest for Hue tokens (docs/decisions/009): a key derived from APP_SECRET with HKDF-SHA256. */
-export function createSecretBox(appSecret: string): SecretBox {
-  const key = Buffer.from(crypto.hkdfSync('sha256', appSecret, HKDF_SALT, HKDF_INFO, 32));
+/**
+ * Encryption at rest for Hue tokens (docs/decisions/009): a key derived from APP_SECRET with
+ * HKDF-SHA256. Another kind of secret (Govee API keys) passes its own `info`, so it gets a key of
+ * its own.
+ */
+export function createSecretBox(appSecret: string, info: string = HKDF_INFO): SecretBox {
+  const key = Buffer.from(crypto.hkdfSync('sha256', appSecret, HKDF_SALT, info, 32));
   return {
     seal(plain, context) {
       const iv = crypto.randomBytes(IV_BYTES);

@@ -84,6 +84,13 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         links: [SETTINGS],
       },
       {
+        id: 'govee-cloud',
+        question: 'How do I connect Govee lights?',
+        answer:
+          'In the Govee Home app open Profile → Settings → Apply for API Key; Govee e-mails you a key (applying again replaces the old one). Paste it into Settings → Govee Cloud and press Connect Govee. Flaglight’s server keeps the key encrypted and calls Govee for you. Govee’s cloud shows solid colours only: a flashing flag shows its colour and the chequered flag shows white, a few seconds after the flag.',
+        links: [SETTINGS],
+      },
+      {
         id: 'choose-lights',
         question: 'How do I choose which lights follow the flags?',
         answer:
@@ -175,6 +182,13 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         question: 'The lights lag or skip a change',
         answer:
           'Light providers limit how many commands they accept per second, and Flaglight slows down when asked to. Selecting fewer lights helps. Check that your delay matches your broadcast.',
+      },
+      {
+        id: 'govee-budget',
+        question: 'My Govee lights skip some flags',
+        answer:
+          'Govee allows 10 commands per light per minute and 10,000 a day per account. Flaglight sends each light only the latest colour and, when the day’s budget runs low, shows only the track-wide flags (red, green, chequered, safety car, VSC) so the lights keep working until the end of the race. Settings → Govee Cloud → Govee diagnostics shows the budget left today; it resets at midnight UTC. If Govee refuses your key, apply for a new one and connect again.',
+        links: [SETTINGS],
       },
       {
         id: 'tab-asleep',

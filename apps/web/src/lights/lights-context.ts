@@ -6,13 +6,16 @@ import { createContext, useContext } from 'react';
  * The lights work provides the value (`LightsProvider`, mounted once above the routes so a
  * connection survives moving between Dashboard and Settings); Race Control only consumes it.
  */
-export type DrivenProvider = 'hue' | 'lifx';
+/** `govee`: Govee's cloud through the app's server; its lights follow flags beside Hue or LIFX. */
+export type DrivenProvider = 'hue' | 'lifx' | 'govee';
 
 export interface LightsApi {
   /**
    * The provider that flags drive: Hue when it is connected with at least one light selected,
-   * else LIFX on the same terms, else null (SPEC §4 Live connection: "If the bridge provider and
-   * cloud provider are both ready, the bridge provider is driven and the other is not").
+   * else LIFX on the same terms (SPEC §4 Live connection: "If the bridge provider and cloud
+   * provider are both ready, the bridge provider is driven and the other is not"), else Govee on
+   * the same terms, else null. Govee's lights, when ready, also follow every flag beside Hue or
+   * LIFX (decision 024).
    */
   drivenProvider: DrivenProvider | null;
   /** True while the connections are still being restored after a page load. */

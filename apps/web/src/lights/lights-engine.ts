@@ -1,10 +1,12 @@
 import { createLightProgram, HUE_FLAG_DURATION_MS, type EffectFlag } from '@flaglight/core';
 import {
   createEffectPlayer,
+  createGoveeCloudDriver,
   createHueDriver,
   createHueRemoteTransport,
   createLifxCloudDriver,
   createScreenDriver,
+  isGoveeDisconnectError,
   isHueDisconnectError,
   SCREEN_DEVICE_ID,
   systemTimers,
@@ -12,12 +14,14 @@ import {
   toLightErrorInfo,
   type HueRemoteTransport,
   type EffectPlayer,
+  type GoveeCloudDriver,
   type HueDriver,
   type LifxCloudDriver,
   type LightErrorInfo,
   type ScreenDriver,
 } from '@flaglight/lights';
 import { ApiError } from '../api/client';
+import { connectGovee, disconnectGovee, fetchGoveeStatus } from './govee-api';
 import { disconnectHue, fetchHueStatus } from './hue-api';
 import type { DrivenProvider } from './lights-context';
 import {
@@ -38,14 +42,19 @@ import {
 
 /**
  * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
- * driver through the app server's remote routes, the on-screen light, and an effect player for
- * each. Each provider's connection state lives in its own store (`providers`), which React reads
+ * driver through the app server's remote routes, Govee's cloud through the app server (key on the
+ * server), the on-screen light, and an effect player for each. Each provider's connection state lives in its own store (`providers`), which React reads
  * with `useSyncExternalStore`; `session` says whether the connections are still being restored.
  */
 export class LightsEngine {
   readonly lifx: LifxCloudDriver;
   readonly hue: HueDriver;
   readonly screen: ScreenDriver;
+  /** Govee's cloud through the app's server, which shows each flag's settled colour within Govee's budget. */
+  readonly govee: GoveeCloudDriver;
+  private readonly goveeFlags = new TargetScheduler(systemTimers);
+  /** The last "not sent" note shown for Govee (the same note is not shown again for every flag). */
+  private goveeNote: string | null = null;
   private readonly hueTransport: HueRemoteTransport;
   /** Hue flags go to the server (SPEC §7 POST /hue/lights/flag), which plays the effect on the bridge. */
   private readonly hueFlags = new TargetScheduler(systemTimers);
@@ -67,6 +76,7 @@ export class LightsEngine {
     this.hueTransport = createHueRemoteTransport({ token: options.sessionToken });
     this.hue = createHueDriver({ transport: this.hueTransport });
     this.screen = createScreenDriver({ label: 'On-screen light' });
+    this.govee = createGoveeCloudDriver({ token: options.sessionToken });
     const player = (driver: LifxCloudDriver | ScreenDriver, provider: 'lifx' | 'screen') =>
       createEffectPlayer({
         driver,
@@ -98,6 +108,10 @@ export class LightsEngine {
         if (!isHueDisconnectError(event.error)) return;
         void this.markHueRefused(event.error.message);
       }),
+      this.govee.subscribe((event) => {
+        if (event.type === 'disconnect' && isGoveeDisconnectError(event.error))
+          this.markGoveeRefused(event.error.message);
+      }),
     );
   }
 
@@ -109,6 +123,10 @@ export class LightsEngine {
 
   private setHue(patch: Partial<ProviderSnapshots['hue']>): void {
     this.states.update('hue', patch);
+  }
+
+  private setGovee(patch: Partial<ProviderSnapshots['govee']>): void {
+    this.states.update('govee', patch);
   }
 
   selectedIds(provider: DrivenProvider): string[] {
@@ -135,8 +153,20 @@ export class LightsEngine {
     const run = (player: EffectPlayer) =>
       at === undefined ? player.play(flag) : player.schedule(flag, at) !== null;
     run(this.players.screen);
-    const driven = options.only ?? this.drivenProvider();
-    if (!driven) return false;
+    // Govee's lights are lights of their own: they follow every flag beside Hue or LIFX.
+    const goveeReady = isProviderReady(this.providers.govee.getSnapshot());
+    if (options.only === 'govee' || (!options.only && goveeReady)) {
+      if (!goveeReady) return false;
+      const goveeFlag = program.program.flag;
+      if (at === undefined) this.sendGoveeFlag(goveeFlag);
+      else this.goveeFlags.at(at, () => this.sendGoveeFlag(goveeFlag));
+      if (options.only === 'govee') return true;
+    } else if (!options.only) {
+      this.goveeFlags.cancelAll();
+    }
+    const leading = this.drivenProvider();
+    const driven = options.only ?? (leading === 'govee' ? null : leading);
+    if (!driven) return goveeReady && !options.only;
     if (options.only && !isProviderReady(this.providers[driven].getSnapshot())) return false;
     // The provider not driven keeps nothing queued (it may have been driven a moment ago).
     if (driven === 'hue') {
@@ -163,9 +193,33 @@ export class LightsEngine {
     });
   }
 
+  private sendGoveeFlag(flag: EffectFlag): void {
+    const ids = this.selectedIds('govee');
+    if (ids.length === 0) {
+      this.options.notify.warning(`No devices selected for ${flag}: skipped`);
+      return;
+    }
+    this.govee
+      .sendFlag(ids, flag)
+      .then((answer) => {
+        // A flag the day's budget skips is said once per reason, not at every flag of the race.
+        if (answer.sent) this.goveeNote = null;
+        else if (answer.note !== this.goveeNote) {
+          this.goveeNote = answer.note;
+          this.options.notify.warning(`Govee: ${answer.note}`);
+        }
+      })
+      .catch((error: unknown) => {
+        // A refused key is reported by the driver's disconnect event.
+        const info = toLightErrorInfo(error, T.goveeCommandFailed);
+        if (!isGoveeDisconnectError(info)) this.toastError(info.message);
+      });
+  }
+
   cancelPending(): void {
     Object.values(this.players).forEach((player) => player.cancelAll());
     this.hueFlags.cancelAll();
+    this.goveeFlags.cancelAll();
   }
 
   private reportError(provider: 'lifx' | 'screen', error: LightErrorInfo): void {
@@ -193,10 +247,13 @@ export class LightsEngine {
     this.dropHue();
     this.setLifx({ ...EMPTY, hasToken: token !== null });
     this.setHue({ ...EMPTY, hasApplicationKey: false, status: 'connecting' });
+    this.setGovee({ ...EMPTY, status: 'connecting' });
+    this.goveeNote = null;
     this.session.set({ restoring: true });
     await Promise.allSettled([
       token && autoConnect ? this.connectLifx(token, { quiet: true }) : Promise.resolve(),
       this.checkHue({ loadLights: autoConnect }),
+      this.checkGovee({ loadLights: autoConnect }),
     ]);
     if (epoch === this.epoch) this.session.set({ restoring: false });
   }
@@ -380,10 +437,100 @@ export class LightsEngine {
     });
   }
 
+  // --- Govee (cloud, through the server) -------------------------------------------------
+
+  /**
+   * Sends the key to the server, which checks it with Govee and keeps it sealed; then lists the
+   * lights. The server's words explain a refusal (wrong key, Govee down, rate limited).
+   */
+  async connectGovee(rawKey: string): Promise<boolean> {
+    const key = rawKey.trim();
+    if (key === '') return false;
+    const epoch = this.epoch;
+    this.setGovee({ status: 'connecting', error: null });
+    try {
+      await connectGovee(key);
+    } catch (error) {
+      if (epoch !== this.epoch) return false;
+      const message = errorText(error, T.goveeConnectFailed);
+      this.setGovee({ ...EMPTY, error: message });
+      this.toastError(message);
+      return false;
+    }
+    if (epoch !== this.epoch) return false;
+    this.setGovee({ status: 'connected', error: null });
+    this.options.notify.success(T.goveeConnected);
+    await this.loadGoveeLights();
+    return true;
+  }
+
+  /** Asks the server whether the account has a Govee key; lists the lights when asked to. */
+  async checkGovee({ loadLights = true } = {}): Promise<void> {
+    const epoch = this.epoch;
+    let connected: boolean;
+    try {
+      connected = await fetchGoveeStatus();
+    } catch (error) {
+      if (epoch !== this.epoch) return;
+      // A server without the Govee routes (404) simply has no Govee connection to offer.
+      const missing = error instanceof ApiError && error.code === 'not_found';
+      this.setGovee({ ...EMPTY, error: missing ? null : errorText(error, T.goveeNotConnected) });
+      return;
+    }
+    if (epoch !== this.epoch) return;
+    if (!connected) {
+      this.setGovee({ ...EMPTY });
+      return;
+    }
+    this.setGovee({ status: 'connected' });
+    if (loadLights) await this.loadGoveeLights();
+  }
+
+  async loadGoveeLights(): Promise<void> {
+    const epoch = this.epoch;
+    this.setGovee({ loadingDevices: true });
+    try {
+      const devices = await this.govee.connect();
+      if (epoch !== this.epoch) return;
+      this.setGovee({
+        status: 'connected',
+        devices,
+        devicesLoaded: true,
+        loadingDevices: false,
+        error: null,
+      });
+      this.options.onDevicesLoaded?.(
+        'govee',
+        devices.map((d) => d.id),
+      );
+    } catch (error) {
+      if (epoch !== this.epoch) return;
+      const info = toLightErrorInfo(error, T.goveeFetchLightsFailed);
+      if (isGoveeDisconnectError(info)) this.markGoveeRefused(info.message);
+      else this.setGovee({ loadingDevices: false, error: info.message });
+    }
+  }
+
+  /** The server has no usable key any more: Govee shows as disconnected, with the server's words. */
+  markGoveeRefused(message: string): void {
+    this.goveeFlags.cancelAll();
+    this.setGovee({ ...EMPTY, error: message });
+  }
+
+  async disconnectGovee(): Promise<void> {
+    this.goveeFlags.cancelAll();
+    try {
+      await disconnectGovee();
+    } finally {
+      this.setGovee({ ...EMPTY });
+    }
+  }
+
   dispose(): void {
     this.epoch += 1;
     this.unsubscribe.forEach((fn) => fn());
     this.hueFlags.cancelAll();
+    this.goveeFlags.cancelAll();
     Object.values(this.players).forEach((player) => player.dispose());
   }
 }

@@ -14,6 +14,11 @@ export const LIGHTS_TEXTS = {
   hueFetchLightsFailed: 'Failed to fetch lights',
   lifxConnected: 'LIFX connected',
   hueConnected: 'Philips Hue connected',
+  goveeConnected: 'Govee connected',
+  goveeConnectFailed: 'Failed to connect to Govee',
+  goveeKeyRequired: 'Please enter your Govee API key.',
+  goveeSolidOnly:
+    "Govee's cloud shows solid colours only: a flashing flag shows its colour, the chequered flag shows white.",
   noLights: (provider: string) =>
     `${provider} not connected or no devices selected. Go to Settings to connect it, then pick lights in Light Control.`,
 } as const;

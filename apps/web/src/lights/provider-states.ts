@@ -22,6 +22,7 @@ export function createProviderStates(selection: () => Record<DrivenProvider, rea
   const providers: ProviderStores = {
     lifx: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.lifx),
     hue: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.hue),
+    govee: createProviderStore(EMPTY_PROVIDER_SNAPSHOTS.govee),
   };
 
   /** The stored selection pruned to the listed devices; the same array while it is unchanged. */
@@ -48,16 +49,24 @@ export function createProviderStates(selection: () => Record<DrivenProvider, rea
     update,
     /** The stored selection changed: each store takes its new pruned selection, if it differs. */
     reselect: (): void => {
-      for (const provider of ['lifx', 'hue'] as const) {
+      for (const provider of ['lifx', 'hue', 'govee'] as const) {
         const current = providers[provider].getSnapshot();
         const selectedIds = pruned(provider, current);
         if (selectedIds !== current.selectedIds) update(provider, { selectedIds });
       }
     },
     drivenProvider: (): DrivenProvider | null =>
-      deriveDrivenProvider({ lifx: providers.lifx.getSnapshot(), hue: providers.hue.getSnapshot() }),
+      deriveDrivenProvider({
+        lifx: providers.lifx.getSnapshot(),
+        hue: providers.hue.getSnapshot(),
+        govee: providers.govee.getSnapshot(),
+      }),
     subscribe: (listener: () => void): (() => void) => {
-      const off = [providers.lifx.subscribe(listener), providers.hue.subscribe(listener)];
+      const off = [
+        providers.lifx.subscribe(listener),
+        providers.hue.subscribe(listener),
+        providers.govee.subscribe(listener),
+      ];
       return () => off.forEach((fn) => fn());
     },
   };

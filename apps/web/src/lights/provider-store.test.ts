@@ -16,6 +16,7 @@ function states(patch: {
   return {
     lifx: { ...EMPTY_PROVIDER_SNAPSHOTS.lifx, ...patch.lifx },
     hue: { ...EMPTY_PROVIDER_SNAPSHOTS.hue, ...patch.hue },
+    govee: { ...EMPTY_PROVIDER_SNAPSHOTS.govee, ...patch.govee },
   };
 }
 

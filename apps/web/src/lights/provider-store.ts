@@ -25,10 +25,13 @@ export interface ProviderSnapshot {
 
 export type LifxSnapshot = ProviderSnapshot & { hasToken: boolean };
 export type HueSnapshot = ProviderSnapshot & { hasApplicationKey: boolean };
+/** Govee: `connected` means the server holds the account's Govee API key. */
+export type GoveeSnapshot = ProviderSnapshot;
 
 export interface ProviderSnapshots {
   lifx: LifxSnapshot;
   hue: HueSnapshot;
+  govee: GoveeSnapshot;
 }
 
 export interface Store<T> {
@@ -57,6 +60,7 @@ export const EMPTY_PROVIDER: ProviderSnapshot = Object.freeze({
 export const EMPTY_PROVIDER_SNAPSHOTS: ProviderSnapshots = Object.freeze({
   lifx: Object.freeze({ ...EMPTY_PROVIDER, hasToken: false }),
   hue: Object.freeze({ ...EMPTY_PROVIDER, hasApplicationKey: false }),
+  govee: EMPTY_PROVIDER,
 });
 
 export function createProviderStore<T>(initial: T): ProviderStore<T> {
@@ -93,5 +97,7 @@ export function isProviderReady(state: ProviderSnapshot): boolean {
 export function deriveDrivenProvider(states: ProviderSnapshots): DrivenProvider | null {
   if (isProviderReady(states.hue)) return 'hue';
   if (isProviderReady(states.lifx)) return 'lifx';
+  // Govee's lights are driven beside either of them too (LightsEngine.playFlag); alone, they lead.
+  if (isProviderReady(states.govee)) return 'govee';
   return null;
 }

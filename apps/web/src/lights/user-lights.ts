@@ -27,7 +27,14 @@ export function createUserLights(email: string, lifxApiUrl: string) {
       clear: () => clearLifxToken(email),
     },
     // The stored selection, less the lights an online companion drives instead (sharedLightsDriver).
-    selection: () => browserSelection(readCompanionDevices(email), readLocalSettings(email)),
+    // Govee cloud lights have no companion twin: their selection is taken as it is.
+    selection: () => {
+      const settings = readLocalSettings(email);
+      return {
+        ...browserSelection(readCompanionDevices(email), settings),
+        govee: settings.selectedGoveeDeviceIds,
+      };
+    },
     // The selection decides the driven provider: the engine's stores follow its changes, and the
     // companions' (one coming online takes its lights over; one going offline gives them back).
     subscribeSelection: (listener) => {
@@ -36,17 +43,22 @@ export function createUserLights(email: string, lifxApiUrl: string) {
     },
     // SPEC §5: the selection is pruned to ids that still exist.
     onDevicesLoaded: (provider, ids) =>
-      updateLocalSettings(email, (current) =>
-        provider === 'lifx'
-          ? {
-              selectedLifxDeviceIds: pruneLightSelection(current.selectedLifxDeviceIds, ids),
-              hiddenLifxDeviceIds: pruneLightSelection(current.hiddenLifxDeviceIds, ids),
-            }
-          : {
-              selectedHueDeviceIds: pruneLightSelection(current.selectedHueDeviceIds, ids),
-              hiddenHueDeviceIds: pruneLightSelection(current.hiddenHueDeviceIds, ids),
-            },
-      ),
+      updateLocalSettings(email, (current) => {
+        if (provider === 'lifx')
+          return {
+            selectedLifxDeviceIds: pruneLightSelection(current.selectedLifxDeviceIds, ids),
+            hiddenLifxDeviceIds: pruneLightSelection(current.hiddenLifxDeviceIds, ids),
+          };
+        if (provider === 'govee')
+          return {
+            selectedGoveeDeviceIds: pruneLightSelection(current.selectedGoveeDeviceIds, ids),
+            hiddenGoveeDeviceIds: pruneLightSelection(current.hiddenGoveeDeviceIds, ids),
+          };
+        return {
+          selectedHueDeviceIds: pruneLightSelection(current.selectedHueDeviceIds, ids),
+          hiddenHueDeviceIds: pruneLightSelection(current.hiddenHueDeviceIds, ids),
+        };
+      }),
   });
   return {
     engine,

@@ -1,5 +1,5 @@
 import { shouldShowUpgradeSection } from '@flaglight/core';
-import { Cloud, Crown, Laptop, Lightbulb, LogOut, SlidersHorizontal } from 'lucide-react';
+import { Cloud, CloudSun, Crown, Laptop, Lightbulb, LogOut, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -8,6 +8,7 @@ import { useLightControl } from '../lights/light-control-context';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
 import { DevicesSection } from './DevicesSection';
+import { GoveeSection } from './GoveeSection';
 import { HueSection } from './HueSection';
 import { LifxSection } from './LifxSection';
 import { PreferencesSection } from './PreferencesSection';
@@ -25,6 +26,7 @@ export function SettingsPage() {
   const { hueAuthResult } = useLightControl();
   const [lifxOpen, setLifxOpen] = useState(true);
   const [hueOpen, setHueOpen] = useState(hueAuthResult !== null);
+  const [goveeOpen, setGoveeOpen] = useState(params.get('section') === 'govee');
   const [preferencesOpen, setPreferencesOpen] = useState(false);
   const [devicesOpen, setDevicesOpen] = useState(params.get('section') === 'devices');
   // A Hue OAuth result that came back by redirect opens its section.
@@ -60,6 +62,15 @@ export function SettingsPage() {
           onOpenChange={setHueOpen}
         >
           <HueSection />
+        </SettingsSection>
+        <SettingsSection
+          id="govee"
+          title="Govee Cloud"
+          icon={<CloudSun aria-hidden="true" className="size-5 text-accent" />}
+          open={goveeOpen}
+          onOpenChange={setGoveeOpen}
+        >
+          <GoveeSection />
         </SettingsSection>
         <SettingsSection
           id="preferences"

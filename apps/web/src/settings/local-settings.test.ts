@@ -15,11 +15,13 @@ describe('local settings (SPEC §3)', () => {
     expect(readLocalSettings(FAN)).toEqual({
       selectedLifxDeviceIds: [],
       selectedHueDeviceIds: [],
+      selectedGoveeDeviceIds: [],
       delaySeconds: 5,
       delayEnabled: true,
       autoConnect: true,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
+      hiddenGoveeDeviceIds: [],
       companionSelectedLights: {},
       companionHiddenLights: {},
       sharedLightsDriver: 'companion',

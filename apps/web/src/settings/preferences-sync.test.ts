@@ -181,7 +181,7 @@ describe('preferences sync with the account', () => {
     // No companion selection at all: the keys go, so the companion drives every light it finds.
     updateLocalSettings(email, { companionSelectedLights: {} });
     await vi.waitFor(() => expect(server.stored().version).toBe(4));
-    expect(Object.keys(server.stored().preferences.selectedLights).sort()).toEqual(['hue', 'lifx']);
+    expect(Object.keys(server.stored().preferences.selectedLights).sort()).toEqual(['govee', 'hue', 'lifx']);
   });
 
   test('a stored document from before sharedLightsDriver reads as companion', async () => {

@@ -32,8 +32,10 @@ type SyncedFields = Pick<
   | 'autoConnect'
   | 'selectedLifxDeviceIds'
   | 'selectedHueDeviceIds'
+  | 'selectedGoveeDeviceIds'
   | 'hiddenLifxDeviceIds'
   | 'hiddenHueDeviceIds'
+  | 'hiddenGoveeDeviceIds'
   | 'companionSelectedLights'
   | 'companionHiddenLights'
   | 'sharedLightsDriver'
@@ -69,8 +71,10 @@ export function localFromPreferences(preferences: Preferences): SyncedFields {
     autoConnect: preferences.autoConnect,
     selectedLifxDeviceIds: preferences.selectedLights.lifx ?? [],
     selectedHueDeviceIds: preferences.selectedLights.hue ?? [],
+    selectedGoveeDeviceIds: preferences.selectedLights.govee ?? [],
     hiddenLifxDeviceIds: preferences.hiddenLights.lifx ?? [],
     hiddenHueDeviceIds: preferences.hiddenLights.hue ?? [],
+    hiddenGoveeDeviceIds: preferences.hiddenLights.govee ?? [],
     companionSelectedLights: companionIds(preferences.selectedLights),
     companionHiddenLights: companionIds(preferences.hiddenLights),
     sharedLightsDriver: preferences.sharedLightsDriver,
@@ -95,11 +99,13 @@ export function preferencesFromLocal(local: LocalSettings, base: Preferences): P
       ...withCompanionIds(base.selectedLights, local.companionSelectedLights),
       lifx: local.selectedLifxDeviceIds,
       hue: local.selectedHueDeviceIds,
+      govee: local.selectedGoveeDeviceIds,
     },
     hiddenLights: {
       ...withCompanionIds(base.hiddenLights, local.companionHiddenLights),
       lifx: local.hiddenLifxDeviceIds,
       hue: local.hiddenHueDeviceIds,
+      govee: local.hiddenGoveeDeviceIds,
     },
     sharedLightsDriver: local.sharedLightsDriver,
     featureFlags: { ...local.featureFlags },
@@ -120,8 +126,10 @@ function localFromLocal(local: LocalSettings): SyncedFields {
     autoConnect: local.autoConnect,
     selectedLifxDeviceIds: local.selectedLifxDeviceIds,
     selectedHueDeviceIds: local.selectedHueDeviceIds,
+    selectedGoveeDeviceIds: local.selectedGoveeDeviceIds,
     hiddenLifxDeviceIds: local.hiddenLifxDeviceIds,
     hiddenHueDeviceIds: local.hiddenHueDeviceIds,
+    hiddenGoveeDeviceIds: local.hiddenGoveeDeviceIds,
     companionSelectedLights: companionIds(local.companionSelectedLights),
     companionHiddenLights: companionIds(local.companionHiddenLights),
     sharedLightsDriver: local.sharedLightsDriver,

@@ -50,11 +50,13 @@ describe('boundary schemas', () => {
     expect(LocalSettingsSchema.parse({})).toEqual({
       selectedLifxDeviceIds: [],
       selectedHueDeviceIds: [],
+      selectedGoveeDeviceIds: [],
       delaySeconds: 5,
       delayEnabled: true,
       autoConnect: true,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
+      hiddenGoveeDeviceIds: [],
       companionSelectedLights: {},
       companionHiddenLights: {},
       sharedLightsDriver: 'companion',

@@ -45,6 +45,8 @@ export const SHARED_LIGHTS_DRIVER_VALUES = ['companion', 'browser'] as const;
 export const LocalSettingsSchema = z.object({
   selectedLifxDeviceIds: z.array(z.string()).catch([]).default([]),
   selectedHueDeviceIds: z.array(z.string()).catch([]).default([]),
+  /** Govee cloud lights (driven through the app's server). */
+  selectedGoveeDeviceIds: z.array(z.string()).catch([]).default([]),
   delaySeconds: z.number().int().min(0).catch(DEFAULT_DELAY_SECONDS).default(DEFAULT_DELAY_SECONDS),
   delayEnabled: z.boolean().catch(DEFAULT_DELAY_ENABLED).default(DEFAULT_DELAY_ENABLED),
   /** Settings → App Preferences (DESIGN §6: persisted per user, on by default). */
@@ -52,6 +54,7 @@ export const LocalSettingsSchema = z.object({
   /** Devices the user hid from the Light Control list (SPEC §2 per-device hide button). */
   hiddenLifxDeviceIds: z.array(z.string()).catch([]).default([]),
   hiddenHueDeviceIds: z.array(z.string()).catch([]).default([]),
+  hiddenGoveeDeviceIds: z.array(z.string()).catch([]).default([]),
   /** The account's choice of companion (LAN) lights, kept as the account's preferences have it. */
   companionSelectedLights: CompanionLightIdsSchema.catch({}).default({}),
   companionHiddenLights: CompanionLightIdsSchema.catch({}).default({}),

@@ -8,6 +8,7 @@ import * as m0006 from './0006-email-verification.js';
 import * as m0007 from './0007-user-preferences.js';
 import * as m0008 from './0008-devices.js';
 import * as m0009 from './0009-device-lights.js';
+import * as m0010 from './0010-govee.js';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-user-preferences': m0007,
   '0008-devices': m0008,
   '0009-device-lights': m0009,
+  '0010-govee': m0010,
 };

@@ -11,12 +11,24 @@ import { toast } from '../../toasts/toast';
 import { buttonClass } from '../../ui/button-styles';
 import { DeviceList } from './DeviceList';
 
-export const PROVIDER_NAMES: Record<DrivenProvider, string> = { lifx: 'LIFX', hue: 'Philips Hue' };
+export const PROVIDER_NAMES: Record<DrivenProvider, string> = {
+  lifx: 'LIFX',
+  hue: 'Philips Hue',
+  govee: 'Govee',
+};
 
 const KEYS = {
   lifx: { selected: 'selectedLifxDeviceIds', hidden: 'hiddenLifxDeviceIds' },
   hue: { selected: 'selectedHueDeviceIds', hidden: 'hiddenHueDeviceIds' },
+  govee: { selected: 'selectedGoveeDeviceIds', hidden: 'hiddenGoveeDeviceIds' },
 } as const;
+
+/** Lists the provider's lights again (the engine's own call for each). */
+function reload(engine: LightsEngine | null, provider: DrivenProvider): Promise<void> | undefined {
+  if (provider === 'hue') return engine?.loadHueLights();
+  if (provider === 'govee') return engine?.loadGoveeLights();
+  return engine?.refreshLifx();
+}
 
 interface ProviderTabProps {
   provider: DrivenProvider;
@@ -89,6 +101,7 @@ export function ProviderTab({
           </Link>
         </ConnectionError>
       )}
+      {provider === 'govee' && <p className="text-caption text-ink-300">{T.goveeSolidOnly}</p>}
       {!state.devicesLoaded ? (
         <div className="flex flex-col gap-3">
           <p className="text-ink-300">
@@ -100,7 +113,7 @@ export function ProviderTab({
             type="button"
             className={buttonClass('secondary', 'sm', 'self-start')}
             disabled={state.loadingDevices}
-            onClick={() => void (provider === 'hue' ? engine?.loadHueLights() : engine?.refreshLifx())}
+            onClick={() => void reload(engine, provider)}
           >
             <RefreshCw aria-hidden="true" className="size-4" />
             {state.loadingDevices ? 'Loading…' : 'Load lights'}
@@ -128,7 +141,7 @@ export function ProviderTab({
             type="button"
             className={buttonClass('ghost', 'sm')}
             disabled={state.loadingDevices}
-            onClick={() => void (provider === 'hue' ? engine?.loadHueLights() : engine?.refreshLifx())}
+            onClick={() => void reload(engine, provider)}
           >
             <RefreshCw aria-hidden="true" className="size-4" />
             {state.loadingDevices ? 'Refreshing…' : 'Refresh'}

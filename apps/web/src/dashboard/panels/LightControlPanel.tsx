@@ -9,7 +9,7 @@ import { SharedLightsPrompt } from '../../companion/SharedLightsPrompt';
 import { useCompanionList } from '../../companion/use-companions';
 import { useLightControl, useProviderState } from '../../lights/light-control-context';
 import { useLights, type DrivenProvider } from '../../lights/lights-context';
-import { isProviderConnected } from '../../lights/provider-store';
+import { isProviderConnected, isProviderReady } from '../../lights/provider-store';
 import { useLocalSettings } from '../../settings/local-settings';
 import { Panel } from '../../ui/Panel';
 import { CompanionTab } from '../lights/CompanionTab';
@@ -29,8 +29,15 @@ export function LightControlPanel() {
   const { user } = useAuth();
   const [settings, update] = useLocalSettings(user?.email);
   const { engine } = useLightControl();
-  const states = { lifx: useProviderState('lifx'), hue: useProviderState('hue') };
   const { drivenProvider, restoring } = useLights();
+  const states = {
+    lifx: useProviderState('lifx'),
+    hue: useProviderState('hue'),
+    govee: useProviderState('govee'),
+  };
+  // Govee's lights follow every flag beside the driven provider (LightsEngine.playFlag).
+  const goveeAlongside =
+    drivenProvider !== null && drivenProvider !== 'govee' && isProviderReady(states.govee);
   const companions = useCompanionList();
   const [tab, setTab] = useState<DrivenProvider | 'companion' | null>(null);
   const shown = tab ?? drivenProvider ?? (isProviderConnected(states.hue) ? 'hue' : 'lifx');
@@ -43,7 +50,7 @@ export function LightControlPanel() {
       className="flex-1"
       description={
         drivenProvider
-          ? `Flags drive your ${PROVIDER_NAMES[drivenProvider]} lights and this screen.`
+          ? `Flags drive your ${PROVIDER_NAMES[drivenProvider]}${goveeAlongside ? ' and Govee' : ''} lights and this screen.`
           : 'Pick the lights that show the flags. Until then, flags show on this screen only.'
       }
     >
@@ -53,7 +60,7 @@ export function LightControlPanel() {
       <SharedLightsPrompt count={shared.count} driver={settings.sharedLightsDriver} update={update} />
       <Tabs.Root value={shown} onValueChange={(value) => setTab(value as DrivenProvider | 'companion')}>
         <Tabs.List aria-label="Light providers" className="flex gap-1 rounded-control bg-ink-900 p-1">
-          {(['lifx', 'hue'] as const).map((provider) => (
+          {(['lifx', 'hue', 'govee'] as const).map((provider) => (
             <Tabs.Trigger key={provider} value={provider} className={TAB_CLASS}>
               {PROVIDER_NAMES[provider]}
               {isProviderConnected(states[provider]) && (
@@ -68,14 +75,14 @@ export function LightControlPanel() {
             )}
           </Tabs.Trigger>
         </Tabs.List>
-        {(['lifx', 'hue'] as const).map((provider) => (
+        {(['lifx', 'hue', 'govee'] as const).map((provider) => (
           <Tabs.Content key={provider} value={provider} className="pt-4 focus-visible:outline-none">
             <ProviderTab
               provider={provider}
               engine={engine}
               state={states[provider]}
               restoring={restoring}
-              driven={drivenProvider === provider}
+              driven={drivenProvider === provider || (provider === 'govee' && goveeAlongside)}
               settings={settings}
               update={update}
             />

@@ -1,0 +1,125 @@
+import type { GoveeBudgetMode } from '@flaglight/contract';
+import { FASTEST_LAP_SHOW_MS, getSettledLook, hsbToRgb, type EffectFlag } from '@flaglight/core';
+import type { GoveeControl } from './client.js';
+
+/** Reference §2.2: 10 control calls per device per minute, 10,000 per account per day. */
+export const GOVEE_PER_DEVICE_PER_MINUTE = 10;
+export const GOVEE_DAILY_LIMIT = 10_000;
+/** Below this share of the day's budget only colours are sent (no brightness, no fastest lap). */
+export const GOVEE_SAVING_BELOW = 0.25;
+/** Below this share only track-wide flags are sent (reference §2.2: degrade rather than fail mid-race). */
+export const GOVEE_TRACK_ONLY_BELOW = 0.1;
+/** A burst of flag changes within this window sends only the latest (the cloud takes seconds anyway). */
+export const GOVEE_COALESCE_MS = 250;
+/** Track-wide flags: what is left to show when the day's budget runs low. */
+export const GOVEE_TRACK_WIDE_FLAGS: readonly EffectFlag[] = ['red', 'green', 'checkered', 'safety', 'vsc'];
+
+/** A solid look: power, colour as Govee's `colorRgb` (r*65536+g*256+b), brightness 1-100 %. */
+export interface GoveeLook {
+  on: boolean;
+  rgb?: number;
+  brightness?: number;
+}
+
+/** What a device is known to show (from our own successful calls); unknown fields are absent. */
+export interface GoveeKnownState {
+  on?: boolean;
+  rgb?: number;
+  brightness?: number;
+}
+
+/**
+ * The next call that brings a device from what it is known to show to the wanted look, or null
+ * when nothing differs. One capability per call (that is Govee's API): a device known to be off is
+ * switched on first; otherwise the colour goes first (it shows at once), then power, then brightness.
+ */
+export function nextCapability(known: GoveeKnownState, want: GoveeLook | null): GoveeControl | null {
+  if (!want) return null;
+  const power = (value: number) => ({ type: 'devices.capabilities.on_off', instance: 'powerSwitch', value });
+  if (!want.on) return known.on === false ? null : power(0);
+  if (known.on === false) return power(1);
+  if (want.rgb !== undefined && known.rgb !== want.rgb)
+    return { type: 'devices.capabilities.color_setting', instance: 'colorRgb', value: want.rgb };
+  if (known.on !== true) return power(1);
+  if (want.brightness !== undefined && known.brightness !== want.brightness)
+    return { type: 'devices.capabilities.range', instance: 'brightness', value: want.brightness };
+  return null;
+}
+
+/** What a device shows after a call Govee accepted. */
+export function applyCapability(known: GoveeKnownState, capability: GoveeControl): void {
+  if (capability.instance === 'powerSwitch') known.on = capability.value === 1;
+  else if (capability.instance === 'colorRgb') known.rgb = capability.value;
+  else if (capability.instance === 'brightness') known.brightness = capability.value;
+}
+
+/** How much the remaining day's budget allows (see GOVEE_BUDGET_MODES in the contract). */
+export function deriveBudgetMode(remaining: number, limit: number): GoveeBudgetMode {
+  if (remaining <= 0) return 'exhausted';
+  const share = limit > 0 ? remaining / limit : 0;
+  if (share < GOVEE_TRACK_ONLY_BELOW) return 'track_only';
+  if (share < GOVEE_SAVING_BELOW) return 'saving';
+  return 'normal';
+}
+
+export function toGoveeRgb(color: { r: number; g: number; b: number }): number {
+  return color.r * 65536 + color.g * 256 + color.b;
+}
+
+export interface GoveeFlagPlan {
+  /** False: this flag is skipped in this mode; the lights keep their last look. */
+  send: boolean;
+  look: GoveeLook | null;
+  /** Fastest lap: go back to the lasting look after this long. */
+  restoreAfterMs: number | null;
+  /** What the cloud shows instead of the effect, in words. */
+  note: string;
+}
+
+const FASTEST_LAP_LOOK: GoveeLook = {
+  on: true,
+  rgb: toGoveeRgb(hsbToRgb({ hue: 280, saturation: 1, brightness: 1 })),
+  brightness: 100,
+};
+
+/** The settled colour of a flag as a Govee look (reference §4: cloud = solid colours only). */
+export function lookForFlag(flag: EffectFlag): GoveeLook {
+  if (flag === 'fastest_lap') return FASTEST_LAP_LOOK;
+  const settled = getSettledLook(flag);
+  if (!settled || settled.color.off) return { on: false };
+  const rgb = toGoveeRgb(
+    hsbToRgb({ hue: settled.color.hue, saturation: settled.color.saturation, brightness: 1 }),
+  );
+  return { on: true, rgb, brightness: Math.max(1, Math.round(settled.brightness * 100)) };
+}
+
+const NOTES: Partial<Record<EffectFlag, string>> = {
+  red: 'solid red (Govee cloud cannot strobe)',
+  yellow: 'solid yellow (Govee cloud cannot strobe)',
+  safety: 'solid yellow (Govee cloud cannot strobe)',
+  checkered: 'solid white (Govee cloud cannot show the chequered flash)',
+  fastest_lap: 'purple for 3 s, then back to the flag before',
+};
+
+/**
+ * What a flag costs the cloud in this budget mode: the settled colour (strobes become solid,
+ * chequered white); `saving` drops brightness and the fastest-lap flash; `track_only` keeps only
+ * track-wide flags; `exhausted` sends nothing.
+ */
+export function planFlag(flag: EffectFlag, mode: GoveeBudgetMode): GoveeFlagPlan {
+  const look = lookForFlag(flag);
+  const note = NOTES[flag] ?? `solid ${flag === 'green' ? 'green' : 'orange'}`;
+  const skip = (why: string): GoveeFlagPlan => ({ send: false, look: null, restoreAfterMs: null, note: why });
+  if (mode === 'exhausted') return skip("not sent: today's Govee budget is used up");
+  if (mode === 'track_only' && !GOVEE_TRACK_WIDE_FLAGS.includes(flag))
+    return skip('not sent: Govee budget low, only track-wide flags are shown today');
+  if (flag === 'fastest_lap' && mode !== 'normal')
+    return skip('not sent: Govee budget low, fastest laps are skipped');
+  const { brightness, ...colourOnly } = look;
+  return {
+    send: true,
+    look: mode === 'normal' || brightness === undefined ? look : colourOnly,
+    restoreAfterMs: flag === 'fastest_lap' ? FASTEST_LAP_SHOW_MS : null,
+    note: mode === 'normal' ? note : `${note}; colour only (Govee budget low)`,
+  };
+}
