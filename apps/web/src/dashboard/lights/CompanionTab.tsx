@@ -10,6 +10,7 @@ import {
   companionSelectionKeys,
 } from '../../companion/companion-lights';
 import { COMPANION_TEXTS as T, DOWNLOADS } from '../../companion/companion-texts';
+import { NanoleafPairing } from '../../companion/NanoleafPairing';
 import { testCompanions } from '../../devices/device-api';
 import type { LocalSettingsPatch } from '../../settings/local-settings';
 import { buttonClass } from '../../ui/button-styles';
@@ -67,6 +68,7 @@ function NoCompanion() {
  * The Light Control tab of the account's desktop companions: the LAN lights they report (grouped by
  * companion when there are several), chosen like the other tabs. The choice is the account's
  * `selectedLights.lifx_lan` / `hue_local`; none means the companion drives every light it finds.
+ * Below them: Pair a Nanoleaf.
  */
 export function CompanionTab({ devices, loadFailed, settings, update }: CompanionTabProps) {
   const [testResult, setTestResult] = useState<string | null>(null);
@@ -134,6 +136,7 @@ export function CompanionTab({ devices, loadFailed, settings, update }: Companio
           </p>
         )}
       </div>
+      <NanoleafPairing />
     </div>
   );
 }
