@@ -67,6 +67,9 @@ export const COMPANION_TEXTS = {
   nanoleafNoAnswer:
     'No companion answered on this computer. Pair from the computer the Flaglight Companion runs on, with it started. If your browser asked about your local network, allow it and try again.',
   tryAgain: 'Try again',
+  goveeLanNote:
+    'Have Govee lights? They show here once “LAN Control” is on for each one in the Govee Home app (the device’s settings).',
+  goveeHelp: 'Govee help',
 } as const;
 
 export const DOWNLOADS = {
