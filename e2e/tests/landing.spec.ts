@@ -15,7 +15,8 @@ test.describe('landing at 1440 px', () => {
     for (const name of ['LIFX', 'Philips Hue', 'Nanoleaf', 'Govee']) {
       await expect(integrations.getByRole('img', { name: `${name} logo` })).toBeVisible();
     }
-    await expect(integrations.getByText('Coming 2025')).toHaveCount(2);
+    await expect(integrations.getByText('Coming 2025')).toHaveCount(0);
+    await expect(integrations).toContainText('Panels, Shapes and Lines, through the desktop app.');
 
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '#/privacy');

@@ -140,3 +140,46 @@ export async function checkThisComputer(
   }
   return { kind: 'tested', status };
 }
+
+/** How long the companion polls a Nanoleaf for its power button (`NANOLEAF_PAIRING_TIMEOUT_MS` in lights/lan). */
+export const NANOLEAF_PAIRING_SECONDS = 60;
+
+/** How long the web app waits for `POST /api/nanoleaf/pair`: that wait, then reading the device's name. */
+export const NANOLEAF_PAIR_WAIT_MS = (NANOLEAF_PAIRING_SECONDS + 15) * 1_000;
+
+export type NanoleafPairing =
+  | { kind: 'paired'; name: string }
+  /** The companion answered but did not pair (time-out, no controller found, bad address…). */
+  | { kind: 'refused'; message: string }
+  /** A companion from before Nanoleaf support: it has no such route. */
+  | { kind: 'unsupported' }
+  | { kind: 'no_answer' };
+
+/**
+ * Asks the companion on this computer to pair a Nanoleaf controller (the user holds its power
+ * button 5–7 s meanwhile); `address` when its own search finds none. Never throws.
+ */
+export async function pairNanoleaf(
+  address?: string,
+  fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  timeoutMs = NANOLEAF_PAIR_WAIT_MS,
+): Promise<NanoleafPairing> {
+  const target = address?.trim();
+  const answer = await ask(
+    fetchImpl,
+    '/api/nanoleaf/pair',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(target ? { address: target } : {}),
+    },
+    timeoutMs,
+  );
+  if (!answer) return { kind: 'no_answer' };
+  const body = isRecord(answer.body) ? answer.body : {};
+  if (answer.status >= 200 && answer.status < 300) {
+    return { kind: 'paired', name: text(body.name) ?? 'your Nanoleaf' };
+  }
+  if (answer.status === 404) return { kind: 'unsupported' };
+  return { kind: 'refused', message: text(body.error) ?? `The companion answered ${answer.status}.` };
+}

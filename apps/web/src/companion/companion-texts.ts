@@ -6,7 +6,7 @@ export const COMPANION_TEXTS = {
   tab: 'Companion',
   noSelection: 'No selection: the companion drives every light it finds.',
   noneLinked:
-    'No Flaglight Companion is linked. It drives the LIFX and Hue lights on your home network from a computer, with no browser open.',
+    'No Flaglight Companion is linked. It drives the LIFX, Hue, Nanoleaf and Govee lights on your home network from a computer, with no browser open.',
   linkSteps:
     'Install it and start it: it shows a code and opens the link page (/#/link), where you approve it while signed in.',
   downloadWindows: 'Download for Windows',
@@ -47,6 +47,29 @@ export const COMPANION_TEXTS = {
       ? 'No companion is online to play the test.'
       : `Testing on ${n === 1 ? 'your companion' : `${n} companions`}: green`,
   testFailed: 'The test could not reach your companions. Please try again.',
+  nanoleafTitle: 'Nanoleaf',
+  nanoleafIntro: 'Pair a Nanoleaf controller with the companion on this computer.',
+  nanoleafAddress: 'Controller address (optional)',
+  nanoleafAddressHint:
+    'Only if the companion does not find it: Nanoleaf app → the device → Settings → IP address.',
+  nanoleafPair: 'Pair a Nanoleaf',
+  nanoleafHold: 'Hold the power button on your Nanoleaf controller for 5–7 seconds until the lights flash.',
+  nanoleafWaiting: (secondsLeft: number) =>
+    secondsLeft > 0
+      ? `Waiting for the controller: ${secondsLeft} s left.`
+      : 'Waiting for the companion to finish…',
+  nanoleafWaitLabel: 'Time left to press the power button',
+  nanoleafPaired: (name: string) =>
+    `Paired with ${name}. It joins this list when the companion next reports its lights.`,
+  nanoleafRefused: (message: string) => `The companion could not pair: ${message}`,
+  nanoleafUnsupported:
+    'The companion on this computer cannot pair a Nanoleaf yet. Update the Flaglight Companion, then try again.',
+  nanoleafNoAnswer:
+    'No companion answered on this computer. Pair from the computer the Flaglight Companion runs on, with it started. If your browser asked about your local network, allow it and try again.',
+  tryAgain: 'Try again',
+  goveeLanNote:
+    'Have Govee lights? They show here once “LAN Control” is on for each one in the Govee Home app (the device’s settings).',
+  goveeHelp: 'Govee help',
 } as const;
 
 export const DOWNLOADS = {

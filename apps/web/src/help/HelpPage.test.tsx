@@ -41,6 +41,33 @@ describe('help centre search (SPEC §2 Help version B)', () => {
     expect(screen.queryByRole('heading', { level: 2, name: 'Getting Started' })).not.toBeInTheDocument();
   });
 
+  test('Nanoleaf and Govee setup and troubleshooting are found by what people search for', () => {
+    const ids = (query: string) => searchHelp(query).flatMap((c) => c.articles.map((a) => a.id));
+    expect(ids('nanoleaf')).toEqual(expect.arrayContaining(['nanoleaf-setup', 'nanoleaf-trouble']));
+    expect(ids('power button 5–7 seconds')).toEqual(['nanoleaf-setup', 'nanoleaf-trouble']);
+    expect(ids('essentials')).toEqual(['nanoleaf-setup']);
+    expect(ids('LAN Control govee')).toEqual(expect.arrayContaining(['govee-lan', 'govee-trouble']));
+    expect(ids('port 4002')).toEqual(['govee-trouble']);
+    expect(ids('apply for api key')).toEqual(['govee-cloud']);
+    expect(ids('coming in 2025')).toEqual([]);
+  });
+
+  test('a link with ?q= opens the help centre already searched', async () => {
+    render(
+      <MemoryRouter initialEntries={['/help?q=govee']}>
+        <HelpPage />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('searchbox', { name: 'Search help' })).toHaveValue('govee');
+    expect(await screen.findByText(/results for “govee”/)).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 3, name: 'How do I connect Govee lights on my network?' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { level: 3, name: 'The companion finds no Govee lights' }),
+    ).toBeInTheDocument();
+  });
+
   test('no match offers the support e-mail', async () => {
     renderHelp();
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search help' }), { target: { value: 'zzzz' } });

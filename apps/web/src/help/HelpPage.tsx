@@ -1,6 +1,6 @@
 import { Download, LayoutDashboard, Mail, Search, Settings } from 'lucide-react';
 import { useDeferredValue, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { DesktopDownloads } from '../downloads/DesktopDownloads';
 import { Page } from '../ui/Page';
 import { FaqSection } from './FaqSection';
@@ -39,7 +39,9 @@ function ArticleLink({ link, supportEmail }: { link: HelpLink; supportEmail: str
 /** DESIGN §6: the searchable help centre (version B) with the tabbed FAQ (version A) as its FAQ section. */
 export function HelpPage() {
   const supportEmail = useSupportEmail();
-  const [query, setQuery] = useState('');
+  // `/help?q=govee`: other screens link straight to the articles they mean.
+  const [searchParams] = useSearchParams();
+  const [query, setQuery] = useState(() => searchParams.get('q') ?? '');
   const deferredQuery = useDeferredValue(query);
   const results = searchHelp(deferredQuery);
   const resultCount = results.reduce((sum, category) => sum + category.articles.length, 0);

@@ -112,7 +112,7 @@ export const FAQ_ITEMS: readonly FaqEntry[] = [
     category: 'compatibility',
     question: 'Which smart lights work with Flaglight?',
     answer:
-      'LIFX (connected with a personal API token) and Philips Hue (connected through your Hue account or a bridge on your network). Nanoleaf and Govee support is coming in 2025.',
+      'LIFX (a personal API token), Philips Hue (your Hue account or a bridge on your network), Nanoleaf Panels, Canvas, Shapes, Elements and Lines (through the desktop app on your network), and Govee Wi-Fi lights (through the desktop app with LAN Control on, or Govee’s cloud with an API key). Nanoleaf Essentials that only work through Matter or Thread are not supported.',
   },
   {
     category: 'compatibility',

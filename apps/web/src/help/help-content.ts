@@ -46,7 +46,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'first-steps',
         question: 'How do I set Flaglight up?',
         answer:
-          'Three steps: connect your lights in Settings (LIFX with an API token, Philips Hue through your Hue account), choose which lights follow the flags in Light Control on the dashboard, then connect to the live session in Race Control when it starts.',
+          'Three steps: connect your lights in Settings (LIFX with an API token, Philips Hue through your Hue account, Govee with an API key) or through the desktop app on your network (Nanoleaf, Govee, LIFX and Hue), choose which lights follow the flags in Light Control on the dashboard, then connect to the live session in Race Control when it starts.',
         links: [SETTINGS, DASHBOARD],
       },
       {
@@ -85,9 +85,9 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
       },
       {
         id: 'govee-cloud',
-        question: 'How do I connect Govee lights?',
+        question: 'How do I connect Govee lights through Govee’s cloud?',
         answer:
-          'In the Govee Home app open Profile → Settings → Apply for API Key; Govee e-mails you a key (applying again replaces the old one). Paste it into Settings → Govee Cloud and press Connect Govee. Flaglight’s server keeps the key encrypted and calls Govee for you. Govee’s cloud shows solid colours only: a flashing flag shows its colour and the chequered flag shows white, a few seconds after the flag.',
+          'In the Govee Home app open Profile → Settings → Apply for API Key; Govee e-mails you a key (applying again replaces the old one). Paste it into Settings → Govee Cloud and press Connect Govee. Flaglight’s server keeps the key encrypted and calls Govee for you. Govee’s cloud shows solid colours only: a flashing flag shows its colour and the chequered flag shows white, a few seconds after the flag, and Govee allows a limited number of requests a day. On your network, through the desktop app, flags flash and there is no such limit.',
         links: [SETTINGS],
       },
       {
@@ -98,9 +98,18 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         links: [DASHBOARD],
       },
       {
-        id: 'coming-soon',
-        question: 'Will other light brands be supported?',
-        answer: 'Nanoleaf and Govee are coming in 2025. Today Flaglight supports LIFX and Philips Hue.',
+        id: 'nanoleaf-setup',
+        question: 'How do I connect Nanoleaf lights?',
+        answer:
+          'Nanoleaf Light Panels, Canvas, Shapes, Elements, Lines and 4D work through the Flaglight Companion desktop app, on a computer on the same network as the controller. Link the companion, open the Companion tab in Light Control and press Pair a Nanoleaf. Then hold the power button on your Nanoleaf controller for 5–7 seconds until the lights flash: the companion waits up to 60 seconds. If it finds no controller, type its address (Nanoleaf app: the device → Settings → IP address). Nanoleaf Essentials bulbs and strips that only work through Matter or Thread are not supported.',
+        links: [DASHBOARD, DOWNLOAD],
+      },
+      {
+        id: 'govee-lan',
+        question: 'How do I connect Govee lights on my network?',
+        answer:
+          'Govee Wi-Fi lights work through the Flaglight Companion desktop app, on a computer on the same network. In the Govee Home app, open each light’s device settings and switch on LAN Control. The companion then finds them by itself, and they appear in the Companion tab of Light Control. Models without the LAN Control switch, and Bluetooth-only models, cannot be reached this way.',
+        links: [DASHBOARD, DOWNLOAD],
       },
     ],
   },
@@ -189,6 +198,20 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         answer:
           'Govee allows 10 commands per light per minute and 10,000 a day per account. Flaglight sends each light only the latest colour and, when the day’s budget runs low, shows only the track-wide flags (red, green, chequered, safety car, VSC) so the lights keep working until the end of the race. Settings → Govee Cloud → Govee diagnostics shows the budget left today; it resets at midnight UTC. If Govee refuses your key, apply for a new one and connect again.',
         links: [SETTINGS],
+      },
+      {
+        id: 'nanoleaf-trouble',
+        question: 'My Nanoleaf does not pair or has dropped off',
+        answer:
+          'Pairing needs the Flaglight Companion running on a computer on the same network as the controller. Press Pair a Nanoleaf in the Companion tab, then hold the controller’s power button for 5–7 seconds until the lights flash; if the 60 seconds run out, hold it again and press Try again. If the controller is not found, enter its address. A controller that drops off the network shows as unreachable and is found again when it is back, with no new pairing; pair again only after a factory reset.',
+        links: [DASHBOARD],
+      },
+      {
+        id: 'govee-trouble',
+        question: 'The companion finds no Govee lights',
+        answer:
+          'Switch on LAN Control for each light in the Govee Home app (device settings); if the switch is missing, turn the light off and on and wait about 30 minutes. The computer and the lights must be on the same network, not a guest network. A firewall must let the companion use UDP (Govee lights answer on port 4002), and another Govee app running on the same computer can hold port 4002: close it, then search again from the companion.',
+        links: [DASHBOARD, SUPPORT],
       },
       {
         id: 'tab-asleep',

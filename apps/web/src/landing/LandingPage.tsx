@@ -160,18 +160,13 @@ export function LandingPage() {
             {INTEGRATIONS.map((integration) => (
               <li
                 key={integration.name}
-                className="relative flex flex-col gap-4 rounded-card border border-ink-700 bg-ink-800 p-5"
+                className="flex flex-col gap-4 rounded-card border border-ink-700 bg-ink-800 p-5"
               >
                 <ProviderLogo src={integration.logo} name={integration.name} />
                 <div>
                   <h3 className="font-semibold text-ink-100">{integration.name}</h3>
                   <p className="mt-1 text-caption text-ink-300">{integration.text}</p>
                 </div>
-                {integration.comingSoon && (
-                  <span className="absolute top-4 right-4 rounded-full border border-flag-yellow/50 bg-flag-yellow/10 px-2.5 py-0.5 text-caption font-semibold text-flag-yellow">
-                    Coming 2025
-                  </span>
-                )}
               </li>
             ))}
           </ul>

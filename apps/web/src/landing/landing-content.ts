@@ -81,12 +81,11 @@ export interface Integration {
   name: string;
   logo: string;
   text: string;
-  comingSoon?: boolean;
 }
 
 export const INTEGRATIONS: readonly Integration[] = [
   { name: 'LIFX', logo: lifx, text: 'Cloud API with a personal token.' },
   { name: 'Philips Hue', logo: hue, text: 'Hue account or a bridge on your network.' },
-  { name: 'Nanoleaf', logo: nanoleaf, text: 'Panels and bulbs.', comingSoon: true },
-  { name: 'Govee', logo: govee, text: 'Wi-Fi lights and strips.', comingSoon: true },
+  { name: 'Nanoleaf', logo: nanoleaf, text: 'Panels, Shapes and Lines, through the desktop app.' },
+  { name: 'Govee', logo: govee, text: "Wi-Fi lights and strips, on your network or through Govee's cloud." },
 ];

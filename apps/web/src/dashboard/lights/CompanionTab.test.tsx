@@ -135,6 +135,31 @@ describe('the Companion tab of Light Control', () => {
     expect(api.calls.find((c) => c.route === 'POST /api/devices/test')?.body).toEqual({ state: 'green' });
   });
 
+  test('while no companion reports a Govee light, a quiet note says how LAN Control brings them, with Govee help', async () => {
+    await openCompanionTab([companion()]);
+    await screen.findByRole('list', { name: 'Companion lights' });
+    expect(screen.getByText(COMPANION_TEXTS.goveeLanNote, { exact: false })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: COMPANION_TEXTS.goveeHelp })).toHaveAttribute(
+      'href',
+      '/help?q=govee',
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  test('once a Govee light is reported the note is gone', async () => {
+    const strip = { provider: 'govee_lan' as const, id: 'D4:AD:01', label: 'Govee H6159', reachable: true };
+    await openCompanionTab([companion({ lights: [...lanLights(1), strip] })]);
+    const list = await screen.findByRole('list', { name: 'Companion lights' });
+    expect(within(list).getByText('Govee (LAN)')).toBeInTheDocument();
+    expect(screen.queryByText(COMPANION_TEXTS.goveeLanNote, { exact: false })).not.toBeInTheDocument();
+  });
+
+  test('no Govee note without a linked companion', async () => {
+    await openCompanionTab([]);
+    expect(await screen.findByText(COMPANION_TEXTS.noneLinked)).toBeInTheDocument();
+    expect(screen.queryByText(COMPANION_TEXTS.goveeLanNote, { exact: false })).not.toBeInTheDocument();
+  });
+
   test('a stored selection shows checked', async () => {
     updateLocalSettings(FAN_EMAIL, {
       companionSelectedLights: { lifx_lan: ['d073d5000002'], hue_local: [] },

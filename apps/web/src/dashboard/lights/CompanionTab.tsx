@@ -1,7 +1,7 @@
 import type { LinkedDevice } from '@flaglight/contract';
 import type { LocalSettings } from '@flaglight/core';
 import type { LightDeviceInfo } from '@flaglight/lights';
-import { Download, Play } from 'lucide-react';
+import { CircleHelp, Download, Play } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -10,6 +10,7 @@ import {
   companionSelectionKeys,
 } from '../../companion/companion-lights';
 import { COMPANION_TEXTS as T, DOWNLOADS } from '../../companion/companion-texts';
+import { NanoleafPairing } from '../../companion/NanoleafPairing';
 import { testCompanions } from '../../devices/device-api';
 import type { LocalSettingsPatch } from '../../settings/local-settings';
 import { buttonClass } from '../../ui/button-styles';
@@ -41,6 +42,25 @@ function listed(device: LinkedDevice): LightDeviceInfo[] {
   }));
 }
 
+/**
+ * Govee lights stay silent on the LAN until "LAN Control" is on for each one: said once, quietly,
+ * while no companion reports a Govee light (reference nanoleaf-govee.md §2.1).
+ */
+function GoveeLanNote() {
+  return (
+    <p className="text-caption text-ink-300">
+      {T.goveeLanNote}{' '}
+      <Link
+        to="/help?q=govee"
+        className="inline-flex items-center gap-1 font-semibold text-accent underline-offset-4 hover:underline"
+      >
+        <CircleHelp aria-hidden="true" className="size-3.5" />
+        {T.goveeHelp}
+      </Link>
+    </p>
+  );
+}
+
 function NoCompanion() {
   return (
     <div className="flex flex-col gap-3">
@@ -67,6 +87,7 @@ function NoCompanion() {
  * The Light Control tab of the account's desktop companions: the LAN lights they report (grouped by
  * companion when there are several), chosen like the other tabs. The choice is the account's
  * `selectedLights.lifx_lan` / `hue_local`; none means the companion drives every light it finds.
+ * Below them: the LAN Control note while no Govee light is reported, and Pair a Nanoleaf.
  */
 export function CompanionTab({ devices, loadFailed, settings, update }: CompanionTabProps) {
   const [testResult, setTestResult] = useState<string | null>(null);
@@ -85,6 +106,7 @@ export function CompanionTab({ devices, loadFailed, settings, update }: Companio
   const selected = companionSelectionKeys(settings.companionSelectedLights);
   const hidden = companionSelectionKeys(settings.companionHiddenLights);
   const several = devices.length > 1;
+  const hasGovee = devices.some((device) => device.lights.some((light) => light.provider === 'govee_lan'));
   const onTest = () => {
     setTestResult(null);
     testCompanions('green').then(
@@ -134,6 +156,8 @@ export function CompanionTab({ devices, loadFailed, settings, update }: Companio
           </p>
         )}
       </div>
+      {!hasGovee && <GoveeLanNote />}
+      <NanoleafPairing />
     </div>
   );
 }
