@@ -17,7 +17,7 @@ import { PROVIDER_NAMES, ProviderTab } from '../lights/ProviderTab';
 import { ScreenLight } from '../lights/ScreenLight';
 
 const TAB_CLASS =
-  'min-h-11 flex-1 rounded-control px-4 py-2 font-semibold text-ink-300 transition-colors hover:text-ink-100 ' +
+  'min-h-11 flex-1 whitespace-nowrap rounded-control px-3 py-2 font-semibold text-ink-300 transition-colors hover:text-ink-100 sm:px-4 ' +
   'data-[state=active]:bg-ink-700 data-[state=active]:text-ink-100 focus-visible:outline-2 ' +
   'focus-visible:outline-offset-2 focus-visible:outline-accent';
 
@@ -59,7 +59,10 @@ export function LightControlPanel() {
       )}
       <SharedLightsPrompt count={shared.count} driver={settings.sharedLightsDriver} update={update} />
       <Tabs.Root value={shown} onValueChange={(value) => setTab(value as DrivenProvider | 'companion')}>
-        <Tabs.List aria-label="Light providers" className="flex gap-1 rounded-control bg-ink-900 p-1">
+        <Tabs.List
+          aria-label="Light providers"
+          className="flex flex-wrap gap-1 rounded-control bg-ink-900 p-1"
+        >
           {(['lifx', 'hue', 'govee'] as const).map((provider) => (
             <Tabs.Trigger key={provider} value={provider} className={TAB_CLASS}>
               {PROVIDER_NAMES[provider]}
