@@ -24,6 +24,16 @@ const DEMO_FIXTURE = '2021-saudi-arabia-race';
 const BEFORE_YELLOW_MINUTES = 203.9;
 /** Red since 17:57:00, until 18:06:28: the flag that is current when the server comes back. */
 const DURING_RED_MINUTES = 150;
+/** A lit yellow (`#rrggbb`, any brightness): red and green alike and well above blue. */
+function yellowish(hex: string): boolean {
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [
+    number,
+    number,
+    number,
+  ];
+  return r > 0x40 && g > 0x40 && Math.abs(r - g) < 0x30 && b < r / 3;
+}
+
 /** LIFX HSBK hues (0–65535): red 0, yellow 60° = 10923. */
 const HUE_RED = 0;
 const HUE_YELLOW = 10_923;
@@ -141,6 +151,14 @@ test.describe('desktop companion', () => {
       body: JSON.stringify({ speed }),
     });
     expect(response.ok).toBe(true);
+  }
+
+  /** The LAN simulator's Govee devices and Nanoleaf controllers, as `/sims/lan/state` shows them. */
+  async function lanState(base: string) {
+    return (await (await fetch(`${base}/sims/lan/state`)).json()) as {
+      govee: { devices: { on: boolean; lanControl: boolean; hex: string }[] };
+      nanoleaf: { devices: { on: boolean; panels: { hex: string }[] }[] };
+    };
   }
 
   async function bulbs(base: string): Promise<Bulb[]> {
@@ -271,6 +289,20 @@ test.describe('desktop companion', () => {
       20_000,
     );
     expect(Date.now() - receivedAt).toBeGreaterThan(4_000);
+    // The other LAN brands the companion found in demo mode follow the same flag (issue 16).
+    await waitFor(
+      'yellow on every Govee device and Nanoleaf controller',
+      async () => {
+        const lan = await lanState(base);
+        return (
+          lan.govee.devices.length === 3 &&
+          lan.govee.devices.every((d) => !d.lanControl || (d.on && yellowish(d.hex))) &&
+          lan.nanoleaf.devices.length === 3 &&
+          lan.nanoleaf.devices.every((d) => d.on && d.panels.every((p) => yellowish(p.hex)))
+        );
+      },
+      20_000,
+    );
 
     // kill -9 the server; the race it comes back with is under a red flag.
     server!.process.kill('SIGKILL');
