@@ -61,14 +61,18 @@ export interface DriverHarness {
 /**
  * The suite runs every brand on a clock `CONTRACT_SPEED` times faster than the wall (player,
  * driver and simulator alike), so a 5 s program takes 0.25 s and every pace, back-off and resend
- * keeps its proportions. Nothing asserts on time; waits poll the simulators.
+ * keeps its proportions; only the network's own latency grows relative to them, so paced drivers
+ * merge more flashes than at real speed. Nothing asserts on time; waits poll the simulators.
+ * `FLAGLIGHT_CONTRACT_SPEED=1` runs it at real speed (minutes) for the per-flag figures.
  */
-export const CONTRACT_SPEED = 20;
-const WAIT = { timeout: 5_000, interval: 10 };
+export const CONTRACT_SPEED = Number(process.env.FLAGLIGHT_CONTRACT_SPEED) || 20;
+/** Waits and quiet periods stretch when the clock runs slower than the default. */
+const STRETCH = Math.max(1, 20 / CONTRACT_SPEED);
+const WAIT = { timeout: 5_000 * STRETCH, interval: 10 };
 /** Per check: a few waits, each well inside it. */
-const CHECK_TIMEOUT_MS = 20_000;
+const CHECK_TIMEOUT_MS = 20_000 * STRETCH;
 /** No new command for this long (real ms) means the driver has nothing left to send. */
-const QUIET_MS = 120;
+const QUIET_MS = 120 * STRETCH;
 
 /** A clock `speed` times faster than the wall; timers never fire early. */
 export function createFastTimers(speed = CONTRACT_SPEED): Timers {
