@@ -269,10 +269,6 @@ export const hueLocalHarness: DriverHarness = {
   name: 'hue_local',
   tolerance: { hueDeg: 16, brightness: 0.02 },
   maxCommandsPerLightPerFlag: 24,
-  unsupported: {
-    recovery:
-      'the local Hue bridge simulator has no fault injection (the Hue CLIP v2 harness covers the same queue)',
-  },
   async start(timers) {
     const bridge = await startLocalHueBridge({ now: timers.now });
     bridge.pressLinkButton();
@@ -291,7 +287,12 @@ export const hueLocalHarness: DriverHarness = {
         return { ...lookFromHex(light.hex), on: light.on, brightness: light.brightness / 100 };
       },
       commands: tally.count,
-      clearFaults: () => undefined,
+      faultOnce() {
+        const since = performance.now();
+        bridge.failNextLightCommands(1);
+        return { fired: () => bridge.commands().some((c) => c.status === 503 && c.monotonicMs >= since) };
+      },
+      clearFaults: () => bridge.failNextLightCommands(0),
       async close() {
         tally.stop();
         await driver.close();
