@@ -305,13 +305,13 @@ export const hueLocalHarness: DriverHarness = {
 /**
  * Govee on the LAN (`govee_lan`): UDP without acknowledgement, so a look is `turn` + `brightness`
  * + `colorwc`, the last one again, then a `devStatus` read to confirm (every datagram the device
- * received is counted, reads included). No native strobe: flashes at 200 ms halves, so chequered
- * is 15 on/off pairs. Bound 120.
+ * received is counted, reads included): a steady flag (two looks) is 10. No native strobe: flashes
+ * at 200 ms halves, so chequered is 15 on/off pairs, 40 datagrams measured at real speed. Bound 60.
  */
 export const goveeLanHarness: DriverHarness = {
   name: 'govee_lan',
   tolerance: { hueDeg: 2, brightness: 0.01 },
-  maxCommandsPerLightPerFlag: 120,
+  maxCommandsPerLightPerFlag: 60,
   async start(timers) {
     const loser = createLoser();
     const sim = await startVirtualGoveeDevices({ count: 3, now: timers.now, random: loser.random });
