@@ -160,5 +160,22 @@ describe('local Hue bridge over HTTPS on 127.0.0.1', () => {
     expect(missing.status).toBe(404);
     expect(bridge.view().commands.total).toBe(3);
     expect(bridge.commands().map((c) => c.status)).toEqual([200, 200, 400, 404]);
+
+    // An overloaded bridge: the next light command is answered 503 and changes nothing.
+    bridge.failNextLightCommands(1);
+    const put = () =>
+      call(
+        agent,
+        `${bridge.url}/clip/v2/resource/light/${first!.id}`,
+        'PUT',
+        { on: { on: false } },
+        success.username,
+      );
+    const busy = await put();
+    expect(busy.status).toBe(503);
+    expect(busy.json).toMatchObject({ errors: [{ description: 'service unavailable' }] });
+    expect(bridge.view().lights[0]!.on).toBe(true);
+    expect((await put()).status).toBe(200);
+    expect(bridge.view().lights[0]!.on).toBe(false);
   });
 });

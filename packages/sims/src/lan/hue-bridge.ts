@@ -73,6 +73,8 @@ export interface LocalHueBridge {
   view(): LocalHueBridgeView;
   /** Light PUTs, oldest first. */
   commands(): LocalHueCommand[];
+  /** The next `times` light PUTs are answered 503, as by an overloaded bridge (lan-lights.md §3.5). */
+  failNextLightCommands(times?: number): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -151,6 +153,7 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
   let log: LocalHueCommand[] = [];
   let total = 0;
   let overRate = 0;
+  let failing = 0;
 
   const clipLight = (light: LanLight) => {
     const clip: Record<string, unknown> = toClipLight(light);
@@ -235,6 +238,11 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
         return clipError(reply, 404, 'Not Found');
       }
       total += 1;
+      if (failing > 0) {
+        failing -= 1;
+        record(503);
+        return clipError(reply, 503, 'service unavailable');
+      }
       if (log.filter((c) => c.status < 300 && at - c.at < 1000).length >= LOCAL_HUE_LIGHT_COMMANDS_PER_S)
         overRate += 1;
       const { signaling, ...rest } = isObject(request.body) ? request.body : { invalid: true };
@@ -299,7 +307,11 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
       lights: lights.map(lightView),
     }),
     commands: () => [...log],
+    failNextLightCommands(times = 1) {
+      failing = times;
+    },
     reset() {
+      failing = 0;
       lights = newLights();
       linkButtonAt = -Infinity;
       log = [];
