@@ -34,6 +34,9 @@ test.beforeEach(async ({ request }) => {
   await request.post('/sims/govee/_control/reset');
 });
 
+// The wrong key is refused with a 400, which the browser logs.
+test.use({ expectedConsoleErrors: /status of 400/ });
+
 test('connect Govee with an API key, pick a light, and the test flags reach it through the server', async ({
   page,
 }) => {
