@@ -2,6 +2,7 @@ import type { DeviceLight } from '@flaglight/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, expect, test, vi } from 'vitest';
 import { companion } from '../../test/companions';
 import { stubApi } from '../../test/fetch-stub';
@@ -37,7 +38,9 @@ function renderSection(routes: Parameters<typeof stubApi>[0]) {
   const api = stubApi(routes);
   render(
     <QueryClientProvider client={createTestQueryClient()}>
-      <GoveeLanSection />
+      <MemoryRouter>
+        <GoveeLanSection />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   return api;

@@ -2,6 +2,7 @@ import type { DeviceLight } from '@flaglight/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, expect, test, vi } from 'vitest';
 import { companion } from '../../test/companions';
 import { stubApi } from '../../test/fetch-stub';
@@ -27,7 +28,9 @@ function renderSection(routes: Parameters<typeof stubApi>[0]) {
   const api = stubApi(routes);
   render(
     <QueryClientProvider client={createTestQueryClient()}>
-      <NanoleafSection />
+      <MemoryRouter>
+        <NanoleafSection />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   return api;
@@ -45,6 +48,10 @@ test('with no companion linked, it says so and offers the download; it does not 
     '/api/downloads/flaglight-setup',
   );
   expect(screen.getByRole('link', { name: COMPANION_TEXTS.downloadLinux })).toBeVisible();
+  expect(screen.getByRole('link', { name: LAN_TEXTS.openDevices })).toHaveAttribute(
+    'href',
+    '/settings?section=devices',
+  );
   expect(screen.queryByRole('button', { name: T.diagnostics })).toBeNull();
   expect(bridgeCalls(api)).toEqual([]);
 });

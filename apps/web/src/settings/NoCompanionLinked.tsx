@@ -1,7 +1,9 @@
-import { Download } from 'lucide-react';
+import { Download, Laptop } from 'lucide-react';
+import { Link } from 'react-router';
 import { COMPANION_TEXTS, DOWNLOADS } from '../companion/companion-texts';
 import { buttonClass } from '../ui/button-styles';
 import { LAN_TEXTS as T } from './lan-texts';
+import { DEVICES_SECTION_PATH } from './settings-paths';
 
 /** What a LAN brand's section says while the account has no companion: what it is, and where to get it. */
 export function NoCompanionLinked() {
@@ -17,6 +19,10 @@ export function NoCompanionLinked() {
           <Download aria-hidden="true" className="size-4" />
           {COMPANION_TEXTS.downloadLinux}
         </a>
+        <Link to={DEVICES_SECTION_PATH} className={buttonClass('ghost', 'sm')}>
+          <Laptop aria-hidden="true" className="size-4" />
+          {T.openDevices}
+        </Link>
       </div>
     </div>
   );

@@ -43,6 +43,18 @@ export function SettingsPage() {
   const [goveeLanOpen, setGoveeLanOpen] = useState(params.get('section') === 'govee-lan');
   const [preferencesOpen, setPreferencesOpen] = useState(false);
   const [devicesOpen, setDevicesOpen] = useState(params.get('section') === 'devices');
+  const section = params.get('section');
+  // A link within Settings (a LAN brand's "Devices") opens the section it names and brings it into view.
+  useEffect(() => {
+    const open: Record<string, (open: boolean) => void> = {
+      nanoleaf: setNanoleafOpen,
+      'govee-lan': setGoveeLanOpen,
+      devices: setDevicesOpen,
+    };
+    if (!section || !open[section]) return;
+    open[section](true);
+    document.getElementById(section)?.scrollIntoView?.({ block: 'start' });
+  }, [section]);
   // A Hue OAuth result that came back by redirect opens its section.
   useEffect(() => {
     if (hueAuthResult) setHueOpen(true);

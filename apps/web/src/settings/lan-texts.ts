@@ -6,7 +6,8 @@ export const LAN_TEXTS = {
   loading: 'Loading your companions…',
   loadFailed: 'Your companions could not be loaded. Please try again.',
   noCompanion:
-    'No Flaglight Companion is linked. Install it on a computer on the same network as your lights, start it and link it; Devices lists the linked ones.',
+    'No Flaglight Companion is linked. Install it on a computer on the same network as your lights, start it and link it.',
+  openDevices: 'Devices',
   connected: 'Connected',
   unreachable: 'Not reachable',
   via: (name: string, online: boolean) => `Via ${name}${online ? '' : ' (offline)'}`,
