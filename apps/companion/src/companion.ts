@@ -331,6 +331,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         },
         pairHue: (url) => hue.pair(url),
         pairNanoleaf: (address) => nanoleaf.pair(address),
+        forgetNanoleaf: (id) => nanoleaf.forget(id),
         async unlink() {
           await follower?.stop();
           forget('Unlinked on this computer.');

@@ -45,10 +45,12 @@ function request(
 let bridge: LocalBridge;
 let played: string[];
 let unlinked: number;
+let forgotten: string[];
 
 beforeEach(async () => {
   played = [];
   unlinked = 0;
+  forgotten = [];
   const actions: BridgeActions = {
     status: () => ({ version: '0.1.0', platform: process.platform, linked: true, lights: [] }),
     test: (state) => {
@@ -63,6 +65,11 @@ beforeEach(async () => {
       address === '127.0.0.1:16021'
         ? { ok: true, name: 'Shapes' }
         : { ok: false, error: 'No Nanoleaf controller found.' },
+    forgetNanoleaf: async (id) => {
+      if (id !== 's1924comp01' || forgotten.includes(id)) return null;
+      forgotten.push(id);
+      return { name: 'Shapes' };
+    },
     unlink: async () => {
       unlinked += 1;
     },
@@ -219,6 +226,43 @@ describe('the local bridge', () => {
       ).status,
     ).toBe(200);
     expect(unlinked).toBe(1);
+  });
+
+  test('forgets a paired Nanoleaf for the app and local programs; 404 for an unknown id; never for another site', async () => {
+    const forget = (body: string, headers: Record<string, string> = {}) =>
+      request(bridge.port, {
+        method: 'POST',
+        path: '/api/nanoleaf/forget',
+        headers: { ...host(), ...json, ...headers },
+        body,
+      });
+    const evil = await forget('{"id":"s1924comp01"}', { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(
+      (
+        await request(bridge.port, {
+          method: 'POST',
+          path: '/api/nanoleaf/forget',
+          headers: { ...host(), 'content-type': 'text/plain' },
+          body: '{"id":"s1924comp01"}',
+        })
+      ).status,
+    ).toBe(415);
+    for (const bad of ['{}', '{"id":42}', '{"id":""}', JSON.stringify({ id: 'x'.repeat(101) })])
+      expect((await forget(bad, { origin: APP })).status).toBe(400);
+    expect(forgotten).toEqual([]);
+
+    const ok = await forget('{"id":"s1924comp01"}', { origin: APP });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['access-control-allow-origin']).toBe(APP);
+    expect(JSON.parse(ok.body)).toEqual({ success: true, name: 'Shapes' });
+    const again = await forget('{"id":"s1924comp01"}');
+    expect(again.status).toBe(404);
+    expect(JSON.parse(again.body)).toMatchObject({
+      code: 'not_found',
+      error: expect.stringMatching(/Nanoleaf/),
+    });
+    expect(forgotten).toEqual(['s1924comp01']);
   });
 
   test('the status page is served with a strict content policy', async () => {

@@ -25,6 +25,8 @@ export interface BridgeActions {
   pairNanoleaf(
     address: string | undefined,
   ): Promise<{ ok: true; name: string } | { ok: false; error: string }>;
+  /** Unpairs a Nanoleaf controller by its id (its token and its driver go); null for an unknown id. */
+  forgetNanoleaf(id: string): Promise<{ name: string } | null>;
   /** Forgets the link (the `unlink` command talking to the running companion). */
   unlink(): Promise<void>;
 }
@@ -202,6 +204,24 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
           const result = await options.actions.pairNanoleaf(target);
           if (result.ok) send(response, 200, { success: true, name: result.name });
           else send(response, 409, { error: result.error, code: 'conflict' });
+          return;
+        }
+        case '/api/nanoleaf/forget': {
+          const id = input.id;
+          if (typeof id !== 'string' || id === '' || id.length > 100) {
+            send(response, 400, {
+              error: 'id must be the id of a paired controller.',
+              code: 'invalid_input',
+            });
+            return;
+          }
+          const forgotten = await options.actions.forgetNanoleaf(id);
+          if (forgotten) send(response, 200, { success: true, name: forgotten.name });
+          else
+            send(response, 404, {
+              error: 'No Nanoleaf controller with this id is paired with this companion.',
+              code: 'not_found',
+            });
           return;
         }
         case '/api/unlink': {

@@ -55,6 +55,7 @@ beforeEach(async () => {
       rescan: async () => undefined,
       pairHue: async () => ({ ok: false, error: 'no' }),
       pairNanoleaf: (address) => support.pair(address),
+      forgetNanoleaf: (id) => support.forget(id),
       unlink: async () => undefined,
     },
   });
@@ -145,6 +146,34 @@ describe('Nanoleaf pairing through the local bridge', () => {
     ]);
     expect(support.view().pairing).toMatch(/pair it again/);
     await waitFor(() => hub.lights().length === 0);
+  });
+
+  test('Forget drops the token here and on the controller, stops driving it and offers it for pairing again', async () => {
+    device.holdButton();
+    await support.start([{ host: '127.0.0.1', port: device.port }], null);
+    expect((await support.pair(`127.0.0.1:${device.port}`)).ok).toBe(true);
+    expect(device.view().tokens).toBe(1);
+    const forget = (id: string, origin?: string) =>
+      fetch(`${bridge.url}api/nanoleaf/forget`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+        body: JSON.stringify({ id }),
+      });
+
+    expect((await forget('s1924comp01', 'https://evil.example')).status).toBe(403);
+    expect(store.get().nanoleafDevices).toHaveLength(1);
+
+    const ok = await forget('s1924comp01', APP);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ success: true, name: 'Shapes Den' });
+    expect(store.get().nanoleafDevices).toEqual([]);
+    expect(new StateFile(dir).load().state.nanoleafDevices).toEqual([]);
+    expect(hub.lights()).toEqual([]);
+    expect(device.view().tokens).toBe(0);
+    expect(support.view().devices).toEqual([
+      { address: `127.0.0.1:${device.port}`, name: 'Shapes Den', paired: false },
+    ]);
+    expect((await forget('s1924comp01', APP)).status).toBe(404);
   });
 
   test('bad input and foreign pages are refused', async () => {

@@ -6,6 +6,7 @@ import {
   NANOLEAF_TOKEN_REVOKED,
   pairNanoleaf,
   parseNanoleafAddress,
+  revokeNanoleafToken,
   type NanoleafAddress,
   type NanoleafDriver,
 } from '@flaglight/lights/lan';
@@ -32,6 +33,11 @@ export interface NanoleafSupport {
   discover(): Promise<void>;
   /** Pairs the controller at `address` (or the first unpaired one found). */
   pair(address: string | undefined): Promise<{ ok: true; name: string } | { ok: false; error: string }>;
+  /**
+   * Unpairs a controller by its id: its token leaves the state file (and the controller, when it
+   * answers), its driver leaves the hub; it is offered for pairing again. Null for an unknown id.
+   */
+  forget(id: string): Promise<{ name: string } | null>;
   view(): NanoleafView;
   close(): Promise<void>;
 }
@@ -211,6 +217,22 @@ export function createNanoleafSupport(options: {
       } finally {
         busy = false;
       }
+    },
+    async forget(id) {
+      const device = stored().find((d) => d.id === id);
+      if (!device) return null;
+      // Off the driver list first: the controller's 401 after the revoke must not read as "revoked".
+      forget(device);
+      await hub.remove(keyOf(device));
+      const name = device.name ?? 'Nanoleaf';
+      try {
+        await revokeNanoleafToken({ host: device.host, port: device.port }, device.token);
+      } catch (error) {
+        // Unreachable now: the token is gone from here all the same, and a reset clears it there.
+        log.warn(`Nanoleaf ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      log.info(`Nanoleaf: forgot ${name}`);
+      return { name };
     },
     view() {
       const rows = new Map<string, NanoleafView['devices'][number]>();

@@ -183,3 +183,73 @@ export async function pairNanoleaf(
   if (answer.status === 404) return { kind: 'unsupported' };
   return { kind: 'refused', message: text(body.error) ?? `The companion answered ${answer.status}.` };
 }
+
+/** A light as the local bridge's status lists it, with the look the companion last sent it. */
+export interface BridgeLight extends DeviceLight {
+  lastColor: { name: string; css: string } | null;
+}
+
+export type BridgeLights =
+  | { kind: 'answered'; linked: boolean; lights: BridgeLight[] }
+  /** Not running here, a refused local-network permission, or not a companion. */
+  | { kind: 'no_answer' };
+
+function parseLastColor(value: unknown): BridgeLight['lastColor'] {
+  if (!isRecord(value)) return null;
+  const name = text(value.name);
+  const css = text(value.css);
+  return name && css ? { name, css } : null;
+}
+
+/**
+ * Asks the companion on this computer which lights it drives, whether each answers, and the colour
+ * it last sent (its `GET /api/status`); Settings' diagnostics read it after a click. Never throws.
+ */
+export async function readBridgeLights(
+  fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  timeoutMs = BRIDGE_TIMEOUT_MS,
+): Promise<BridgeLights> {
+  const answer = await ask(fetchImpl, '/api/status', { method: 'GET' }, timeoutMs);
+  const status = answer && answer.status === 200 ? parseBridgeStatus(answer.body) : null;
+  if (!answer || !status) return { kind: 'no_answer' };
+  const raw = isRecord(answer.body) && Array.isArray(answer.body.lights) ? answer.body.lights : [];
+  const lights = raw.flatMap((value: unknown) => {
+    const light = parseLight(value);
+    return light && isRecord(value) ? [{ ...light, lastColor: parseLastColor(value.lastColor) }] : [];
+  });
+  return { kind: 'answered', linked: status.linked, lights };
+}
+
+export type NanoleafForget =
+  | { kind: 'forgotten'; name: string }
+  /** The companion here has no controller with that id (paired on another computer, or gone already). */
+  | { kind: 'not_paired_here' }
+  | { kind: 'refused'; message: string }
+  /** A companion from before this route. */
+  | { kind: 'unsupported' }
+  | { kind: 'no_answer' };
+
+/** Asks the companion on this computer to unpair a Nanoleaf controller (its `POST /api/nanoleaf/forget`). Never throws. */
+export async function forgetNanoleaf(
+  id: string,
+  fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  timeoutMs = BRIDGE_TIMEOUT_MS,
+): Promise<NanoleafForget> {
+  const answer = await ask(
+    fetchImpl,
+    '/api/nanoleaf/forget',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) },
+    timeoutMs,
+  );
+  if (!answer) return { kind: 'no_answer' };
+  const body = isRecord(answer.body) ? answer.body : {};
+  if (answer.status >= 200 && answer.status < 300) {
+    return { kind: 'forgotten', name: text(body.name) ?? 'your Nanoleaf' };
+  }
+  // An older companion answers its generic "Not found" for a route it does not have.
+  if (answer.status === 404) {
+    const error = text(body.error);
+    return error && error !== 'Not found' ? { kind: 'not_paired_here' } : { kind: 'unsupported' };
+  }
+  return { kind: 'refused', message: text(body.error) ?? `The companion answered ${answer.status}.` };
+}

@@ -1,5 +1,15 @@
 import { shouldShowUpgradeSection } from '@flaglight/core';
-import { Cloud, CloudSun, Crown, Laptop, Lightbulb, LogOut, SlidersHorizontal } from 'lucide-react';
+import {
+  Cloud,
+  CloudSun,
+  Crown,
+  Hexagon,
+  Laptop,
+  Lightbulb,
+  LogOut,
+  Router,
+  SlidersHorizontal,
+} from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAuth } from '../auth/auth-context';
@@ -8,9 +18,11 @@ import { useLightControl } from '../lights/light-control-context';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
 import { DevicesSection } from './DevicesSection';
+import { GoveeLanSection } from './GoveeLanSection';
 import { GoveeSection } from './GoveeSection';
 import { HueSection } from './HueSection';
 import { LifxSection } from './LifxSection';
+import { NanoleafSection } from './NanoleafSection';
 import { PreferencesSection } from './PreferencesSection';
 import { SettingsSection } from './SettingsSection';
 import { UpgradeSection } from './UpgradeSection';
@@ -27,8 +39,22 @@ export function SettingsPage() {
   const [lifxOpen, setLifxOpen] = useState(true);
   const [hueOpen, setHueOpen] = useState(hueAuthResult !== null);
   const [goveeOpen, setGoveeOpen] = useState(params.get('section') === 'govee');
+  const [nanoleafOpen, setNanoleafOpen] = useState(params.get('section') === 'nanoleaf');
+  const [goveeLanOpen, setGoveeLanOpen] = useState(params.get('section') === 'govee-lan');
   const [preferencesOpen, setPreferencesOpen] = useState(false);
   const [devicesOpen, setDevicesOpen] = useState(params.get('section') === 'devices');
+  const section = params.get('section');
+  // A link within Settings (a LAN brand's "Devices") opens the section it names and brings it into view.
+  useEffect(() => {
+    const open: Record<string, (open: boolean) => void> = {
+      nanoleaf: setNanoleafOpen,
+      'govee-lan': setGoveeLanOpen,
+      devices: setDevicesOpen,
+    };
+    if (!section || !open[section]) return;
+    open[section](true);
+    document.getElementById(section)?.scrollIntoView?.({ block: 'start' });
+  }, [section]);
   // A Hue OAuth result that came back by redirect opens its section.
   useEffect(() => {
     if (hueAuthResult) setHueOpen(true);
@@ -71,6 +97,24 @@ export function SettingsPage() {
           onOpenChange={setGoveeOpen}
         >
           <GoveeSection />
+        </SettingsSection>
+        <SettingsSection
+          id="nanoleaf"
+          title="Nanoleaf"
+          icon={<Hexagon aria-hidden="true" className="size-5 text-accent" />}
+          open={nanoleafOpen}
+          onOpenChange={setNanoleafOpen}
+        >
+          <NanoleafSection />
+        </SettingsSection>
+        <SettingsSection
+          id="govee-lan"
+          title="Govee (LAN)"
+          icon={<Router aria-hidden="true" className="size-5 text-accent" />}
+          open={goveeLanOpen}
+          onOpenChange={setGoveeLanOpen}
+        >
+          <GoveeLanSection />
         </SettingsSection>
         <SettingsSection
           id="preferences"

@@ -1,2 +1,5 @@
 /** Opens Settings with the Upgrade section open and in view (the trial prompt and modal use it). */
 export const SETTINGS_UPGRADE_PATH = '/settings?section=upgrade';
+
+/** Opens Settings with the Devices section (the linked companions) open and in view. */
+export const DEVICES_SECTION_PATH = '/settings?section=devices';

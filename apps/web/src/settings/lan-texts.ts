@@ -1,0 +1,81 @@
+import type { LinkedDevice } from '@flaglight/contract';
+import type { CompanionProvider } from '../companion/companion-lights';
+
+/** Settings' texts for the brands the desktop companion drives on the LAN (Nanoleaf, Govee LAN), in one place. */
+export const LAN_TEXTS = {
+  loading: 'Loading your companions…',
+  loadFailed: 'Your companions could not be loaded. Please try again.',
+  noCompanion:
+    'No Flaglight Companion is linked. Install it on a computer on the same network as your lights, start it and link it.',
+  openDevices: 'Devices',
+  connected: 'Connected',
+  unreachable: 'Not reachable',
+  via: (name: string, online: boolean) => `Via ${name}${online ? '' : ' (offline)'}`,
+  checking: 'Asking the companion on this computer…',
+  notRunning:
+    'The Flaglight Companion is not running on this computer. Start it, or run this on the computer it runs on. If your browser asked about your local network, allow it and try again.',
+  notLinked: 'The Flaglight Companion on this computer is not linked yet.',
+  lightLine: (label: string, reachable: boolean, color: string | null) =>
+    `${label}: ${reachable ? 'connected' : 'not reachable'}, ${color ? `last colour ${color}` : 'no colour sent yet'}`,
+  nanoleaf: {
+    intro:
+      'Nanoleaf works through the Flaglight Companion: a computer on the same network as your controllers drives them.',
+    list: 'Nanoleaf controllers',
+    none: 'No Nanoleaf controller is paired yet.',
+    forget: 'Forget',
+    forgetTitle: 'Forget Nanoleaf controller',
+    forgetConfirm: (name: string) =>
+      `Forget ${name}? The companion on this computer stops driving it and drops its token; to use it again, pair it again.`,
+    forgetting: (name: string) => `Asking the companion on this computer to forget ${name}…`,
+    forgotten: (name: string) =>
+      `${name} is forgotten. It leaves this list when the companion next reports its lights.`,
+    notPairedHere: (name: string) =>
+      `The companion on this computer has not paired ${name}. Forget it on the computer that paired it.`,
+    forgetRefused: (message: string) => `The companion could not forget it: ${message}`,
+    forgetUnsupported:
+      'The companion on this computer cannot forget a Nanoleaf yet. Update the Flaglight Companion, then try again.',
+    forgetNoAnswer:
+      'No companion answered on this computer. Forget it from the computer the Flaglight Companion runs on, with it started. If your browser asked about your local network, allow it and try again.',
+    diagnostics: 'Nanoleaf diagnostics',
+    report: 'Nanoleaf diagnostics report',
+    diagnosticsNone: 'The companion on this computer drives no Nanoleaf controller.',
+  },
+  goveeLan: {
+    intro:
+      'Govee lights on your home network work through the Flaglight Companion: a computer on the same network drives them.',
+    list: 'Govee lights on the LAN',
+    none: 'No Govee light found on the LAN yet.',
+    lanControl:
+      'Switch on LAN Control in the Govee Home app for each device (the device → Settings → LAN Control); the companion finds it within a minute.',
+    cloudNote: 'Govee’s cloud, with an API key and no companion, is in the Govee Cloud section.',
+    diagnostics: 'Govee LAN diagnostics',
+    report: 'Govee LAN diagnostics report',
+    diagnosticsNone: 'The companion on this computer found no Govee light on the LAN.',
+  },
+} as const;
+
+export interface CompanionLanLight {
+  provider: CompanionProvider;
+  id: string;
+  label: string;
+  reachable: boolean;
+  companion: { id: string; name: string; online: boolean };
+}
+
+/** One brand's lights across the account's companions, as the server last heard them. */
+export function lanLightsOf(
+  devices: readonly LinkedDevice[],
+  provider: CompanionProvider,
+): CompanionLanLight[] {
+  return devices.flatMap((device) =>
+    device.lights
+      .filter((light) => light.provider === provider)
+      .map((light) => ({
+        provider,
+        id: light.id,
+        label: light.label,
+        reachable: device.online && light.reachable,
+        companion: { id: device.id, name: device.name, online: device.online },
+      })),
+  );
+}
