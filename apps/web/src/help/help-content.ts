@@ -101,7 +101,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'nanoleaf-setup',
         question: 'How do I connect Nanoleaf lights?',
         answer:
-          'Nanoleaf Light Panels, Canvas, Shapes, Elements, Lines and 4D work through the Flaglight Companion desktop app, on a computer on the same network as the controller. Link the companion, open the Companion tab in Light Control and press Pair a Nanoleaf. Then hold the power button on your Nanoleaf controller for 5–7 seconds until the lights flash: the companion waits up to 60 seconds. If it finds no controller, type its address (Nanoleaf app: the device → Settings → IP address). Nanoleaf Essentials bulbs and strips that only work through Matter or Thread are not supported.',
+          'Nanoleaf Light Panels, Canvas, Shapes, Elements, Lines and 4D work through the Flaglight Companion desktop app, on a computer on the same network as the controller. Link the companion, open the Companion tab in Light Control (or Settings → Nanoleaf) and press Pair a Nanoleaf. Then hold the power button on your Nanoleaf controller for 5–7 seconds until the lights flash: the companion waits up to 60 seconds. If it finds no controller, type its address (Nanoleaf app: the device → Settings → IP address). Nanoleaf Essentials bulbs and strips that only work through Matter or Thread are not supported.',
         links: [DASHBOARD, DOWNLOAD],
       },
       {
@@ -203,7 +203,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'nanoleaf-trouble',
         question: 'My Nanoleaf does not pair or has dropped off',
         answer:
-          'Pairing needs the Flaglight Companion running on a computer on the same network as the controller. Press Pair a Nanoleaf in the Companion tab, then hold the controller’s power button for 5–7 seconds until the lights flash; if the 60 seconds run out, hold it again and press Try again. If the controller is not found, enter its address. A controller that drops off the network shows as unreachable and is found again when it is back, with no new pairing; pair again only after a factory reset.',
+          'Pairing needs the Flaglight Companion running on a computer on the same network as the controller. Press Pair a Nanoleaf in the Companion tab or in Settings → Nanoleaf, then hold the controller’s power button for 5–7 seconds until the lights flash; if the 60 seconds run out, hold it again and press Try again. If the controller is not found, enter its address. Settings → Nanoleaf → Nanoleaf diagnostics shows whether the companion on this computer reaches each controller, and Forget unpairs one. A controller that drops off the network shows as unreachable and is found again when it is back, with no new pairing; pair again only after a factory reset.',
         links: [DASHBOARD],
       },
       {
