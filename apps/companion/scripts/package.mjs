@@ -165,6 +165,10 @@ await step('bundle (esbuild)', BUNDLE, async () => {
       __DEFAULT_SERVER__: JSON.stringify(DEFAULT_SERVER),
       // A CommonJS bundle has no import.meta; in the executable __filename is the executable.
       'import.meta.url': 'importMetaUrl',
+      // ws (F1 live timing) tries its optional native add-ons with require() when it loads; inside
+      // a single executable that require() only knows built-ins and prints a warning at start.
+      'process.env.WS_NO_BUFFER_UTIL': '"1"',
+      'process.env.WS_NO_UTF_8_VALIDATE': '"1"',
     },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
