@@ -164,7 +164,7 @@ function render(s) {
   $('hue').replaceChildren(...(hue.bridges.length ? hue.bridges.map((b) => el('div', { textContent: (b.name || 'Hue bridge') + ' · ' + b.url + ' · ' + (b.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Hue bridge paired.' })]));
   if (hue.pairing) text($('pair-result'), hue.pairing);
   const nanoleaf = s.nanoleaf || { devices: [] };
-  $('nanoleaf').replaceChildren(...(nanoleaf.devices.length ? nanoleaf.devices.map((d) => el('div', { textContent: (d.name || 'Nanoleaf') + ' · ' + d.address + ' · ' + (d.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Nanoleaf controller paired.' })]));
+  $('nanoleaf').replaceChildren(...(nanoleaf.devices.length ? nanoleaf.devices.map(nanoleafRow) : [el('div', { className: 'muted', textContent: 'No Nanoleaf controller paired.' })]));
   if (nanoleaf.steps) text($('nanoleaf-steps'), nanoleaf.steps);
   if (nanoleaf.pairing) text($('nanoleaf-result'), nanoleaf.pairing);
   $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level, textContent: e.at.slice(11, 19) + '  ' + e.message })));
@@ -196,6 +196,20 @@ $('pair').addEventListener('click', async () => {
   catch (error) { text($('pair-result'), error.message); }
   refresh();
 });
+function nanoleafRow(d) {
+  const row = el('div', { textContent: (d.name || 'Nanoleaf') + ' · ' + d.address + ' · ' + (d.paired ? 'paired' : 'not paired') + ' ' });
+  if (d.paired && d.id) {
+    const forget = el('button', { type: 'button', textContent: 'Forget' });
+    forget.setAttribute('aria-label', 'Forget ' + (d.name || 'Nanoleaf') + ' (' + d.address + ')');
+    forget.addEventListener('click', async () => {
+      forget.disabled = true;
+      try { const r = await post('/api/nanoleaf/forget', { id: d.id }); text($('nanoleaf-result'), 'Forgot ' + r.name + '. Pair it again to drive it.'); }
+      catch (error) { text($('nanoleaf-result'), error.message); forget.disabled = false; }
+    });
+    row.append(forget);
+  }
+  return row;
+}
 $('nanoleaf-pair').addEventListener('click', async () => {
   const address = $('nanoleaf-address').value.trim();
   text($('nanoleaf-result'), 'Waiting for the power button (up to 60 s): hold it for 5–7 seconds until the lights flash…');

@@ -117,7 +117,9 @@ describe('Nanoleaf pairing through the local bridge', () => {
       }),
     ]);
     expect(new StateFile(dir).load().state.nanoleafDevices[0]!.token).toMatch(/^\w{32}$/);
-    expect(support.view().devices).toEqual([{ address, name: 'Shapes Den', paired: true }]);
+    expect(support.view().devices).toEqual([
+      { address, name: 'Shapes Den', paired: true, id: 's1924comp01' },
+    ]);
     expect(hub.lights()).toMatchObject([
       { provider: 'nanoleaf', id: 's1924comp01', reachable: true, driven: true },
     ]);

@@ -21,7 +21,8 @@ export const NANOLEAF_NONE_FOUND =
   'No Nanoleaf controller found. Enter its address (Nanoleaf app: the device → Settings → IP address).';
 
 export interface NanoleafView {
-  devices: { address: string; name: string | null; paired: boolean }[];
+  /** `id` (the serial number) for a paired controller: what `POST /api/nanoleaf/forget` takes. */
+  devices: { address: string; name: string | null; paired: boolean; id?: string }[];
   /** The pairing under way or its outcome, in words for the status page. */
   pairing: string | null;
   steps: string;
@@ -238,7 +239,7 @@ export function createNanoleafSupport(options: {
       const rows = new Map<string, NanoleafView['devices'][number]>();
       for (const [text, c] of candidates) rows.set(text, { address: text, name: c.name, paired: false });
       for (const d of stored())
-        rows.set(addressText(d), { address: addressText(d), name: d.name ?? null, paired: true });
+        rows.set(addressText(d), { address: addressText(d), name: d.name ?? null, paired: true, id: d.id });
       return { devices: [...rows.values()], pairing, steps: NANOLEAF_PAIR_STEPS };
     },
     async close() {
