@@ -50,9 +50,9 @@ export function LandingPage() {
             When the flag flies, <span className="text-flag-yellow">your room</span> knows.
           </h1>
           <p className="max-w-xl text-lead text-pretty text-ink-300">
-            Flaglight follows every Formula 1 session live and turns your LIFX or Philips Hue lights yellow,
-            red or chequered the moment race control does, held back by your broadcast delay so the room never
-            spoils the TV.
+            Flaglight follows every Formula 1 session live and turns your LIFX, Philips Hue, Nanoleaf or Govee
+            lights yellow, red or chequered the moment race control does, held back by your broadcast delay so
+            the room never spoils the TV.
           </p>
           <div className="flex flex-wrap gap-3">
             <Link to="/login?mode=signup" {...SIGN_IN_INTENT} className={buttonClass('primary', 'lg')}>

@@ -23,7 +23,7 @@ export interface Step {
 export const HOW_IT_WORKS: readonly Step[] = [
   {
     title: 'Connect your lights',
-    text: 'Paste a LIFX token or sign in to Philips Hue, then pick the lights in the room where you watch.',
+    text: 'Paste a LIFX token, sign in to Philips Hue or add a Govee key (Nanoleaf and Govee also pair on your network through the desktop app), then pick the lights in the room where you watch.',
     icon: Plug,
   },
   {
