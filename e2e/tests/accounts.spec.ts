@@ -97,10 +97,13 @@ test.describe('sign up and sign in', () => {
       await login.fill(user.email, 'Wrong-password1!');
       await login.verifyHuman();
       const dialog = page.waitForEvent('dialog');
-      await page.getByRole('button', { name: 'Login' }).click();
+      // The alert can open before the click returns; an unanswered alert holds the click, so the
+      // click is awaited only after the alert is dismissed (under load the other order hung).
+      const click = page.getByRole('button', { name: 'Login' }).click();
       const alert = await dialog;
       expect(alert.message()).toBe('Login failed');
       await alert.dismiss();
+      await click;
     });
   });
 
