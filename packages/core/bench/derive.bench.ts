@@ -2,8 +2,7 @@
 // fused with TrackStatus, `--source f1`), plus the agreement figures of decision 018.
 import { performance } from 'node:perf_hooks';
 import { printAgreementReport } from '../scripts/agreement-report.js';
-import { createFlagFusion } from '../src/flags/fusion.js';
-import { readLiveTimingStreams } from '../src/flags/live-timing.js';
+import { fuseInputs, readLiveTimingStreams } from '../src/flags/live-timing.js';
 import { deriveLightChanges } from '../src/flags/tracker.js';
 import { listRaceControlFixtures, loadRaceControlFixture } from '../test/fixtures.js';
 
@@ -28,10 +27,7 @@ console.log(`derive x${RUNS}: ${derive.perRunUs.toFixed(1)} µs per race`);
 const merged = readLiveTimingStreams(largest.fixture.live_timing);
 if (merged.ok) {
   const fuse = time(() => {
-    const fusion = createFlagFusion();
-    let changes = 0;
-    for (const input of merged.inputs) if (fusion.push(input) !== null) changes += 1;
-    return changes;
+    return fuseInputs(merged.inputs).length;
   });
   console.log(
     `fuse x${RUNS} (--source f1, ${merged.inputs.length} lines, ${fuse.changes} changes): ${fuse.perRunUs.toFixed(1)} µs per race`,

@@ -77,6 +77,8 @@ interface Active {
   fusion: FlagFusion;
   sessionKey: number | null;
   overTimer: NodeJS.Timeout | null;
+  /** Withdraws a race-control lead TrackStatus has not confirmed, at its deadline (decision 025). */
+  deadlineTimer: NodeJS.Timeout | null;
   /** The lasting state this fallback played or found already shown. */
   lastState: string | null;
 }
@@ -176,6 +178,7 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
     if (!a) return;
     active = null;
     if (a.overTimer) clearTimeout(a.overTimer);
+    if (a.deadlineTimer) clearTimeout(a.deadlineTimer);
     if (a.lastState) handover = { state: a.lastState, until: now() + HANDOVER_MS };
     log.info(`F1 live timing: connection closed (${why}).`);
     const previous = stopping;
@@ -189,7 +192,24 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
       fusion: createFlagFusion(),
       sessionKey: null,
       overTimer: null,
+      deadlineTimer: null,
       lastState: null,
+    };
+    const armDeadline = () => {
+      if (a.deadlineTimer) clearTimeout(a.deadlineTimer);
+      a.deadlineTimer = null;
+      const deadline = a.fusion.nextDeadline();
+      if (deadline === null || active !== a) return;
+      a.deadlineTimer = setTimeout(
+        () => {
+          a.deadlineTimer = null;
+          if (active !== a) return;
+          const change = a.fusion.push({ kind: 'clock', at: deadline });
+          if (change) play(a, change, deadline);
+        },
+        Math.max(0, deadline - now()),
+      );
+      a.deadlineTimer.unref();
     };
     active = a;
     log.warn('The Flaglight server is unreachable during a session: following F1 live timing directly.');
@@ -197,11 +217,13 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
       if (event.sessionKey !== null && a.sessionKey !== null && event.sessionKey !== a.sessionKey) {
         // The next session of the weekend: its flags start afresh.
         a.fusion = createFlagFusion();
+        armDeadline();
       }
       a.sessionKey = event.sessionKey ?? a.sessionKey;
     });
     client.on('sessionStatus', (event) => {
       a.fusion.push({ kind: 'session_status', at: event.receivedAt, status: { Status: event.status } });
+      armDeadline();
       if (SESSION_RUNNING.has(event.status)) {
         noteLive(now());
         if (a.overTimer) clearTimeout(a.overTimer);
@@ -217,6 +239,7 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
       }
     });
     const changed = (change: FusedLightChange | null, source: 'snapshot' | 'feed') => {
+      armDeadline();
       // A snapshot's lines only set the current state, played once when the connection is up.
       if (change && source === 'feed' && active === a) play(a, change, change.at);
     };

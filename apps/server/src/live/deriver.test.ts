@@ -1,5 +1,6 @@
-import { FlagEventDataSchema, type FlagEvent } from '@flaglight/core';
+import { FlagEventDataSchema, TRACK_STATUS_GRACE_MS, type FlagEvent } from '@flaglight/core';
 import { describe, expect, test } from 'vitest';
+import { createFakeTimers } from '../../test/fake-timers.js';
 import { createInProcessBus } from './bus.js';
 import { SessionDeriver } from './deriver.js';
 
@@ -142,5 +143,62 @@ describe('SessionDeriver with two sources', () => {
       ['yellow', 'track_status'],
       ['green', 'race_control'],
     ]);
+  });
+});
+
+describe('SessionDeriver: TrackStatus decides while F1 is healthy', () => {
+  function startWithTimers() {
+    const timers = createFakeTimers(Date.parse('2025-07-06T15:00:00Z'));
+    const bus = createInProcessBus();
+    const events: FlagEvent[] = [];
+    bus.subscribe(SESSION, (m) => {
+      if (m.type === 'flag') events.push(m.event);
+    });
+    const deriver = new SessionDeriver(SESSION, bus, timers.now, 0, null, timers);
+    deriver.applyHistory([]);
+    events.length = 0;
+    return { deriver, events, timers };
+  }
+  const pitExitOpen = (s: number) =>
+    message(s, { category: 'Flag', flag: 'GREEN', scope: 'Track', message: 'GREEN LIGHT - PIT EXIT OPEN' });
+
+  test('a pit-exit GREEN during a VSC TrackStatus holds publishes nothing', async () => {
+    const { deriver, events, timers } = startWithTimers();
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '1', Message: 'AllClear' } });
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '6', Message: 'VSCDeployed' } });
+    deriver.ingest([vsc(10)], 'f1-live-timing');
+    await timers.advance(14_000);
+    deriver.ingest([pitExitOpen(24)], 'f1-live-timing');
+    await timers.advance(60_000);
+    expect(events.map((e) => e.data.state)).toEqual(['vsc']);
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '7', Message: 'VSCEnding' } });
+    expect(events.map((e) => e.data.state)).toEqual(['vsc', 'vsc_ending']);
+  });
+
+  test('a red flag TrackStatus never confirms is withdrawn at its deadline, by the timer', async () => {
+    const { deriver, events, timers } = startWithTimers();
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '1', Message: 'AllClear' } });
+    deriver.ingest([message(10, { category: 'Flag', flag: 'RED', scope: 'Track', message: 'RED FLAG' })]);
+    expect(events.map((e) => e.data.state)).toEqual(['red']);
+    expect(timers.pending()).toEqual([TRACK_STATUS_GRACE_MS]);
+    await timers.advance(TRACK_STATUS_GRACE_MS);
+    expect(events.map((e) => [e.data.state, e.data.cause.source])).toEqual([
+      ['red', 'race_control'],
+      ['green', 'track_status'],
+    ]);
+    expect(timers.pending()).toEqual([]);
+  });
+
+  test('a confirmed lead leaves no timer behind, and dispose clears a pending one', async () => {
+    const { deriver, events, timers } = startWithTimers();
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '1', Message: 'AllClear' } });
+    deriver.ingest([sc(10)]);
+    deriver.pushFeed({ kind: 'track_status', status: { Status: '4', Message: 'SCDeployed' } });
+    expect(timers.pending()).toEqual([]);
+    deriver.ingest([vsc(20)]);
+    expect(timers.pending()).toHaveLength(1);
+    deriver.dispose();
+    expect(timers.pending()).toEqual([]);
+    expect(events.map((e) => e.data.state)).toEqual(['yellow', 'vsc']);
   });
 });

@@ -1,5 +1,6 @@
 import { createFlagFusion, readMessageDate, type FlagCause, type FusedLightChange } from '@flaglight/core';
 import type { Bus } from './bus.js';
+import type { TimerHandle, Timers } from './clock.js';
 import type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from './types.js';
 
 /** What a race-control record says, whatever feed brought it and whatever date it carries. */
@@ -65,6 +66,8 @@ export class SessionDeriver {
   lastSeen: { text: string; ms: number } | null = null;
   private status: StatusEventData;
   snapshotPublished = false;
+  /** Fires when a race-control lead TrackStatus has not confirmed is due to be withdrawn. */
+  private deadlineTimer: TimerHandle | null = null;
 
   constructor(
     readonly sessionKey: number,
@@ -73,6 +76,8 @@ export class SessionDeriver {
     lastId: number,
     /** What subscribers already hold: a snapshot that says the same is not sent again. */
     private readonly known: Pick<FlagEventData, 'state' | 'activeSectors'> | null = null,
+    /** Withdraws an unconfirmed race-control lead at its deadline (decision 025); without it, at the next line. */
+    private readonly timers: Pick<Timers, 'setTimeout' | 'clearTimeout'> | null = null,
   ) {
     // Ids grow with the clock, so a restarted follower (or another instance) never reuses one.
     this.nextId = Math.max(now() * 1000, lastId + 1);
@@ -223,7 +228,31 @@ export class SessionDeriver {
   }
 
   private push(message: Record<string, unknown>): FusedLightChange | null {
-    return this.fusion.push({ kind: 'race_control', at: this.now(), message });
+    const change = this.fusion.push({ kind: 'race_control', at: this.now(), message });
+    this.armDeadline();
+    return change;
+  }
+
+  /** Keeps one timer on the fusion's next lead deadline: TrackStatus decides again then. */
+  private armDeadline(): void {
+    if (!this.timers) return;
+    if (this.deadlineTimer) this.timers.clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    const deadline = this.fusion.nextDeadline();
+    if (deadline === null) return;
+    this.deadlineTimer = this.timers.setTimeout(
+      () => {
+        this.deadlineTimer = null;
+        this.pushFeed({ kind: 'clock' });
+      },
+      Math.max(0, deadline - this.now()),
+    );
+  }
+
+  /** Stops the deadline timer (the follower stopped). */
+  dispose(): void {
+    if (this.deadlineTimer) this.timers?.clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
   }
 
   /**
@@ -234,9 +263,11 @@ export class SessionDeriver {
     input:
       | { kind: 'track_status'; status: unknown; date?: string }
       | { kind: 'session_status'; status: unknown }
-      | { kind: 'track_status_lost' },
+      | { kind: 'track_status_lost' }
+      | { kind: 'clock' },
   ): void {
     const change = this.fusion.push({ ...input, at: this.now() });
+    this.armDeadline();
     if (!change || !this.snapshotPublished) {
       if (change) this.lastCause = change.cause;
       return;

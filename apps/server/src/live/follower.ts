@@ -56,7 +56,14 @@ export interface LiveFollowerOptions {
  */
 export function startLiveFollower(options: LiveFollowerOptions): Follower {
   const { sessionKey, client, bus, timers } = options;
-  const deriver = new SessionDeriver(sessionKey, bus, timers.now, options.lastId ?? 0, options.known ?? null);
+  const deriver = new SessionDeriver(
+    sessionKey,
+    bus,
+    timers.now,
+    options.lastId ?? 0,
+    options.known ?? null,
+    timers,
+  );
   let stopped = false;
   let pollTimer: TimerHandle | null = null;
   let pushTimer: TimerHandle | null = null;
@@ -280,6 +287,7 @@ export function startLiveFollower(options: LiveFollowerOptions): Follower {
       if (pushTimer) timers.clearTimeout(pushTimer);
       push?.close();
       push = null;
+      deriver.dispose();
       deriver.setStatus(deriver.currentStatus().upstream, 'none', null);
     },
   };

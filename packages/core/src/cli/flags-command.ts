@@ -1,6 +1,6 @@
 // The flags CLI without the process around it (DESIGN §5.2, §5.8), so tests can run it on every
 // fixture in one process; flags.ts wires it to argv, the file system, stdout, stderr and the exit code.
-import { createFlagFusion } from '../flags/fusion.js';
+import { fuseInputs } from '../flags/live-timing.js';
 import { deriveLightChanges } from '../flags/tracker.js';
 import { parseLiveTimingJson, parseRaceControlJson } from './parse-input.js';
 
@@ -51,15 +51,13 @@ function parseArgs(argv: readonly string[]): { file: string | undefined; source:
 function deriveFromLiveTiming(file: string, text: string): unknown[] {
   const parsed = parseLiveTimingJson(text);
   if (!parsed.ok) fail(`${file}: ${parsed.error}`);
-  const fusion = createFlagFusion();
-  const changes: unknown[] = [];
-  for (const input of parsed.inputs) {
-    const change = fusion.push(input);
-    if (change === null) continue;
-    const { date, state, activeSectors, safetyCar, offset } = change;
-    changes.push({ date, state, activeSectors, ...(safetyCar ? { safetyCar } : {}), offset });
-  }
-  return changes;
+  return fuseInputs(parsed.inputs).map(({ date, state, activeSectors, safetyCar, offset }) => ({
+    date,
+    state,
+    activeSectors,
+    ...(safetyCar ? { safetyCar } : {}),
+    offset,
+  }));
 }
 
 function deriveFromRaceControl(file: string, text: string): unknown[] {

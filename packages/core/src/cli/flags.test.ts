@@ -5,8 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { TEST_DATA_DIR, listRaceControlFixtures, loadRaceControlFixture } from '../../test/fixtures.js';
-import { createFlagFusion } from '../flags/fusion.js';
-import { readLiveTimingStreams } from '../flags/live-timing.js';
+import { fuseInputs, readLiveTimingStreams } from '../flags/live-timing.js';
 import { deriveLightChanges } from '../flags/tracker.js';
 import { runFlagsCommand } from './flags-command.js';
 
@@ -179,7 +178,8 @@ describe('flags CLI --source f1 (DESIGN §5.8)', () => {
         safetyCar: true,
         offset: '01:47:55.160',
       },
-      { date: '2025-04-13T16:03:55+00:00', state: 'green', activeSectors: [], offset: '01:55:40.784' },
+      // TRACK CLEAR (16:03:55, 01:55:40.784) ends nothing TrackStatus holds: the green is its AllClear.
+      { date: '2025-04-13T16:03:54.887+00:00', state: 'green', activeSectors: [], offset: '01:55:40.811' },
       { date: '2025-04-13T16:39:29+00:00', state: 'checkered', activeSectors: [], offset: '02:31:14.492' },
     ]);
   });
@@ -192,13 +192,15 @@ describe('flags CLI --source f1 (DESIGN §5.8)', () => {
     expect(names.length).toBeGreaterThanOrEqual(28);
     names.forEach((name, index) => {
       const merged = readLiveTimingStreams(loadRaceControlFixture(name).live_timing);
-      const fusion = createFlagFusion();
-      const expected = (merged.ok ? merged.inputs : []).flatMap((input) => {
-        const change = fusion.push(input);
-        if (change === null) return [];
-        const { date, state, activeSectors, safetyCar, offset } = change;
-        return [{ date, state, activeSectors, ...(safetyCar ? { safetyCar } : {}), offset }];
-      });
+      const expected = fuseInputs(merged.ok ? merged.inputs : []).map(
+        ({ date, state, activeSectors, safetyCar, offset }) => ({
+          date,
+          state,
+          activeSectors,
+          ...(safetyCar ? { safetyCar } : {}),
+          offset,
+        }),
+      );
       const file = join(TEST_DATA_DIR, `${name}.json`);
       const result = runInProcess(index % 2 === 0 ? ['--source=f1', file] : [file, '--source', 'f1']);
       expect(result.code).toBe(0);

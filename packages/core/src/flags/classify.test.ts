@@ -9,7 +9,38 @@ describe('classifyMessage', () => {
     ['CLEAR', 'green'],
     ['CHEQUERED', 'checkered'],
   ])('track flag %s gives %s and clears every sector', (flag, state) => {
-    expect(classifyMessage(trackFlag(flag))).toEqual({ kind: 'track', state, clearsSectors: true });
+    expect(classifyMessage(trackFlag(flag, 0, `${flag} FLAG`))).toEqual({
+      kind: 'track',
+      state,
+      clearsSectors: true,
+    });
+  });
+
+  // Decision 025: every pit-lane notice in the 28 shared fixtures, whatever its category and scope.
+  test.each([
+    ['Flag', 'GREEN', 'Track', 'GREEN LIGHT - PIT EXIT OPEN', 'pit-exit-open'],
+    ['PitExit', 'OPEN', 'Track', 'GREEN LIGHT - PIT EXIT OPEN', 'pit-exit-open'],
+    ['Flag', 'CLEAR', 'Track', 'PIT EXIT OPEN', 'pit-exit-open'],
+    ['Other', null, null, 'PIT EXIT CLOSED', 'none'],
+    ['Flag', 'RED', 'Track', 'PIT EXIT CLOSED', 'none'],
+    ['Other', null, null, 'PIT LANE ENTRY CLOSED', 'none'],
+    ['Flag', 'GREEN', 'Track', 'PIT LANE ENTRY OPEN', 'none'],
+    ['Other', null, null, 'PIT LANE ENTRY CLEAR', 'none'],
+    ['Flag', 'CLEAR', 'Track', 'PIT ENTRY CLOSED', 'none'],
+  ])(
+    'a pit-lane notice (%s/%s/%s "%s") is never a track-wide flag',
+    (category, flag, scope, message, kind) => {
+      const record = { ...trackFlag('GREEN'), category, flag, scope, message };
+      expect(classifyMessage(record)).toEqual({ kind });
+    },
+  );
+
+  test('a safety car through the pit lane is still a safety car', () => {
+    expect(classifyMessage(safetyCar('SAFETY CAR THROUGH THE PIT LANE'))).toEqual({
+      kind: 'track',
+      state: 'yellow',
+      clearsSectors: false,
+    });
   });
 
   test('a track flag with no light meaning does nothing', () => {

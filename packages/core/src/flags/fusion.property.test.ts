@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { fastestLap, otherMessage, safetyCar, sectorFlag, trackFlag } from '../../test/builders.js';
-import { createFlagFusion, type FusedLightChange, type FusionInput } from './fusion.js';
+import { createFlagFusion, TRACK_STATUS_STATES, type FusedLightChange, type FusionInput } from './fusion.js';
+import { fuseInputs } from './live-timing.js';
 import { createFlagTracker } from './tracker.js';
 
 const seconds = fc.integer({ min: 0, max: 7200 });
@@ -10,7 +11,10 @@ const sector = fc.integer({ min: 1, max: 20 });
 const message = fc.oneof(
   fc
     .tuple(fc.constantFrom('RED', 'GREEN', 'CLEAR', 'CHEQUERED', 'BLUE'), seconds)
-    .map(([f, s]) => trackFlag(f, s)),
+    .map(([f, s]) => trackFlag(f, s, `${f} FLAG`)),
+  // Pit-lane notices, some with scope Track (decision 025).
+  seconds.map((s) => trackFlag('GREEN', s, 'GREEN LIGHT - PIT EXIT OPEN')),
+  seconds.map((s) => otherMessage('PIT EXIT CLOSED', s)),
   fc
     .tuple(fc.constantFrom('YELLOW', 'DOUBLE YELLOW', 'CLEAR', 'GREEN'), sector, seconds)
     .map(([f, n, s]) => sectorFlag(f, n, s)),
@@ -122,6 +126,47 @@ describe('fusion properties', () => {
           input.kind === 'track_status' && picks.includes(i) ? [input, { ...input }] : [input],
         );
         expect(run(doubled)).toEqual(run(inputs));
+      }),
+    );
+  });
+
+  test('while TrackStatus is healthy, race control never ends or contradicts what it holds beyond a lead', () => {
+    fc.assert(
+      fc.property(feed, (inputs) => {
+        let held: string | null = null;
+        fuseInputs(inputs, (input, _change, fusion) => {
+          if (input.kind === 'track_status') {
+            const code = String((input.status as { Status: unknown }).Status);
+            if (TRACK_STATUS_STATES[code] !== undefined) held = code;
+          }
+          if (held === null) return;
+          const deadline = fusion.nextDeadline();
+          // A lead is never older than its grace time: the clock withdraws it at its deadline.
+          if (deadline !== null) expect(deadline).toBeGreaterThan(input.at);
+          const truth = TRACK_STATUS_STATES[held];
+          const shown = fusion.state();
+          if (deadline !== null || shown === 'checkered') return;
+          if (truth === 'green') expect(['green', 'yellow']).toContain(shown);
+          else expect(shown).toBe(truth);
+          if (shown === 'yellow' && truth === 'green')
+            expect(fusion.activeSectors().length).toBeGreaterThan(0);
+          expect(fusion.safetyCar()).toBe(held === '4');
+        });
+      }),
+    );
+  });
+
+  test('while TrackStatus holds anything but AllClear, the lights are never green', () => {
+    fc.assert(
+      fc.property(feed, (inputs) => {
+        let held: string | null = null;
+        fuseInputs(inputs, (input, _change, fusion) => {
+          if (input.kind === 'track_status') {
+            const code = String((input.status as { Status: unknown }).Status);
+            if (TRACK_STATUS_STATES[code] !== undefined) held = code;
+          }
+          if (held !== null && held !== '1') expect(fusion.state()).not.toBe('green');
+        });
       }),
     );
   });

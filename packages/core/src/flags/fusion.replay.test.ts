@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { listRaceControlFixtures, loadRaceControlFixture } from '../../test/fixtures.js';
-import { createFlagFusion, type FusedLightChange, type FusionInput } from './fusion.js';
-import { readLiveTimingStreams } from './live-timing.js';
+import type { FusedLightChange, FusionInput } from './fusion.js';
+import { fuseInputs, readLiveTimingStreams } from './live-timing.js';
 import { createFlagTracker } from './tracker.js';
 
 function inputsOf(name: string): FusionInput[] {
@@ -12,11 +12,7 @@ function inputsOf(name: string): FusionInput[] {
 
 /** The fused changes of a fixture's live-timing streams, as `--source f1` derives them. */
 function replay(name: string, keep: (input: FusionInput) => boolean = () => true): FusedLightChange[] {
-  const fusion = createFlagFusion();
-  return inputsOf(name)
-    .filter(keep)
-    .map((input) => fusion.push(input))
-    .filter((change): change is FusedLightChange => change !== null);
+  return fuseInputs(inputsOf(name).filter(keep));
 }
 
 /** The changes between two stream offsets (seconds), as [seconds, state, safetyCar, source, cause]. */
@@ -33,18 +29,19 @@ const withStreams = listRaceControlFixtures().filter((name) => {
 
 // Hand-checked against the merged streams (offsets in seconds; fixtures/race-control/README.md).
 describe('fused replays of real sessions', () => {
-  test('2025 Bahrain: the safety car comes from TrackStatus, 10 ms before its message', () => {
+  test('2025 Bahrain: the safety car comes from TrackStatus, 10 ms before its message; its end too', () => {
     expect(between(replay('2025-bahrain-race'), 6470, 6950)).toEqual([
       [6475.16, 'yellow', true, 'track_status', '4'],
-      [6940.784, 'green', false, 'race_control', 'TRACK CLEAR'],
+      // TRACK CLEAR came 27 ms before TrackStatus 1: race control never ends what TrackStatus holds.
+      [6940.811, 'green', false, 'track_status', '1'],
     ]);
   });
 
-  test('2025 Britain: the VSC and its ending come from TrackStatus, the track clear from race control', () => {
+  test('2025 Britain: the VSC, its ending and the green all come from TrackStatus', () => {
     expect(between(replay('2025-britain-race'), 3480, 3780)).toEqual([
       [3487.014, 'vsc', false, 'track_status', '6'],
       [3757.206, 'vsc_ending', false, 'track_status', '7'],
-      [3770.094, 'green', false, 'race_control', 'TRACK CLEAR'],
+      [3770.16, 'green', false, 'track_status', '1'],
     ]);
   });
 
@@ -52,7 +49,7 @@ describe('fused replays of real sessions', () => {
     expect(between(replay('2021-italy-fp2'), 2500, 3250)).toEqual([
       [2506.725, 'yellow', false, 'track_status', '2'],
       [2510.184, 'red', false, 'race_control', 'RED FLAG'],
-      [3147.839, 'green', false, 'race_control', 'TRACK CLEAR'],
+      [3147.879, 'green', false, 'track_status', '1'],
     ]);
   });
 
@@ -74,7 +71,7 @@ describe('fused replays of real sessions', () => {
       [1695.011, 'yellow', false, 'track_status', '2'],
       [1699.082, 'green', false, 'track_status', '1'],
       [1706.102, 'red', false, 'race_control', 'RED FLAG'],
-      [1873.817, 'green', false, 'race_control', 'TRACK CLEAR'],
+      [1873.91, 'green', false, 'track_status', '1'],
       [2193.27, 'checkered', false, 'race_control', 'CHEQUERED FLAG'], // end of Q1
       [2579.258, 'green', false, 'race_control', 'GREEN LIGHT - PIT EXIT OPEN'],
       [2863.159, 'yellow', false, 'track_status', '2'],
@@ -83,7 +80,7 @@ describe('fused replays of real sessions', () => {
       [3959.298, 'green', false, 'race_control', 'GREEN LIGHT - PIT EXIT OPEN'],
       [4274.665, 'yellow', false, 'track_status', '2'],
       [4284.836, 'red', false, 'race_control', 'RED FLAG'],
-      [4859.441, 'green', false, 'race_control', 'TRACK CLEAR'],
+      [4859.472, 'green', false, 'track_status', '1'],
       [5314.286, 'checkered', false, 'race_control', 'CHEQUERED FLAG'],
     ]);
   });

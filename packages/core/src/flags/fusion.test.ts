@@ -4,6 +4,7 @@ import {
   createFlagFusion,
   SECTOR_SKEW_MS,
   TRACK_STATUS_GRACE_MS,
+  LEAD_WITHDRAWN,
   TRACK_STATUS_LOST,
   type FlagFusion,
   type FusedLightChange,
@@ -123,34 +124,52 @@ describe('fusion with TrackStatus', () => {
       rc(trackFlag('CLEAR', 60), 60),
       ts('1', 60.03),
     ]);
+    // TRACK CLEAR came 30 ms before TrackStatus 1: it ends nothing TrackStatus holds.
     expect(changes.map((c) => [c.state, c.cause.source])).toEqual([
       ['vsc', 'track_status'],
       ['vsc_ending', 'track_status'],
-      ['green', 'race_control'],
+      ['green', 'track_status'],
     ]);
   });
 
-  test('race control leads while TrackStatus has not caught up, and keeps the lead when it never does', () => {
+  test('race control leads while TrackStatus has not caught up; the lead is withdrawn when it never does', () => {
     const fusion = createFlagFusion();
     const changes = run([ts('1', 0), rc(safetyCar('SAFETY CAR DEPLOYED', 10), 10), ts('2', 11)], fusion);
     expect(brief(changes)).toEqual([['yellow', true, 'race_control', []]]);
     expect(fusion.trackSource()).toBe('race_control');
-    // A repeated line past the grace time is no news: race control still leads.
-    expect(fusion.push(ts('2', 10 + TRACK_STATUS_GRACE_MS / 1000 + 1))).toBeNull();
-    expect(fusion.safetyCar()).toBe(true);
-    // TrackStatus changing again after the grace time is trusted again.
-    const back = fusion.push(ts('1', 30));
-    expect([back?.state, back?.cause.source]).toEqual(['green', 'track_status']);
+    expect(fusion.nextDeadline()).toBe(10_000 + TRACK_STATUS_GRACE_MS);
+    // Before the deadline the clock changes nothing.
+    expect(fusion.push({ kind: 'clock', at: 10_000 + TRACK_STATUS_GRACE_MS - 1 })).toBeNull();
+    // At the deadline TrackStatus (2, a yellow somewhere) decides again: no longer a safety car.
+    const withdrawn = fusion.push({ kind: 'clock', at: 10_000 + TRACK_STATUS_GRACE_MS });
+    expect(withdrawn).toMatchObject({ state: 'yellow', safetyCar: false });
+    expect(withdrawn?.cause).toMatchObject({ source: 'track_status', status: '2' });
+    expect(withdrawn?.cause.message).toContain(LEAD_WITHDRAWN);
     expect(fusion.trackSource()).toBe('track_status');
+    expect(fusion.nextDeadline()).toBeNull();
+    // TrackStatus showing the safety car later is followed as any change is.
+    const late = fusion.push(ts('4', 30));
+    expect([late?.state, late?.safetyCar, late?.cause.source]).toEqual(['yellow', true, 'track_status']);
   });
 
-  test('after the session is over race control no longer overrules TrackStatus', () => {
+  test('a lead past its deadline is gone before the next line is applied', () => {
+    const fusion = createFlagFusion();
+    run([ts('1', 0), rc(trackFlag('RED', 10), 10)], fusion);
+    expect(fusion.state()).toBe('red');
+    // No clock came; a sector yellow 20 s later finds the red withdrawn (TrackStatus says 1).
+    const change = fusion.push(rc(sectorFlag('YELLOW', 4, 30), 30));
+    expect([change?.state, change?.activeSectors]).toEqual(['yellow', [4]]);
+  });
+
+  test('after the session is over race control no longer leads TrackStatus', () => {
     const fusion = createFlagFusion();
     run([ts('1', 0), rc(trackFlag('RED', 10), 10), ts('5', 10.1), ss('Finalised', 20)], fusion);
     expect(fusion.push(rc(trackFlag('CLEAR', 30), 30))).toBeNull();
     expect(fusion.state()).toBe('red');
+    fusion.push(ts('1', 35));
+    expect(fusion.push(rc(trackFlag('RED', 36), 36))).toBeNull();
     fusion.push(ss('Started', 40));
-    expect(fusion.push(rc(trackFlag('CLEAR', 50), 50))?.state).toBe('green');
+    expect(fusion.push(rc(trackFlag('RED', 50), 50))?.state).toBe('red');
   });
 
   test('a chequered flag outranks the TrackStatus yellows after it, until the next part starts', () => {
@@ -259,6 +278,99 @@ describe('fusion with TrackStatus', () => {
   });
 });
 
+describe('while TrackStatus is healthy it alone decides the track-wide state', () => {
+  // The shape of an unseen practice session: a VSC that TrackStatus holds, the pit exit opening in
+  // the middle of it (category Flag, flag GREEN, scope Track), and TrackStatus ending it a minute
+  // later. The room must stay VSC until TrackStatus says VSCEnding.
+  const practiceVsc = (): FusionInput[] => [
+    ts('1', 0),
+    ts('2', 100),
+    ts('6', 106),
+    rc(safetyCar('VIRTUAL SAFETY CAR DEPLOYED', 106), 106.02),
+    rc(trackFlag('GREEN', 120, 'GREEN LIGHT - PIT EXIT OPEN'), 120),
+    rc(sectorFlag('CLEAR', 7, 150), 150),
+    rc(safetyCar('VIRTUAL SAFETY CAR ENDING', 161), 161),
+    ts('7', 161.05),
+    rc(trackFlag('CLEAR', 173), 173),
+    ts('1', 173.04),
+  ];
+
+  test('a pit-exit GREEN during a VSC that TrackStatus holds changes nothing', () => {
+    const fusion = createFlagFusion();
+    const changes = run(practiceVsc(), fusion);
+    expect(
+      changes.map((c) => [c.at / 1000, c.state, c.cause.source, c.cause.status ?? c.cause.message]),
+    ).toEqual([
+      [100, 'yellow', 'track_status', '2'],
+      [106, 'vsc', 'track_status', '6'],
+      [161, 'vsc_ending', 'race_control', 'VIRTUAL SAFETY CAR ENDING'],
+      [173.04, 'green', 'track_status', '1'],
+    ]);
+  });
+
+  test('the VSC holds from the pit-exit GREEN to VSCEnding at every moment', () => {
+    const fusion = createFlagFusion();
+    for (const input of practiceVsc()) {
+      fusion.push(input);
+      if (input.at >= 106_000 && input.at < 161_000) expect(fusion.state()).toBe('vsc');
+    }
+  });
+
+  test('with race control only (F1 down) the pit-exit GREEN is no green either', () => {
+    const fusion = createFlagFusion();
+    const changes = run(
+      practiceVsc().filter((input) => input.kind === 'race_control'),
+      fusion,
+    );
+    expect(changes.map((c) => [c.state, c.cause.message])).toEqual([
+      ['vsc', 'VIRTUAL SAFETY CAR DEPLOYED'],
+      ['vsc_ending', 'VIRTUAL SAFETY CAR ENDING'],
+      ['green', 'TRACK CLEAR'],
+    ]);
+  });
+
+  test('after the feed is lost mid-VSC the pit-exit GREEN still does not end it', () => {
+    const fusion = createFlagFusion();
+    const inputs = practiceVsc();
+    inputs.splice(4, 0, { kind: 'track_status_lost', at: 110_000 });
+    const changes = run(inputs.slice(0, 6), fusion);
+    expect(changes.at(-1)?.state).toBe('vsc');
+    expect(fusion.state()).toBe('vsc');
+  });
+
+  test('a safety car announced under a red leads only until its deadline if TrackStatus keeps the red', () => {
+    const fusion = createFlagFusion();
+    run([ts('1', 0), ts('5', 10)], fusion);
+    expect(fusion.push(rc(safetyCar('SAFETY CAR DEPLOYED', 20), 20))?.state).toBe('yellow');
+    expect(fusion.push({ kind: 'clock', at: 20_000 + TRACK_STATUS_GRACE_MS })?.state).toBe('red');
+  });
+
+  test.each([
+    ['RED FLAG', trackFlag('RED', 10), '5', 'red'],
+    ['SAFETY CAR DEPLOYED', safetyCar('SAFETY CAR DEPLOYED', 10), '4', 'yellow'],
+    ['VIRTUAL SAFETY CAR DEPLOYED', safetyCar('VIRTUAL SAFETY CAR DEPLOYED', 10), '6', 'vsc'],
+  ])('%s may lead TrackStatus by a moment, and is told once', (_name, message, code, state) => {
+    const fusion = createFlagFusion();
+    const changes = run([ts('1', 0), rc(message, 10), ts(code, 10.3)], fusion);
+    expect(changes.map((c) => [c.state, c.cause.source])).toEqual([[state, 'race_control']]);
+    expect(fusion.nextDeadline()).toBeNull();
+  });
+
+  test.each([
+    ['TRACK CLEAR', trackFlag('CLEAR', 20)],
+    ['a GREEN flag', trackFlag('GREEN', 20, 'GREEN FLAG')],
+    ['the pit exit opening', trackFlag('GREEN', 20, 'GREEN LIGHT - PIT EXIT OPEN')],
+  ])('%s never ends a red that TrackStatus holds', (_name, message) => {
+    const fusion = createFlagFusion();
+    run([ts('1', 0), ts('5', 10)], fusion);
+    expect(fusion.push(rc(message, 20))).toBeNull();
+    expect(fusion.state()).toBe('red');
+    expect(fusion.push({ kind: 'clock', at: 60_000 })).toBeNull();
+    expect(fusion.state()).toBe('red');
+    expect(fusion.push(ts('1', 61))?.state).toBe('green');
+  });
+});
+
 describe('fusion when the TrackStatus feed is lost', () => {
   test('race control alone decides again: a yellow TrackStatus knew of no longer holds the lights', () => {
     const fusion = createFlagFusion();
@@ -280,7 +392,7 @@ describe('fusion when the TrackStatus feed is lost', () => {
         rc(trackFlag('RED', 5), 5),
         ts('5', 5.2),
         { kind: 'track_status_lost', at: 30_000 },
-        rc(trackFlag('GREEN', 40), 40),
+        rc(trackFlag('CLEAR', 40), 40),
         ts('1', 41),
         ts('2', 50),
       ],

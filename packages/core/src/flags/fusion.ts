@@ -42,7 +42,13 @@ export type FusionInput =
    * The TrackStatus feed went silent or failed (a live source's failover): until its next line,
    * race control alone decides, by DESIGN §6, as if TrackStatus had never been seen.
    */
-  | { kind: 'track_status_lost'; at: number; offset?: string };
+  | { kind: 'track_status_lost'; at: number; offset?: string }
+  /**
+   * Time passes with no feed line: a race-control lead that TrackStatus has not confirmed by its
+   * deadline (`nextDeadline()`) is withdrawn. Live consumers push one at the deadline; a file's
+   * runner (`fuseInputs`) inserts them in order.
+   */
+  | { kind: 'clock'; at: number; offset?: string; date?: string };
 
 /** F1 TrackStatus codes → the track-wide state (4, a safety car, shows yellow). */
 export const TRACK_STATUS_STATES: Readonly<Record<string, TrackState>> = {
@@ -58,9 +64,10 @@ export const TRACK_STATUS_STATES: Readonly<Record<string, TrackState>> = {
 export const TRACK_STATUS_SAFETY_CAR = '4';
 
 /**
- * How long a race-control announcement (red, safety car, VSC, track clear) waits for TrackStatus to
- * show it before TrackStatus counts as stale. The two arrive 0–0.36 s apart on every real session
- * (reference §8); 5 s leaves room for a slow feed without leaving the lights wrong for long.
+ * How long a race-control announcement (red, safety car, VSC, VSC ending) may lead TrackStatus: if
+ * TrackStatus has not shown it by then, the lead is withdrawn and TrackStatus decides again. The
+ * two arrive 0–0.36 s apart on every real session (reference §8); 5 s leaves room for a slow feed
+ * without leaving the lights wrong for long.
  */
 export const TRACK_STATUS_GRACE_MS = 5_000;
 
@@ -76,14 +83,19 @@ export const TRACK_STATUS_LOST = 'Track status feed lost: following race control
 /** SessionStatus values after which F1 stops keeping TrackStatus up to date. */
 const SESSION_OVER = new Set(['Finished', 'Finalised', 'Ends']);
 
-/** Race-control track-wide state → the TrackStatus codes that show it. */
-const CONFIRMING_CODES: Readonly<Record<Exclude<TrackState, 'checkered'>, readonly string[]>> = {
-  green: ['1', '2'],
+/**
+ * Race-control announcements that may lead TrackStatus → the TrackStatus codes that confirm them.
+ * A green or a track clear is not among them: race control never ends a state TrackStatus holds.
+ */
+const CONFIRMING_CODES: Readonly<Partial<Record<TrackState, readonly string[]>>> = {
   yellow: ['4'],
   red: ['5'],
   vsc: ['6'],
   vsc_ending: ['7'],
 };
+
+/** The cause of the change a withdrawn lead makes. */
+export const LEAD_WITHDRAWN = 'not confirmed by TrackStatus';
 
 /** The fused flag tracker: TrackStatus for the track-wide state, race control for the rest. */
 export interface FlagFusion {
@@ -97,6 +109,11 @@ export interface FlagFusion {
   safetyCar(): boolean;
   /** Which feed decides the track-wide state now. */
   trackSource(): FlagSource;
+  /**
+   * When a race-control lead that TrackStatus has not confirmed will be withdrawn (ms, on the
+   * inputs' clock), or null: push a `clock` input then.
+   */
+  nextDeadline(): number | null;
 }
 
 export interface FlagFusionOptions {
@@ -107,6 +124,11 @@ export interface FlagFusionOptions {
 interface Pending {
   codes: readonly string[];
   deadline: number;
+}
+
+interface HeldStatus {
+  code: string;
+  message: string;
 }
 
 function readText(value: unknown): string {
@@ -121,7 +143,8 @@ function readStatus(value: unknown): { code: string; message: string } | null {
   return { code, message: readText(record.Message) };
 }
 
-function isoDate(ms: number): string {
+/** An ISO date with `+00:00`, as OpenF1 writes them. */
+export function isoDate(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');
 }
 
@@ -137,12 +160,15 @@ function isoDate(ms: number): string {
  * - Sectors, the chequered flag (until the next race-control track message) and fastest laps come
  *   from race control. The final state is DESIGN §6's: the track-wide state if not green, else
  *   yellow if any sector is active, else green.
- * - A race-control announcement TrackStatus does not show yet (red, safety car, VSC, VSC ending, or
- *   a clear while TrackStatus shows one of those) leads: the lights follow it at once, TrackStatus
- *   confirming it then changes nothing. If TrackStatus has not confirmed it within
- *   `TRACK_STATUS_GRACE_MS` it is stale: race control keeps the lead until TrackStatus changes
- *   again. After the session is over (SessionStatus Finished, Finalised, Ends) race control no
- *   longer overrules TrackStatus this way.
+ * - While TrackStatus is in play it alone decides the track-wide state (decision 025). A
+ *   race-control announcement it does not show yet (red, safety car, VSC, VSC ending) may lead: the
+ *   lights follow it at once, and TrackStatus confirming it then changes nothing. If TrackStatus has
+ *   not confirmed it within `TRACK_STATUS_GRACE_MS` the lead is withdrawn (at the next input, or a
+ *   `clock` input at `nextDeadline()`) and the lights go back to what TrackStatus holds. A green or
+ *   a track clear never leads: race control never ends a state TrackStatus holds. After the session
+ *   is over (SessionStatus Finished, Finalised, Ends) race control no longer leads at all.
+ * - Pit-lane notices ("GREEN LIGHT - PIT EXIT OPEN") are never track-wide flags; the pit exit
+ *   opening ends a chequered flag.
  * - A change is emitted when the state differs from the last one emitted or, once TrackStatus is in
  *   play, when only the safety-car kind does.
  */
@@ -150,7 +176,7 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
   let rcState: TrackState = options.initialState ?? 'green';
   let rcSafetyCar = false;
   const sectors = new Map<number, number>();
-  let ts: { code: string } | null = null;
+  let ts: HeldStatus | null = null;
   let pending: Pending | null = null;
   let sessionOver = false;
   let emitted = { state: rcState, safetyCar: false };
@@ -200,6 +226,19 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     return makeChange(next.state, next.safetyCar, input, date, cause);
   };
 
+  /** Withdraws a lead TrackStatus has not confirmed by `at`; true when one was withdrawn. */
+  const expireLead = (at: number): boolean => {
+    if (pending === null || at < pending.deadline) return false;
+    pending = null;
+    return true;
+  };
+
+  const statusCause = (status: HeldStatus, message = status.message): Omit<FlagCause, 'date'> => ({
+    message,
+    source: 'track_status',
+    status: status.code,
+  });
+
   const pushRaceControl = (input: FusionInput & { kind: 'race_control' }): FusedLightChange | null => {
     const date = readMessageDate(input.message);
     if (date === null) return null;
@@ -211,17 +250,22 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     switch (effect.kind) {
       case 'fastest-lap':
         return makeChange('fastest_lap', current().safetyCar, input, date.text, cause);
-      case 'track':
+      case 'track': {
         rcState = effect.state;
         // The only track-wide yellow of DESIGN §6 is a safety car (a VSC has its own states).
         rcSafetyCar = effect.state === 'yellow';
         if (effect.clearsSectors) sectors.clear();
         pending = null;
-        if (ts !== null && effect.state !== 'checkered') {
-          const codes = CONFIRMING_CODES[effect.state];
-          if (!codes.includes(ts.code) && !sessionOver) {
-            pending = { codes, deadline: input.at + TRACK_STATUS_GRACE_MS };
-          }
+        const codes = CONFIRMING_CODES[effect.state];
+        if (ts !== null && codes !== undefined && !codes.includes(ts.code) && !sessionOver) {
+          pending = { codes, deadline: input.at + TRACK_STATUS_GRACE_MS };
+        }
+        break;
+      }
+      case 'pit-exit-open':
+        if (rcState === 'checkered') {
+          rcState = 'green';
+          rcSafetyCar = false;
         }
         break;
       case 'sector-on':
@@ -240,23 +284,26 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     const status = readStatus(input.status);
     // An unknown code is ignored, and a repeated line (a resent snapshot, a duplicate) is no news.
     if (status === null || status.code === ts?.code) return null;
-    ts = { code: status.code };
-    if (pending !== null && (pending.codes.includes(status.code) || input.at >= pending.deadline)) {
-      pending = null;
-    }
+    ts = status;
+    if (pending !== null && pending.codes.includes(status.code)) pending = null;
     if (status.code === '1' || status.code === '5') {
       for (const [sector, since] of sectors) if (input.at - since >= SECTOR_SKEW_MS) sectors.delete(sector);
     }
-    return emitIfChanged(input, input.date ?? isoDate(input.at), {
-      message: status.message,
-      source: 'track_status',
-      status: status.code,
-    });
+    return emitIfChanged(input, input.date ?? isoDate(input.at), statusCause(status));
   };
 
   const push = (input: FusionInput): FusedLightChange | null => {
     if (typeof input !== 'object' || input === null) return null;
+    // A lead past its deadline is gone before anything that comes after it is applied.
+    const withdrawn = expireLead(input.at);
     switch (input.kind) {
+      case 'clock':
+        if (!withdrawn || ts === null) return null;
+        return emitIfChanged(
+          input,
+          input.date ?? isoDate(input.at),
+          statusCause(ts, `${ts.message} (${LEAD_WITHDRAWN})`),
+        );
       case 'race_control':
         return pushRaceControl(input);
       case 'track_status':
@@ -285,5 +332,6 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     activeSectors: sortedSectors,
     safetyCar: () => current().safetyCar,
     trackSource,
+    nextDeadline: () => pending?.deadline ?? null,
   };
 }

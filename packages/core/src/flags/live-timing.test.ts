@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { readLiveTimingMessage, readLiveTimingStreams, readStreamOffset } from './live-timing.js';
+import { LEAD_WITHDRAWN, type FusionInput } from './fusion.js';
+import {
+  formatStreamOffset,
+  fuseInputs,
+  readLiveTimingMessage,
+  readLiveTimingStreams,
+  readStreamOffset,
+} from './live-timing.js';
 
 describe('readStreamOffset', () => {
   test.each([
@@ -102,5 +109,64 @@ describe('readLiveTimingStreams', () => {
     [{ session_status_stream: [null] }, 'live_timing.session_status_stream[0] has no stream_offset'],
   ])('%j is refused: %s', (liveTiming, error) => {
     expect(readLiveTimingStreams(liveTiming)).toEqual({ ok: false, error });
+  });
+});
+
+describe('formatStreamOffset', () => {
+  test.each([
+    [745_247, '00:12:25.247'],
+    [3_600_000, '01:00:00.000'],
+    [36_000_000 + 61_001, '10:01:01.001'],
+    [-5, '00:00:00.000'],
+  ])('%d ms is %s', (ms, offset) => expect(formatStreamOffset(ms)).toBe(offset));
+
+  test('reads back as the same milliseconds', () => {
+    for (const ms of [0, 1, 999, 59_999, 3_599_999, 7_654_321]) {
+      expect(readStreamOffset(formatStreamOffset(ms))).toBe(ms);
+    }
+  });
+});
+
+describe('fuseInputs', () => {
+  const red = {
+    date: '2025-07-06T14:00:10+00:00',
+    category: 'Flag',
+    flag: 'RED',
+    scope: 'Track',
+    message: 'RED FLAG',
+  };
+  const status = (code: string, at: number, extra: { offset?: string; date?: string } = {}): FusionInput => ({
+    kind: 'track_status',
+    at,
+    status: { Status: code, Message: code === '1' ? 'AllClear' : 'Yellow' },
+    ...extra,
+  });
+
+  test('withdraws an unconfirmed lead at its deadline, with the offset and date of that moment', () => {
+    const inputs: FusionInput[] = [
+      status('1', 0, { offset: '00:00:00.000', date: '2025-07-06T14:00:00.000+00:00' }),
+      { kind: 'race_control', at: 10_000, offset: '00:00:10.000', message: red },
+      status('2', 60_000, { offset: '00:01:00.000', date: '2025-07-06T14:01:00.000+00:00' }),
+    ];
+    const seen: string[] = [];
+    const changes = fuseInputs(inputs, (input) => seen.push(input.kind));
+    expect(seen).toEqual(['track_status', 'race_control', 'clock', 'track_status']);
+    expect(changes.map((c) => [c.state, c.offset, c.date, c.cause.source])).toEqual([
+      ['red', '00:00:10.000', '2025-07-06T14:00:10+00:00', 'race_control'],
+      ['green', '00:00:15.000', '2025-07-06T14:00:15.000+00:00', 'track_status'],
+      ['yellow', '00:01:00.000', '2025-07-06T14:01:00.000+00:00', 'track_status'],
+    ]);
+    expect(changes[1]?.cause.message).toBe(`AllClear (${LEAD_WITHDRAWN})`);
+  });
+
+  test('without offsets or readable TrackStatus dates the clock carries neither', () => {
+    const changes = fuseInputs([
+      status('1', 0, { date: 'not a date' }),
+      { kind: 'race_control', at: 10_000, message: red },
+      status('2', 60_000),
+    ]);
+    expect(changes[1]).toMatchObject({ state: 'green', at: 15_000 });
+    expect(changes[1]).not.toHaveProperty('offset');
+    expect(changes[1]?.date).toBe('1970-01-01T00:00:15.000+00:00');
   });
 });

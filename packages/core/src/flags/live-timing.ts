@@ -1,4 +1,10 @@
-import type { FusionInput } from './fusion.js';
+import {
+  createFlagFusion,
+  isoDate,
+  type FlagFusion,
+  type FusedLightChange,
+  type FusionInput,
+} from './fusion.js';
 import type { FlagMessage } from './types.js';
 
 /** Parses a live-timing stream offset `HH:MM:SS.mmm` into milliseconds, or null. */
@@ -8,6 +14,14 @@ export function readStreamOffset(offset: unknown): number | null {
   if (match === null) return null;
   const [, h, m, s, ms = '0'] = match;
   return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms.padEnd(3, '0'));
+}
+
+/** Formats milliseconds as a live-timing stream offset `HH:MM:SS.mmm` (the inverse of `readStreamOffset`). */
+export function formatStreamOffset(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const s = Math.floor(whole / 1000);
+  return `${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}.${String(whole % 1000).padStart(3, '0')}`;
 }
 
 function text(value: unknown): string | null {
@@ -105,4 +119,49 @@ export function readLiveTimingStreams(liveTiming: unknown): LiveTimingInputs {
   }
   lines.sort((a, b) => a.input.at - b.input.at || a.rank - b.rank || a.index - b.index);
   return { ok: true, inputs: lines.map((line) => line.input) };
+}
+
+/** The real time (ms) a TrackStatus line was placed at (race control's dates have whole seconds only). */
+function inputDate(input: FusionInput): number | null {
+  if (input.kind === 'track_status' && input.date !== undefined) {
+    const ms = Date.parse(input.date);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  return null;
+}
+
+/**
+ * Runs a whole stream of inputs (a file's, in arrival order) through a fusion, with a `clock`
+ * input at every lead deadline that falls before the next line, so a withdrawn lead takes effect
+ * at its deadline as it would live. Calls `onInput` after each input, clocks included.
+ */
+export function fuseInputs(
+  inputs: readonly FusionInput[],
+  onInput: (input: FusionInput, change: FusedLightChange | null, fusion: FlagFusion) => void = () => {},
+  fusion: FlagFusion = createFlagFusion(),
+): FusedLightChange[] {
+  const changes: FusedLightChange[] = [];
+  const apply = (input: FusionInput) => {
+    const change = fusion.push(input);
+    if (change !== null) changes.push(change);
+    onInput(input, change, fusion);
+  };
+  // A file's lines carry a stream offset and (TrackStatus) a date placed on race control's clock:
+  // the clock input gets both, from the last line that had a date.
+  let dateMinusAt: number | null = null;
+  for (const input of inputs) {
+    const deadline = fusion.nextDeadline();
+    if (deadline !== null && deadline <= input.at) {
+      apply({
+        kind: 'clock',
+        at: deadline,
+        ...(input.offset === undefined ? {} : { offset: formatStreamOffset(deadline) }),
+        ...(dateMinusAt === null ? {} : { date: isoDate(deadline + dateMinusAt) }),
+      });
+    }
+    apply(input);
+    const dated = inputDate(input);
+    if (dated !== null) dateMinusAt = dated - input.at;
+  }
+  return changes;
 }

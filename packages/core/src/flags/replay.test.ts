@@ -82,7 +82,10 @@ const NOTABLE: Record<string, Expectation[]> = {
   ],
   '2025-italy-fp1': [
     ['11:29:46', 'vsc'], // a VSC test before the session
-    ['11:30:00', 'green'],
+    // The pit exit opens during the VSC test: not a track-wide green (decision 025).
+    ['11:30:00', 'vsc'],
+    ['11:30:41', 'vsc_ending'],
+    ['11:30:53', 'green'],
     ['12:05:00', 'red'],
     ['12:11:29', 'green'],
     ['12:30:00', 'checkered'], // the chequered flag outranks the VSC deployed at 12:29:30

@@ -68,6 +68,10 @@ export function createFlagTracker(options: FlagTrackerOptions = {}): FlagTracker
         return 'applied';
       case 'fastest-lap':
         return 'fastest-lap';
+      case 'pit-exit-open':
+        // The next qualifying part (or session) begins: the chequered flag is over.
+        if (trackState === 'checkered') trackState = 'green';
+        return 'applied';
       case 'none':
         return 'applied';
     }

@@ -1,5 +1,4 @@
-import { createFlagFusion } from '../flags/fusion.js';
-import { readLiveTimingStreams, readStreamOffset } from '../flags/live-timing.js';
+import { fuseInputs, readLiveTimingStreams, readStreamOffset } from '../flags/live-timing.js';
 import { createFlagTracker } from '../flags/tracker.js';
 import type { TrackState } from '../flags/types.js';
 
@@ -92,12 +91,10 @@ export function deriveTimeline(fixture: RaceControlFixture): Timeline {
 export function deriveFusedTimeline(fixture: RaceControlFixture): Timeline {
   const merged = readLiveTimingStreams(fixture.live_timing);
   if (!merged.ok) throw new Error(merged.error);
-  const fusion = createFlagFusion();
-  const timeline: Timeline = [{ at: 0, state: fusion.state(), sectors: 0 }];
-  for (const input of merged.inputs) {
-    fusion.push(input);
+  const timeline: Timeline = [{ at: 0, state: 'green', sectors: 0 }];
+  fuseInputs(merged.inputs, (input, _change, fusion) => {
     timeline.push({ at: input.at, state: fusion.state(), sectors: fusion.activeSectors().length });
-  }
+  });
   return timeline;
 }
 
