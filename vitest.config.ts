@@ -16,6 +16,8 @@ export default defineConfig({
     // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
     // a test that fails twice still fails, and the retried ones are listed (decision 008).
     retry: process.env.CI ? 1 : 0,
+    // Fails the run when a test leaves a process behind (a demo server it forgot to end).
+    globalSetup: ['scripts/vitest-process-guard.mjs'],
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     coverage: {
       provider: 'v8',

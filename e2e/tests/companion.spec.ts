@@ -78,6 +78,20 @@ interface DemoServer {
   process: ChildProcess;
 }
 
+/** Ends a process (SIGKILL after `graceMs` if `signal` did not) and waits until it has exited. */
+async function endProcess(
+  child: ChildProcess | null,
+  signal: NodeJS.Signals,
+  graceMs = 10_000,
+): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 interface Bulb {
   id: string;
   baseColor: { hue: number; saturation: number; brightness: number };
@@ -130,7 +144,12 @@ test.describe('desktop companion', () => {
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 60_000);
+    try {
+      await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 60_000);
+    } catch (error) {
+      await endProcess(child, 'SIGKILL');
+      throw error;
+    }
     return { base, process: child };
   }
 
@@ -185,8 +204,8 @@ test.describe('desktop companion', () => {
   });
 
   test.afterAll(async () => {
-    companion?.kill('SIGTERM');
-    server?.process.kill('SIGKILL');
+    // Both are waited for: a process the suite started never outlives it.
+    await Promise.all([endProcess(companion, 'SIGTERM'), endProcess(server?.process ?? null, 'SIGKILL')]);
     await api?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(companionDir, { recursive: true, force: true });
@@ -305,7 +324,7 @@ test.describe('desktop companion', () => {
     );
 
     // kill -9 the server; the race it comes back with is under a red flag.
-    server!.process.kill('SIGKILL');
+    await endProcess(server!.process, 'SIGKILL');
     await waitFor(
       'the companion to notice',
       async () => (await status()).stream.state !== 'following',

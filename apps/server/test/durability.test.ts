@@ -27,6 +27,12 @@ function start(dataDir: string) {
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  /** Ends the server if it still runs (a failed or timed-out test too), and waits for its exit. */
+  const stop = async () => {
+    if (running()) child.kill('SIGKILL');
+    await exited;
+  };
   const url = new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -40,7 +46,9 @@ function start(dataDir: string) {
       reject(new Error(`server exited early:\n${out}`));
     });
   });
-  return { child, url, exited };
+  // A server that exits early rejects `url`; a test that never awaits it must not fail on that.
+  url.catch(() => undefined);
+  return { child, url, exited, stop };
 }
 
 async function botToken(url: string): Promise<string> {
@@ -58,8 +66,10 @@ describe('durability', () => {
     { timeout: 120_000 },
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-kill-'));
+      const servers: ReturnType<typeof start>[] = [];
       try {
         const first = start(dataDir);
+        servers.push(first);
         const url = await first.url;
         const acknowledged: string[] = [];
         const attempts = Array.from({ length: 40 }, (_, i) => async () => {
@@ -86,6 +96,7 @@ describe('durability', () => {
         expect(acknowledged.length).toBeGreaterThanOrEqual(5);
 
         const second = start(dataDir);
+        servers.push(second);
         const url2 = await second.url;
         try {
           for (const email of acknowledged) {
@@ -101,6 +112,7 @@ describe('durability', () => {
           await second.exited;
         }
       } finally {
+        for (const server of servers) await server.stop();
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },

@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(tsx, ['src/main.ts'], {
+  // Node itself with tsx's loader, so the process the test holds (and kills) is the server: the
+  // tsx binary is a wrapper whose child outlives a SIGKILL of its parent.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -19,7 +20,12 @@ function startServer(env: Record<string, string>) {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
+  /** Ends the server if it still runs, and waits until it has. */
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  return { child, exited, stop, output: () => ({ stdout, stderr }) };
 }
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
@@ -53,7 +59,7 @@ describe('the server process', () => {
       expect(await server.exited).toBe(0);
       expect(server.output().stdout).toContain('shutting down');
     } finally {
-      server.child.kill('SIGKILL');
+      await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
@@ -72,25 +78,24 @@ describe('the server process', () => {
       expect(listening[0]).toMatch(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
       expect(server.output().stdout).not.toContain('reachable from the network');
     } finally {
-      server.child.kill('SIGKILL');
+      await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 
   test('demo mode with HOST set warns that the simulators are reachable from the network', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-main-'));
+    // The all-interfaces bind is the point of this test: the server is ended the moment it has
+    // said its warning, before anything is checked, so it serves the network as briefly as it can.
     const server = startServer({ PORT: '0', HOST: '0.0.0.0', DATA_DIR: dataDir, FLAGLIGHT_MODE: 'demo' });
     try {
       await waitFor(() => server.output().stdout.includes('reachable from the network'), 20_000);
+      await server.stop();
       expect(server.output().stdout).toContain(
         'HOST=0.0.0.0: demo mode is reachable from the network, and so are its simulators',
       );
     } finally {
-      // The killed process may still be writing its demo files: wait for it before removing them.
-      const exited = server.child.exitCode !== null || server.child.signalCode !== null;
-      const exit = exited ? Promise.resolve() : new Promise((resolve) => server.child.once('exit', resolve));
-      server.child.kill('SIGKILL');
-      await exit;
+      await server.stop();
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
