@@ -1,11 +1,12 @@
 import { type FastifyInstance, type FastifyReply } from 'fastify';
+import { listRecordingNames, requireRecordingName } from '../shared/recording-names.js';
 import {
   F1LIVE_MESSAGE_FAULTS,
   F1LIVE_MODES,
   type F1LiveMessageFault,
   type F1LiveMode,
   type F1LiveSimControl,
-} from './sim.js';
+} from './types.js';
 
 type Body = Record<string, unknown>;
 
@@ -75,12 +76,15 @@ export function registerF1LiveControlRoutes(app: FastifyInstance, control: F1Liv
     }),
   );
 
+  const fixturesRoute = `${app.prefix}/_control/fixtures`;
+  app.get('/_control/fixtures', async () => listRecordingNames().map((id) => ({ id })));
+
   app.post('/_control/replay', async (request, reply) =>
     attempt(reply, () => {
       const body = asBody(request.body);
-      if (typeof body.fixture !== 'string') throw new Error('fixture is required');
+      if (body.fixture === undefined) throw new Error('fixture is required');
       control.replay({
-        fixture: body.fixture,
+        fixture: requireRecordingName(body.fixture, fixturesRoute),
         speed: optionalNumber(body, 'speed'),
         positionMs: parsePosition(body),
       });

@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, test } from 'vitest';
-import WebSocket from 'ws';
+import { connected, negotiate, open, type Socket, until } from '../../test/f1live-socket.js';
 import { RS } from './protocol.js';
 import { loadRecording, parseStreamOffset } from './recording.js';
 import { type RunningF1LiveSim, startF1LiveSim, type StartF1LiveSimOptions } from './server.js';
@@ -16,67 +16,6 @@ afterEach(async () => {
 async function start(options: StartF1LiveSimOptions = {}): Promise<RunningF1LiveSim> {
   sim = await startF1LiveSim({ fixture: '2021-saudi-arabia-race', speed: 0, ...options });
   return sim;
-}
-
-async function negotiate(
-  s: RunningF1LiveSim,
-): Promise<{ token: string; cookie: string; body: Record<string, unknown> }> {
-  const res = await fetch(`${s.hubUrl}/negotiate?negotiateVersion=1`, { method: 'POST' });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as Record<string, unknown>;
-  const alb = res.headers.getSetCookie().find((c) => c.startsWith('AWSALB='))!;
-  return { token: String(body.connectionToken), cookie: alb.split(';')[0]!, body };
-}
-
-interface Socket {
-  ws: WebSocket;
-  messages: string[];
-  frames: () => unknown[];
-  closed: Promise<number>;
-}
-
-function open(s: RunningF1LiveSim, token: string, headers: Record<string, string> = {}): Promise<Socket> {
-  const url = `${s.hubUrl.replace(/^http/, 'ws')}?id=${encodeURIComponent(token)}`;
-  const ws = new WebSocket(url, { headers });
-  const messages: string[] = [];
-  ws.on('message', (data: Buffer) => messages.push(data.toString('utf8')));
-  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    ws.on('open', () =>
-      resolve({
-        ws,
-        messages,
-        closed,
-        frames: () =>
-          messages
-            .join('')
-            .split(RS)
-            .filter((f) => f !== '')
-            .map((f) => JSON.parse(f) as unknown),
-      }),
-    );
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.on('error', reject);
-  });
-}
-
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function connected(s: RunningF1LiveSim, topics: string[], headers: Record<string, string> = {}) {
-  const { token, cookie } = await negotiate(s);
-  const socket = await open(s, token, { Cookie: cookie, ...headers });
-  socket.ws.send(`{"protocol":"json","version":1}${RS}`);
-  socket.ws.send(
-    JSON.stringify({ type: 1, invocationId: '0', target: 'Subscribe', arguments: [topics] }) + RS,
-  );
-  await until(() => socket.frames().some((f) => (f as { type?: number }).type === 3));
-  return socket;
 }
 
 describe('negotiate', () => {
@@ -362,8 +301,8 @@ describe('recordings', () => {
   });
 
   test('an unknown fixture is refused', () => {
-    expect(() => loadRecording('../etc/passwd')).toThrow('unknown fixture');
-    expect(() => loadRecording('no-such-session')).toThrow('unknown fixture');
+    expect(() => loadRecording('../etc/passwd')).toThrow('Unknown recording');
+    expect(() => loadRecording('no-such-session')).toThrow('Unknown recording');
   });
 });
 
@@ -375,7 +314,7 @@ describe('mounted under a prefix', () => {
     const origin = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const mounted = { url: `${origin}/sims/f1live`, hubUrl: `${origin}/sims/f1live/signalrcore` };
-      const socket = await connected(mounted as RunningF1LiveSim, ['TrackStatus']);
+      const socket = await connected(mounted, ['TrackStatus']);
       expect(socket.frames()[0]).toEqual({});
       expect((await fetch(`${origin}/sims/f1live/_control`)).status).toBe(200);
       expect(

@@ -1,7 +1,8 @@
 export { type FeedEvent, loadRecording as loadF1LiveRecording, type Recording } from './recording.js';
 export { type RunningF1LiveSim, startF1LiveSim, type StartF1LiveSimOptions } from './server.js';
+export { createF1LiveSim } from './sim.js';
+export { F1LIVE_MAX_BUFFERED_BYTES, F1LIVE_MAX_MESSAGE_BYTES } from './frame-limits.js';
 export {
-  createF1LiveSim,
   F1LIVE_DEMO_FIXTURE,
   F1LIVE_GATED_TOPICS,
   F1LIVE_HEARTBEAT_INTERVAL_MS,
@@ -17,4 +18,4 @@ export {
   type F1LiveSimControl,
   type F1LiveSimOptions,
   type F1LiveSimState,
-} from './sim.js';
+} from './types.js';

@@ -1,3 +1,4 @@
+import { type Duplex } from 'node:stream';
 import { deflateRawSync } from 'node:zlib';
 
 /** Every SignalR JSON frame ends with the ASCII record separator. */
@@ -43,4 +44,30 @@ export function parseCookieHeader(header: string | string[] | undefined): Map<st
     }
   }
   return out;
+}
+
+/** Answers an upgrade request with a plain HTTP error instead of switching protocols. */
+export function refuse(socket: Duplex, status: number, reason: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Malformed traffic for `garbage` mode: wrong shapes first, then frames the client cannot parse at all. */
+export function garbageMessages(feedTime: string): (string | Buffer)[] {
+  return [
+    frame({ type: 1, target: 'feed', arguments: [42, null] }) +
+      frame({ type: 1, target: 'feed' }) +
+      frame({ type: 99, what: 'unknown type' }) +
+      frame({ type: 1, target: 'feed', arguments: ['CarData.z', '!!not base64!!', feedTime] }) +
+      frame({ type: 1, target: 'feed', arguments: ['TrackStatus', { Status: { odd: true } }, feedTime] }) +
+      frame({
+        type: 1,
+        target: 'feed',
+        arguments: ['RaceControlMessages', { Messages: { x: 1 } }, feedTime],
+      }),
+    Buffer.from([0xff, 0x00, 0x1e, 0x9c]),
+    `{"type":1,"target":"feed","arguments":["TrackStatus",{"Status":${RS}`,
+    'not json at all',
+  ];
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { requireRecordingName } from '../shared/recording-names.js';
 
 /** A JSON object as the feed sends it. */
 export type FeedRecord = Record<string, unknown>;
@@ -152,17 +153,36 @@ export function parseRecording(id: string, file: FixtureFile): Recording {
   };
 }
 
-/** A bundled recording by id (`2021-saudi-arabia-race`), or any fixture file by path. */
-export function loadRecording(fixture: string): Recording {
-  const isPath = fixture.endsWith('.json');
-  if (!isPath && !/^[\w-]+$/.test(fixture)) throw new Error(`unknown fixture: ${fixture}`);
-  const file = isPath ? fixture : `${RECORDINGS_DIR}${fixture}.json`;
-  let text: string;
+/**
+ * A recording of packages/data's list, by its exact id (`2021-saudi-arabia-race`). Never a path:
+ * the name comes from control routes anyone on the demo origin can call.
+ */
+export function loadRecording(name: string): Recording {
+  const id = requireRecordingName(name);
+  let file: FixtureFile;
   try {
-    text = readFileSync(file, 'utf8');
+    file = JSON.parse(readFileSync(`${RECORDINGS_DIR}${id}.json`, 'utf8')) as FixtureFile;
   } catch {
-    throw new Error(`unknown fixture: ${fixture}`);
+    // The reason (a path, the file's first bytes) stays on the server.
+    throw new Error(`recording "${id}" could not be read`);
   }
-  const id = isPath ? (file.split('/').pop() ?? file).replace(/\.json$/, '') : fixture;
-  return parseRecording(id, JSON.parse(text) as FixtureFile);
+  return parseRecording(id, file);
+}
+
+/** No session on the feed: what F1 serves between weekends, as far as Flaglight reads it. */
+export function emptyRecording(): Recording {
+  return { id: 'none', sessionInfo: {}, streamStartMs: 0, lengthMs: 1000, events: [] };
+}
+
+/** The recording under another session's keys (SessionInfo `Key`, `Meeting.Key`). */
+export function withKeys(recording: Recording, sessionKey: number, meetingKey: number): Recording {
+  const meeting = recording.sessionInfo.Meeting;
+  return {
+    ...recording,
+    sessionInfo: {
+      ...recording.sessionInfo,
+      Key: sessionKey,
+      Meeting: { ...(typeof meeting === 'object' && meeting !== null ? meeting : {}), Key: meetingKey },
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createF1LiveSim, type F1LiveSimControl, type F1LiveSimOptions } from './sim.js';
+import { createF1LiveSim } from './sim.js';
+import { type F1LiveSimControl, type F1LiveSimOptions } from './types.js';
 
 export interface StartF1LiveSimOptions extends F1LiveSimOptions {
   /** 0 = a free port. Default 0. */

@@ -8,128 +8,38 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
-import { type Clock, systemClock } from '../shared/clock.js';
+import { systemClock } from '../shared/clock.js';
 import { registerF1LiveControlRoutes } from './control-routes.js';
-import { deflateTopic, frame, MessageType, parseCookieHeader, RS, splitFrames } from './protocol.js';
 import {
+  CLOSE_MESSAGE_TOO_BIG,
+  F1LIVE_MAX_MESSAGE_BYTES,
+  isMessageTooBig,
+  takeFrames,
+} from './frame-limits.js';
+import { deflateTopic, frame, garbageMessages, MessageType, parseCookieHeader, refuse } from './protocol.js';
+import {
+  emptyRecording,
   type FeedEvent,
   type FeedRecord,
   formatStreamOffset,
   loadRecording,
   type Recording,
+  withKeys,
 } from './recording.js';
-
-/** What the demo replays: the same race as the OpenF1 simulator's demo (safety car, two reds, four VSCs). */
-export const F1LIVE_DEMO_FIXTURE = '2021-saudi-arabia-race';
-/** ASP.NET Core's default keep-alive: a ping every 15 s. */
-export const F1LIVE_PING_INTERVAL_MS = 15_000;
-/** Heartbeat topic frames: about every 5 s (issue 15). */
-export const F1LIVE_HEARTBEAT_INTERVAL_MS = 5_000;
-/** Topics only served with an `Authorization` header (an F1 TV token): reference §1. */
-export const F1LIVE_GATED_TOPICS = ['CarData.z', 'Position.z'] as const;
-/** Frames per WebSocket message at most: several per message, as the real feed batches them. */
-const FRAMES_PER_MESSAGE = 4;
-
-export type F1LiveMode = 'normal' | 'down' | 'stall' | 'garbage' | 'throttle';
-export const F1LIVE_MODES: readonly F1LiveMode[] = ['normal', 'down', 'stall', 'garbage', 'throttle'];
-/** How race-control messages are sent: as recorded, each twice, or each held back behind the next. */
-export type F1LiveMessageFault = 'none' | 'duplicate' | 'reorder';
-export const F1LIVE_MESSAGE_FAULTS: readonly F1LiveMessageFault[] = ['none', 'duplicate', 'reorder'];
-/** `throttle`: what negotiate answers with its 429. */
-export const F1LIVE_THROTTLE_RETRY_AFTER_S = 5;
-
-export interface F1LiveReplayOptions {
-  /** A bundled recording id (`2021-saudi-arabia-race`) or a fixture file's path. */
-  fixture: string;
-  /** Replay speed (1 = real time, 0 = paused). Default 1. */
-  speed?: number;
-  /** Where to start in the recording, ms of stream time (`stream_offset`). Default 0. */
-  positionMs?: number;
-}
-
-/**
- * Another simulator's replay to follow (demo mode: the OpenF1 simulator's live session), so both
- * feeds tell the same race at the same moment under the same session key.
- */
-export interface F1LiveMirror {
-  fixture: string;
-  sessionKey: number;
-  meetingKey: number;
-  /** The recording's own instant (UTC ms) to show now: the other replay's start plus its position. */
-  originalAtMs: number;
-  speed: number;
-}
-
-export interface F1LiveSimOptions extends Partial<F1LiveReplayOptions> {
-  now?: Clock;
-  /** Refuse an upgrade that does not carry the load-balancer cookie of its negotiate. Default false. */
-  requireCookie?: boolean;
-  pingIntervalMs?: number;
-  heartbeatIntervalMs?: number;
-  /** Delay before the Subscribe result (slow snapshots). Default 0. */
-  snapshotDelayMs?: number;
-  mode?: F1LiveMode;
-  /** Serve `/_control`. Default true. */
-  controlRoutes?: boolean;
-}
-
-export interface F1LiveConnectionView {
-  id: string;
-  since: string;
-  handshaken: boolean;
-  topics: string[];
-  authorized: boolean;
-  framesSent: number;
-}
-
-export interface F1LiveSimState {
-  mode: F1LiveMode;
-  messageFault: F1LiveMessageFault;
-  requireCookie: boolean;
-  replay: {
-    fixture: string;
-    speed: number;
-    positionMs: number;
-    position: string;
-    lengthMs: number;
-    /** The recording's own time at the position (what feed timestamps say). */
-    feedTime: string;
-    eventsSent: number;
-    events: number;
-  };
-  connections: F1LiveConnectionView[];
-  counts: Record<string, number>;
-}
-
-export interface F1LiveSimControl {
-  state(): F1LiveSimState;
-  setMode(mode: F1LiveMode): void;
-  /** Duplicates or reorders race-control messages on the feed (the fixtures hold two Utc inversions). */
-  setMessageFault(fault: F1LiveMessageFault): void;
-  requireCookie(required: boolean): void;
-  /** Starts replaying a recording; open sockets get a close frame (allowReconnect) to fetch the new session. */
-  replay(options: F1LiveReplayOptions): F1LiveSimState['replay'];
-  /**
-   * Follows another replay: its fixture, keys, position and speed, with feed times moved to the
-   * present. A new session key closes open sockets like `replay`; the same one only re-times.
-   * `null`: no session (an empty SessionInfo, SessionStatus Inactive, nothing to replay).
-   */
-  mirror(target: F1LiveMirror | null): void;
-  setSpeed(speed: number): void;
-  /** Sends `{"type":7,"error",…,"allowReconnect"}` to every socket and closes them. */
-  closeAll(options?: { error?: string; allowReconnect?: boolean }): number;
-  /** Abrupt TCP close of every socket. */
-  dropAll(): number;
-  /** Sends what has become due now (tests with a fake clock). */
-  tick(): void;
-}
-
-export interface F1LiveSim {
-  control: F1LiveSimControl;
-  /** Register on Fastify (optionally under a prefix): `<prefix>/signalrcore/negotiate`, the upgrade on `<prefix>/signalrcore`. */
-  plugin: FastifyPluginAsync;
-  close(): Promise<void>;
-}
+import {
+  F1LIVE_DEMO_FIXTURE,
+  F1LIVE_GATED_TOPICS,
+  F1LIVE_HEARTBEAT_INTERVAL_MS,
+  F1LIVE_MESSAGE_FAULTS,
+  F1LIVE_MODES,
+  F1LIVE_PING_INTERVAL_MS,
+  F1LIVE_THROTTLE_RETRY_AFTER_S,
+  type F1LiveMessageFault,
+  type F1LiveMode,
+  type F1LiveSim,
+  type F1LiveSimControl,
+  type F1LiveSimOptions,
+} from './types.js';
 
 interface Issued {
   token: string;
@@ -150,6 +60,9 @@ interface Connection {
   framesSent: number;
 }
 
+/** Frames per WebSocket message at most: several per message, as the real feed batches them. */
+const FRAMES_PER_MESSAGE = 4;
+
 const REPLAYED_DEFAULTS: Record<string, FeedRecord> = {
   TrackStatus: { Status: '1', Message: 'AllClear' },
   SessionStatus: { Status: 'Inactive' },
@@ -157,49 +70,6 @@ const REPLAYED_DEFAULTS: Record<string, FeedRecord> = {
 
 function isoAt(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-function refuse(socket: Duplex, status: number, reason: string, body: string): void {
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
-/** Malformed traffic for `garbage` mode: wrong shapes first, then frames the client cannot parse at all. */
-function garbageMessages(feedTime: string): (string | Buffer)[] {
-  return [
-    frame({ type: 1, target: 'feed', arguments: [42, null] }) +
-      frame({ type: 1, target: 'feed' }) +
-      frame({ type: 99, what: 'unknown type' }) +
-      frame({ type: 1, target: 'feed', arguments: ['CarData.z', '!!not base64!!', feedTime] }) +
-      frame({ type: 1, target: 'feed', arguments: ['TrackStatus', { Status: { odd: true } }, feedTime] }) +
-      frame({
-        type: 1,
-        target: 'feed',
-        arguments: ['RaceControlMessages', { Messages: { x: 1 } }, feedTime],
-      }),
-    Buffer.from([0xff, 0x00, 0x1e, 0x9c]),
-    `{"type":1,"target":"feed","arguments":["TrackStatus",{"Status":${RS}`,
-    'not json at all',
-  ];
-}
-
-/** No session on the feed: what F1 serves between weekends, as far as Flaglight reads it. */
-function emptyRecording(): Recording {
-  return { id: 'none', sessionInfo: {}, streamStartMs: 0, lengthMs: 1000, events: [] };
-}
-
-/** The recording under another session's keys (SessionInfo `Key`, `Meeting.Key`). */
-function withKeys(recording: Recording, sessionKey: number, meetingKey: number): Recording {
-  const meeting = recording.sessionInfo.Meeting;
-  return {
-    ...recording,
-    sessionInfo: {
-      ...recording.sessionInfo,
-      Key: sessionKey,
-      Meeting: { ...(typeof meeting === 'object' && meeting !== null ? meeting : {}), Key: meetingKey },
-    },
-  };
 }
 
 /** Builds the F1 live-timing (SignalR Core) simulator. Serve it with `plugin`; see README. */
@@ -228,7 +98,11 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
   const issued = new Map<string, Issued>();
   const connections = new Map<string, Connection>();
   const counts: Record<string, number> = {};
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: F1LIVE_MAX_MESSAGE_BYTES,
+  });
   const upgradeHandlers = new Map<HttpServer, (req: IncomingMessage, socket: Duplex, head: Buffer) => void>();
   let timer: NodeJS.Timeout | null = null;
   let pingTimer: NodeJS.Timeout | null = null;
@@ -500,16 +374,22 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
   }
 
   function onMessage(conn: Connection, data: RawData, isBinary: boolean): void {
+    // Closed from this side but still draining: what the client sends meanwhile is dropped unread.
+    if (!connections.has(conn.id)) return;
     if (isBinary) {
       closeConnection(conn, { error: 'binary frames are not supported' });
       return;
     }
-    const text =
-      conn.buffer +
-      (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString('utf8');
-    const { frames, rest } = splitFrames(text);
-    conn.buffer = rest;
-    for (const f of frames) {
+    const taken = takeFrames(conn.buffer, data);
+    if (!taken.ok) {
+      count('closed-too-big');
+      conn.buffer = '';
+      connections.delete(conn.id);
+      conn.socket.close(CLOSE_MESSAGE_TOO_BIG, 'Message Too Big');
+      return;
+    }
+    conn.buffer = taken.rest;
+    for (const f of taken.frames) {
       if (!connections.has(conn.id)) return;
       onFrame(conn, f);
     }
@@ -566,7 +446,14 @@ export function createF1LiveSim(options: F1LiveSimOptions = {}): F1LiveSim {
           connections.delete(conn.id);
           heldMessage.delete(conn.id);
         });
-        ws.on('error', () => ws.terminate());
+        ws.on('error', (error) => {
+          if (isMessageTooBig(error)) count('closed-too-big');
+          connections.delete(conn.id);
+          conn.buffer = '';
+          // ws has already started a close handshake with the error's code (1009, 1007…): let
+          // that frame reach the client rather than cut the socket under it.
+          if (ws.readyState !== ws.CLOSING) ws.terminate();
+        });
       });
     };
   }

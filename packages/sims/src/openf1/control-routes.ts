@@ -1,6 +1,7 @@
 import { type BundledSession } from '@flaglight/data';
 import { type FastifyInstance, type FastifyReply } from 'fastify';
 import { optionalNumber, parseFaultSpec } from '../shared/faults.js';
+import { requireBundledSession } from '../shared/recording-names.js';
 import { type ReplayOptions } from './replay.js';
 import { type OpenF1SimControl } from './sim.js';
 
@@ -10,16 +11,17 @@ function asBody(body: unknown): Body {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
 }
 
-function parseReplay(raw: unknown): ReplayOptions {
+/** `fixturesRoute`: named in the error for a fixture off packages/data's list. */
+function parseReplay(raw: unknown, fixturesRoute: string): ReplayOptions {
   const body = asBody(raw);
-  if (typeof body.fixture !== 'string' && typeof body.fixture !== 'number')
-    throw new Error('fixture is required');
+  if (body.fixture === undefined) throw new Error('fixture is required');
+  const fixture = requireBundledSession(body.fixture, fixturesRoute).id;
   const startedAt = body.startedAt;
   if (startedAt !== undefined && typeof startedAt !== 'string' && typeof startedAt !== 'number') {
     throw new Error('startedAt must be an ISO date or epoch ms');
   }
   return {
-    fixture: String(body.fixture),
+    fixture,
     startedAt,
     startedMinutesAgo: optionalNumber(body, 'startedMinutesAgo'),
     positionMinutes: optionalNumber(body, 'positionMinutes'),
@@ -51,6 +53,7 @@ export function registerControlRoutes(
     requests: control.requestCounts(),
   }));
 
+  const fixturesRoute = `${app.prefix}/_control/fixtures`;
   app.get('/_control/fixtures', async () =>
     bundles().map((b) => ({
       id: b.id,
@@ -67,13 +70,13 @@ export function registerControlRoutes(
 
   app.get('/_control/replays', async () => control.replays());
   app.post('/_control/replays', async (request, reply) =>
-    attempt(reply, () => reply.code(201).send(control.replay(parseReplay(request.body)))),
+    attempt(reply, () => reply.code(201).send(control.replay(parseReplay(request.body, fixturesRoute)))),
   );
   app.put('/_control/replays', async (request, reply) =>
     attempt(reply, () => {
       const list = asBody(request.body).replays;
       if (!Array.isArray(list)) throw new Error('replays must be an array');
-      return control.setReplays(list.map(parseReplay));
+      return control.setReplays(list.map((entry) => parseReplay(entry, fixturesRoute)));
     }),
   );
   app.delete('/_control/replays', async () => {

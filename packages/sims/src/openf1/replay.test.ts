@@ -134,7 +134,7 @@ describe('a recorded session replayed as live', () => {
   });
 
   test('an unknown fixture is refused', () => {
-    expect(() => sim.control.replay({ fixture: 'no-such-race' })).toThrow(/unknown fixture/);
+    expect(() => sim.control.replay({ fixture: 'no-such-race' })).toThrow(/Unknown recording/);
   });
 });
 

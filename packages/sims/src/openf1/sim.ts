@@ -1,4 +1,4 @@
-import { findBundledSession, loadBundledSessions } from '@flaglight/data';
+import { loadBundledSessions } from '@flaglight/data';
 import {
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -13,6 +13,7 @@ import {
   Faults,
   type FaultSpec,
 } from '../shared/faults.js';
+import { requireBundledSession } from '../shared/recording-names.js';
 import { type LoggedRequest, RequestLog, splitUrl } from '../shared/request-log.js';
 import { registerControlRoutes } from './control-routes.js';
 import { type Endpoint, ENDPOINTS, latestKeys, rowsAt, toCsv } from './data.js';
@@ -157,8 +158,7 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
   });
 
   function addReplay(o: ReplayOptions): Replay {
-    const bundle = findBundledSession(String(o.fixture));
-    if (!bundle) throw new Error(`unknown fixture: ${String(o.fixture)}`);
+    const bundle = requireBundledSession(o.fixture);
     const speed = o.speed ?? defaultSpeed;
     if (!Number.isFinite(speed) || speed < 0) throw new Error('speed must be a number ≥ 0');
     const key = nextKey++;
@@ -227,10 +227,18 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
       return info;
     },
     setReplays(list) {
+      const previous = replays;
       replays = [];
-      const infos = list.map((o) => addReplay(o).info(now()));
-      changed();
-      return infos;
+      try {
+        const infos = list.map((o) => addReplay(o).info(now()));
+        changed();
+        return infos;
+      } catch (error) {
+        // All or nothing: a bad entry leaves the replays as they were.
+        replays = previous;
+        schedule();
+        throw error;
+      }
     },
     clearReplays() {
       replays = [];
