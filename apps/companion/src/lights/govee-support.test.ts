@@ -1,4 +1,5 @@
-import { GOVEE_LAN_CONTROL_ADVICE } from '@flaglight/lights/lan';
+import { createSocket } from 'node:dgram';
+import { createGoveeLanDriver, GOVEE_LAN_CONTROL_ADVICE } from '@flaglight/lights/lan';
 import { startVirtualGoveeDevices, type VirtualGoveeDevices } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createLogger } from '../system/log.js';
@@ -56,6 +57,75 @@ describe('Govee LAN in the companion', () => {
     const { govee, log } = await start(false);
     expect(govee.view()).toMatchObject({ active: true, devices: 0, advice: GOVEE_LAN_CONTROL_ADVICE });
     expect(log.recent().some((e) => e.level === 'warn' && e.message.includes('"LAN Control"'))).toBe(true);
+  });
+
+  test('forged scan replies from another address never become lights, in demo wiring', async () => {
+    // Another machine (127.0.0.2) floods the listen port for the whole scan: the targets are
+    // 127.0.0.1 only, so none of its 40 devices may join.
+    const forger = createSocket('udp4');
+    await new Promise<void>((resolve) => forger.bind(0, '127.0.0.2', resolve));
+    const replyPort = await new Promise<number>((resolve) => {
+      const probe = createSocket('udp4');
+      probe.bind(0, '127.0.0.1', () => {
+        const { port } = probe.address();
+        probe.close(() => resolve(port));
+      });
+    });
+    let i = 0;
+    const flood = setInterval(() => {
+      const device = `EE:EE:00:00:00:00:00:${(i++ % 40).toString(16).padStart(2, '0')}`;
+      const data = { ip: '127.0.0.2', device, sku: 'H6159' };
+      forger.send(JSON.stringify({ msg: { cmd: 'scan', data } }), replyPort, '127.0.0.1');
+    }, 5);
+    try {
+      sim = await startVirtualGoveeDevices({ count: 3, replyPort });
+      const log = createLogger({ console: false });
+      hub = createLightsHub({ log });
+      const govee = createGoveeSupport({ hub, log, multicast: false });
+      await govee.start([{ host: sim.host, port: sim.scanPort }], {
+        scan: sim.scanPort,
+        listen: replyPort,
+        command: 'source',
+      });
+      expect(i).toBeGreaterThan(40);
+      const ids = sim.list().map((d) => d.id);
+      expect(
+        hub
+          .lights()
+          .map((l) => l.id)
+          .sort(),
+      ).toEqual(ids.sort());
+      expect(govee.view().devices).toBe(3);
+    } finally {
+      clearInterval(flood);
+      await new Promise<void>((resolve) => forger.close(() => resolve()));
+    }
+  });
+
+  test('a Govee device that stops answering leaves the status list, and returns when it answers', async () => {
+    sim = await startVirtualGoveeDevices({ count: 2 });
+    const log = createLogger({ console: false });
+    hub = createLightsHub({ log });
+    const driver = createGoveeLanDriver({
+      targets: [{ host: sim.host, port: sim.scanPort }],
+      ports: { listen: sim.replyPort },
+      commandPortFromReply: true,
+      bindAddress: '127.0.0.1',
+      scanWindowMs: 60,
+      rescanIntervalMs: 20,
+      missedScans: 2,
+      expireAfterScans: 4,
+    });
+    await hub.add('govee_lan', 'govee', driver);
+    const [leaving, staying] = sim.list();
+    expect(hub.lights()).toHaveLength(2);
+    sim.setLanControl(leaving!.id, false);
+    await until(() => hub!.lights().length === 1);
+    expect(hub.lights().map((l) => l.id)).toEqual([staying!.id]);
+    expect(log.recent().some((e) => e.message.includes('removed from the list'))).toBe(true);
+    sim.setLanControl(leaving!.id, true);
+    // The hub reads the list every 2 s.
+    await until(() => hub!.lights().some((l) => l.id === leaving!.id && l.reachable), 5000);
   });
 
   test('a cloud Govee light selected in the browser is left to it when the account says so', () => {

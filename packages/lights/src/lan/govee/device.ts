@@ -1,4 +1,6 @@
-import type { GoveeLook, GoveeStatus } from './messages.js';
+import type { LightDeviceInfo } from '../../driver.js';
+import type { GoveeLanLightInfo } from './driver-options.js';
+import { lookHex, type GoveeLook, type GoveeStatus } from './messages.js';
 
 /** Where a device is in sending its look: commands, the repeat, the status read that confirms. */
 export type GoveePhase = 'idle' | 'sending' | 'repeating' | 'confirming' | 'confirmed' | 'failed';
@@ -74,4 +76,24 @@ export function goveeLabel(id: string, sku: string): string {
     .slice(-4)
     .toUpperCase();
   return tail ? `Govee ${sku} ·${tail}` : `Govee ${sku}`;
+}
+
+/** A device as every driver lists it. */
+export function toDeviceInfo(d: GoveeDevice): LightDeviceInfo {
+  return { id: d.id, label: d.label, name: d.label, type: 'govee_lan', connected: d.reachable };
+}
+
+/** A device as the Govee driver's `devices()` shows it. */
+export function toLightInfo(d: GoveeDevice): GoveeLanLightInfo {
+  return {
+    id: d.id,
+    sku: d.sku,
+    label: d.label,
+    address: d.address,
+    port: d.port,
+    reachable: d.reachable,
+    lastColor: d.look ? lookHex(d.look) : null,
+    confirmed: d.phase === 'confirmed',
+    sent: d.sent,
+  };
 }

@@ -1,23 +1,25 @@
-import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import type { RemoteInfo, Socket } from 'node:dgram';
 import type { LightStep } from '@flaglight/core';
 import {
   DriverEvents,
   type DriverListener,
   type LightDeviceInfo,
-  type LightDriver,
   type LightStateCommand,
 } from '../../driver.js';
 import { LightError } from '../../errors.js';
-import { systemTimers, type Timers } from '../../timers.js';
-import { createGoveeDevice, goveeLabel, type GoveeDevice } from './device.js';
+import { createGoveeDevice, goveeLabel, toDeviceInfo, toLightInfo, type GoveeDevice } from './device.js';
+import {
+  GOVEE_LAN_CONTROL_ADVICE,
+  GOVEE_LAN_MIN_STROBE_HALF_PERIOD_MS,
+  type GoveeLanDriver,
+  type GoveeLanDriverOptions,
+} from './driver-options.js';
 import {
   describeStatus,
-  GOVEE_LAN_DEFAULT_PORTS,
   GOVEE_LAN_MULTICAST_GROUP,
   GOVEE_SCAN_MESSAGE,
   GOVEE_STATUS_MESSAGE,
   lookCommands,
-  lookHex,
   parseGoveeDatagram,
   statusMatches,
   toGoveeLook,
@@ -25,122 +27,20 @@ import {
   type GoveeScanReply,
   type GoveeStatus,
 } from './messages.js';
+import { createReplyGate, GOVEE_LAN_MAX_DATAGRAM_BYTES } from './reply-gate.js';
+import {
+  isAllowedSource,
+  readLocalInterfaces,
+  resolveHosts,
+  sameAddress,
+  type SourceRule,
+} from './reply-guard.js';
+import { requireLook, resolveGoveeSettings } from './settings.js';
+import { bindGoveeSocket } from './socket.js';
 
-/** No documented rate; streamers send 20–40 a second (reference §2.1): 25 a second per device. */
-export const GOVEE_LAN_MIN_GAP_MS = 40;
-/** UDP has no acknowledgement: the last command of a change goes again after this long (§2.1). */
-export const GOVEE_LAN_REPEAT_AFTER_MS = 200;
-/** How long a `devStatus` answer is waited for before the look is sent again. */
-export const GOVEE_LAN_STATUS_TIMEOUT_MS = 1_000;
-/** Tries of one look (commands, repeat, status) before the device is reported. */
-export const GOVEE_LAN_ATTEMPTS = 3;
-export const GOVEE_LAN_SCAN_WINDOW_MS = 1_000;
-/** Clients rescan every 10–60 s (§2.1); a device that misses 3 scans in a row is reported. */
-export const GOVEE_LAN_RESCAN_INTERVAL_MS = 10_000;
-export const GOVEE_LAN_MISSED_SCANS = 3;
-/**
- * The shortest flash: reference §4 keeps Govee's white/off steps at ≥ 0.2 s (its tolerance of
- * faster changes is unverified), and an "on" step costs three paced datagrams (turn, brightness,
- * colorwc: 80 ms at the 40 ms pace), so at 200 ms each flash is shown before the next replaces it.
- */
-export const GOVEE_LAN_MIN_STROBE_HALF_PERIOD_MS = 200;
-
-/** Shown when a scan finds nothing: a device with LAN Control off stays silent (§2.1). */
-export const GOVEE_LAN_CONTROL_ADVICE =
-  'No Govee device answered on the LAN. Switch on "LAN Control" in the Govee Home app for each device ' +
-  '(open the device, then its settings), then search again.';
-
-export interface GoveeLanTarget {
-  host: string;
-  port: number;
-}
-
-export interface GoveeLanPorts {
-  /** Where the scan goes (4001). */
-  scan: number;
-  /** The port this driver listens on: scan and status replies come to the requester's IP here (4002). */
-  listen: number;
-  /** Where commands go (4003). */
-  command: number;
-}
-
-export interface GoveeLanDriverOptions {
-  /** Unicast scan targets (tests and demo: 127.0.0.1 and the simulator's scan port). */
-  targets?: readonly GoveeLanTarget[];
-  /** Also the real scan to 239.255.255.250 at the scan port. Only when a user asks for it. */
-  multicast?: boolean;
-  ports?: Partial<GoveeLanPorts>;
-  /**
-   * Loopback simulators: every device is 127.0.0.1, told apart by port, so commands go to the port
-   * a device's scan reply came from (and status replies are matched by address and port).
-   */
-  commandPortFromReply?: boolean;
-  /** Default 0.0.0.0; tests and demo pass 127.0.0.1. */
-  bindAddress?: string;
-  timers?: Timers;
-  onLog?: (message: string) => void;
-  /** Tuning (tests): scan window, re-scan (0 = never), pace, repeat, status wait, tries, missed scans. */
-  scanWindowMs?: number;
-  rescanIntervalMs?: number;
-  minGapMs?: number;
-  repeatAfterMs?: number;
-  statusTimeoutMs?: number;
-  attempts?: number;
-  missedScans?: number;
-}
-
-/** A Govee device as `devices()` shows it. */
-export interface GoveeLanLightInfo {
-  id: string;
-  sku: string;
-  label: string;
-  address: string;
-  port: number;
-  reachable: boolean;
-  /** The look asked for last (`#rrggbb`, brightness applied; black when off). */
-  lastColor: string | null;
-  /** Whether the last look was read back from the device. */
-  confirmed: boolean;
-  /** Datagrams sent to it so far. */
-  sent: number;
-}
-
-export interface GoveeLanDriver extends LightDriver {
-  readonly provider: 'govee_lan';
-  /** Scans again and returns the devices known so far. */
-  discover(): Promise<LightDeviceInfo[]>;
-  devices(): GoveeLanLightInfo[];
-  /** The port replies come to, once the socket is open (null before). */
-  listenPort(): number | null;
-  /** True when the last finished scan found no device at all (show {@link GOVEE_LAN_CONTROL_ADVICE}). */
-  scanFoundNothing(): boolean;
-  close(): Promise<void>;
-}
+export * from './driver-options.js';
 
 const CLOSED = 'Govee LAN driver is closed';
-const LIGHT_TYPE = 'govee_lan';
-
-function requirePort(value: number, what: string, allowZero: boolean): number {
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1) || value > 65_535)
-    throw new LightError('bad-request', `Govee LAN: ${what} must be a port number (1–65535), not ${value}`);
-  return value;
-}
-
-function requireLook(state: LightStateCommand): void {
-  const { brightness, color } = state;
-  if (typeof brightness !== 'number' || !Number.isFinite(brightness) || brightness < 0 || brightness > 1)
-    throw new LightError('bad-request', `Govee LAN: brightness must be between 0 and 1, not ${brightness}`);
-  if (
-    !Number.isFinite(color.hue) ||
-    !Number.isFinite(color.saturation) ||
-    color.saturation < 0 ||
-    color.saturation > 1
-  )
-    throw new LightError(
-      'bad-request',
-      `Govee LAN: colour "${color.name}" is not a hue and a 0–1 saturation`,
-    );
-}
 
 /**
  * Govee devices over the LAN API (reference/nanoleaf-govee.md §2.1) on one UDP socket bound to the
@@ -149,32 +49,19 @@ function requireLook(state: LightStateCommand): void {
  * the last one again after 200 ms (no acknowledgement); then `devStatus`, and the look is sent
  * again when the answer differs or does not come (3 tries, then the device is reported). The
  * newest look replaces whatever is queued. Scans repeat; a device that misses 3 in a row is
- * reported unreachable and found again (also at a new address) by its id.
+ * reported unreachable and found again (also at a new address) by its id; after 6 it is removed.
+ * Anyone on the LAN can send to the listen port, so a scan reply counts only while our scan is
+ * outstanding, from an allowed address (reply-guard.ts), up to 64 devices, and commands go to the
+ * address it came from, never to one it names.
  */
 export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDriver {
-  const ports: GoveeLanPorts = { ...GOVEE_LAN_DEFAULT_PORTS, ...options.ports };
-  requirePort(ports.scan, 'the scan port', false);
-  requirePort(ports.listen, 'the listen port', true);
-  requirePort(ports.command, 'the command port', false);
-  const targets = [...(options.targets ?? [])];
-  for (const target of targets) {
-    if (typeof target.host !== 'string' || target.host.trim() === '')
-      throw new LightError('bad-request', 'Govee LAN: a scan target needs a host');
-    requirePort(target.port, `the scan target ${target.host}'s port`, false);
-  }
-  if (targets.length === 0 && !options.multicast)
-    throw new LightError('bad-request', 'Govee LAN: give scan targets or allow the multicast scan');
-  const timers = options.timers ?? systemTimers;
-  const log = options.onLog ?? (() => undefined);
-  const bindAddress = options.bindAddress ?? '0.0.0.0';
-  const fromReply = options.commandPortFromReply ?? false;
-  const windowMs = options.scanWindowMs ?? GOVEE_LAN_SCAN_WINDOW_MS;
-  const rescanIntervalMs = options.rescanIntervalMs ?? GOVEE_LAN_RESCAN_INTERVAL_MS;
-  const minGapMs = options.minGapMs ?? GOVEE_LAN_MIN_GAP_MS;
-  const repeatAfterMs = options.repeatAfterMs ?? GOVEE_LAN_REPEAT_AFTER_MS;
-  const statusTimeoutMs = options.statusTimeoutMs ?? GOVEE_LAN_STATUS_TIMEOUT_MS;
-  const attempts = Math.max(1, options.attempts ?? GOVEE_LAN_ATTEMPTS);
-  const missedLimit = Math.max(1, options.missedScans ?? GOVEE_LAN_MISSED_SCANS);
+  const settings = resolveGoveeSettings(options);
+  const { ports, targets, timers, log, bindAddress, fromReply, windowMs, rescanIntervalMs } = settings;
+  const { minGapMs, repeatAfterMs, statusTimeoutMs, attempts, missedLimit, expireLimit, maxDevices } =
+    settings;
+  const gate = createReplyGate({ timers, log, replyWindowMs: settings.replyWindowMs });
+  /** Who may answer a scan: refreshed before each scan (this computer may have changed networks). */
+  let sourceRule: SourceRule = { allowed: [], interfaces: [] };
   const events = new DriverEvents();
   const devices = new Map<string, GoveeDevice>();
   /** Devices that answered the scan running now. */
@@ -190,33 +77,14 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
 
   function open(): Promise<Socket> {
     if (closed) return Promise.reject(new LightError('not-configured', CLOSED));
-    opening ??= new Promise<Socket>((resolve, reject) => {
-      // reuseAddr: another Govee app on this PC may have bound the listen port too (§2.1).
-      const s = createSocket({ type: 'udp4', reuseAddr: true });
-      const fail = (error: NodeJS.ErrnoException) => {
+    opening ??= bindGoveeSocket({ port: ports.listen, bindAddress, onMessage: receive, log }).then(
+      (s) => (socket = s),
+      (error: LightError) => {
         opening = null;
-        try {
-          s.close();
-        } catch {
-          // never bound: nothing to close
-        }
-        const message =
-          error.code === 'EADDRINUSE'
-            ? `UDP port ${ports.listen} is in use: another Govee app on this computer (Govee Home, ` +
-              'Home Assistant, a Homebridge plugin) may hold it. Quit it, or choose other ports with --govee-ports.'
-            : `Could not open UDP port ${ports.listen} on ${bindAddress}: ${error.message}`;
-        events.emit({ type: 'error', error: { kind: 'network', message } });
-        reject(new LightError('network', message));
-      };
-      s.once('error', fail);
-      s.bind(ports.listen, bindAddress, () => {
-        s.off('error', fail);
-        s.on('error', (error) => log(`Govee LAN socket error: ${error.message}`));
-        s.on('message', (datagram, from) => receive(datagram, from));
-        socket = s;
-        resolve(s);
-      });
-    });
+        events.emit({ type: 'error', error: { kind: 'network', message: error.message } });
+        throw error;
+      },
+    );
     return opening;
   }
 
@@ -230,17 +98,36 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
   // --- receiving -------------------------------------------------------------------------------
 
   function receive(datagram: Buffer, from: RemoteInfo): void {
+    if (datagram.length > GOVEE_LAN_MAX_DATAGRAM_BYTES) {
+      gate.ignore('oversize', `ignored a ${datagram.length}-byte datagram from ${from.address}`);
+      return;
+    }
     const message = parseGoveeDatagram(datagram.toString('utf8'));
     if (!message) return;
     if (message.cmd === 'scan') found(message.reply, from);
     else if (message.cmd === 'devStatus') statusFrom(message.status, from);
   }
 
+  /**
+   * A scan reply adds or moves a device only while our scan is outstanding and from an address
+   * that may answer; commands then go to where it came from, whatever address it names.
+   */
   function found(reply: GoveeScanReply, from: RemoteInfo): void {
-    const address = reply.ip ?? from.address;
-    const port = fromReply ? from.port : ports.command;
-    answered.add(reply.device);
+    if (!gate.open())
+      return gate.ignore('unrequested', `ignored scan replies nobody asked for (${from.address})`);
+    if (!isAllowedSource(from.address, sourceRule))
+      return gate.ignore('source', `ignored scan replies from ${from.address}: not a light on this network`);
     let device = devices.get(reply.device);
+    if (!device && devices.size >= maxDevices)
+      return gate.ignore('overCap', `${maxDevices} devices known already: ignored ${reply.device}`);
+    const address = from.address;
+    const port = fromReply ? from.port : ports.command;
+    if (reply.ip !== null && !sameAddress(reply.ip, address))
+      gate.ignore(
+        'payloadIp',
+        `${reply.device} names ${reply.ip} but answered from ${address}: using ${address}`,
+      );
+    answered.add(reply.device);
     if (!device) {
       device = createGoveeDevice(reply.device, reply.sku, address, port, goveeLabel);
       devices.set(device.id, device);
@@ -399,11 +286,21 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
     events.emit({ type: 'error', error: { kind: 'timeout', message } });
   }
 
+  /** Gone for a while: dropped, so forged or departed devices do not pile up; found again as new. */
+  function expire(device: GoveeDevice): void {
+    unreachable(device);
+    devices.delete(device.id);
+    const message = `Govee device "${device.label}" missed ${device.missedScans} scans: removed from the list`;
+    log(`Govee LAN: ${message}`);
+    events.emit({ type: 'warning', message });
+  }
+
   // --- scans ----------------------------------------------------------------------------------------
 
   function sendScan(): void {
+    gate.scanSent();
     for (const target of targets) sendRaw(GOVEE_SCAN_MESSAGE, target.port, target.host);
-    if (options.multicast) sendRaw(GOVEE_SCAN_MESSAGE, ports.scan, GOVEE_LAN_MULTICAST_GROUP);
+    if (settings.multicast) sendRaw(GOVEE_SCAN_MESSAGE, ports.scan, GOVEE_LAN_MULTICAST_GROUP);
   }
 
   function wait(ms: number): Promise<void> {
@@ -417,19 +314,18 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
   }
 
   function deviceList(): LightDeviceInfo[] {
-    return [...devices.values()].map((d) => ({
-      id: d.id,
-      label: d.label,
-      name: d.label,
-      type: LIGHT_TYPE,
-      connected: d.reachable,
-    }));
+    return [...devices.values()].map(toDeviceInfo);
   }
 
   function scan(): Promise<LightDeviceInfo[]> {
     scanning ??= (async () => {
       try {
         await open();
+        sourceRule = {
+          allowed: await resolveHosts(settings.allowedHosts),
+          interfaces: readLocalInterfaces(),
+        };
+        if (closed) throw new LightError('not-configured', CLOSED);
         answered.clear();
         // Two scans in the window: one lost datagram does not hide a device.
         sendScan();
@@ -440,7 +336,8 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
         for (const device of devices.values()) {
           if (answered.has(device.id)) continue;
           device.missedScans += 1;
-          if (device.missedScans >= missedLimit) unreachable(device);
+          if (device.missedScans >= expireLimit) expire(device);
+          else if (device.missedScans >= missedLimit) unreachable(device);
         }
         foundNothing = answered.size === 0;
         if (foundNothing) events.emit({ type: 'warning', message: GOVEE_LAN_CONTROL_ADVICE });
@@ -495,23 +392,13 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
       return deviceList();
     },
     discover: scan,
-    devices: () =>
-      [...devices.values()].map((d) => ({
-        id: d.id,
-        sku: d.sku,
-        label: d.label,
-        address: d.address,
-        port: d.port,
-        reachable: d.reachable,
-        lastColor: d.look ? lookHex(d.look) : null,
-        confirmed: d.phase === 'confirmed',
-        sent: d.sent,
-      })),
+    devices: () => [...devices.values()].map(toLightInfo),
     listenPort: () => {
       if (!socket) return null;
       return socket.address().port;
     },
     scanFoundNothing: () => foundNothing,
+    ignoredReplies: () => gate.counts(),
     setState,
     playStep(ids: readonly string[], step: Exclude<LightStep, { kind: 'restore' }>) {
       return setState(ids, {

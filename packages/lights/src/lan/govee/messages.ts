@@ -1,5 +1,6 @@
 import { hsbToRgb, type LightColor } from '@flaglight/core';
 import { isOff, type LightStateCommand } from '../../driver.js';
+import { sanitizeField } from './sanitize.js';
 
 // Govee's LAN API as JSON datagrams (reference/nanoleaf-govee.md §2.1, colours §4).
 
@@ -25,7 +26,10 @@ export interface GoveeStatus {
   colorTemInKelvin: number;
 }
 
-/** A scan reply: `device` is the stable key; some models leave out `ip` (use the source address). */
+/**
+ * A scan reply: `device` is the stable key. `ip` is only compared with the source address, which is
+ * where commands go (some models leave `ip` out). The version fields are not read.
+ */
 export interface GoveeScanReply {
   device: string;
   sku: string;
@@ -121,13 +125,16 @@ export function parseGoveeDatagram(text: string): GoveeIncoming | null {
   const { cmd, data } = parsed.msg;
   if (!isObject(data)) return null;
   if (cmd === 'scan') {
+    // Every text is cleaned here, before it can reach a log line or a label.
+    const device = typeof data.device === 'string' ? sanitizeField(data.device) : '';
+    const sku = typeof data.sku === 'string' ? sanitizeField(data.sku) : '';
     // Our own scan (`account_topic`) echoed back by a loopback or a multicast group is no reply.
-    if (typeof data.device !== 'string' || data.device.trim() === '') return null;
+    if (device === '') return null;
     return {
       cmd: 'scan',
       reply: {
-        device: data.device.trim(),
-        sku: typeof data.sku === 'string' && data.sku.trim() !== '' ? data.sku.trim() : 'Govee',
+        device,
+        sku: sku || 'Govee',
         ip: typeof data.ip === 'string' && IPV4.test(data.ip) ? data.ip : null,
       },
     };
