@@ -166,6 +166,12 @@ const envSchema = z.object({
   // Demo mode's LAN simulator on 127.0.0.1: LIFX discovery (UDP) and the Hue bridge (HTTPS); 0 = ephemeral.
   DEMO_LIFX_LAN_PORT: port(0),
   DEMO_HUE_BRIDGE_PORT: port(0),
+  // Demo mode's race: `loop` joins shortly before its eventful stretch and loops it (a newcomer sees
+  // the flags move within a minute); `full` joins before the start and plays to the chequered flag.
+  DEMO_RACE: z.preprocess(
+    emptyToUndefined,
+    z.enum(['loop', 'full'], { error: 'must be loop or full' }).default('loop'),
+  ),
   AUTH_RATE_LIMIT_PER_MINUTE: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -286,6 +292,8 @@ export interface Config {
   govee: { apiUrl: string | undefined };
   /** Demo mode's LAN simulator ports on 127.0.0.1 (0 = ephemeral; /sims/lan/state names them). */
   lanSim: { lifxPort: number; hueBridgePort: number };
+  /** Demo mode's race: loop its eventful stretch, or play it whole (DEMO_RACE). */
+  demoRace: 'loop' | 'full';
 }
 
 /** F1's own hub (reference f1-live-timing.md §1). */
@@ -379,6 +387,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     downloadsDir: e.DOWNLOADS_DIR ? path.resolve(e.DOWNLOADS_DIR) : demo ? COMPANION_BUILD_DIR : undefined,
     lanSim: { lifxPort: e.DEMO_LIFX_LAN_PORT, hueBridgePort: e.DEMO_HUE_BRIDGE_PORT },
+    demoRace: e.DEMO_RACE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     maxStreams: e.MAX_STREAMS,
     openf1: {

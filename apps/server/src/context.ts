@@ -107,7 +107,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.mode === 'demo'
       ? await (
           await import('./demo/sims.js')
-        ).startDemoSims(now, config.port, config.publicUrl, config.lanSim)
+        ).startDemoSims(now, config.port, config.publicUrl, config.lanSim, config.demoRace)
       : undefined;
   const simUrl = (path: string) => {
     if (!sims) throw new Error(`no simulator in live mode for ${path}`);
@@ -199,7 +199,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
     logger,
     now,
   });
-  const tracking = createTrackingService({ db, mailer, logger, now, publicUrl: config.publicUrl });
+  const tracking = createTrackingService({
+    db,
+    mailer,
+    logger,
+    now,
+    publicUrl: config.publicUrl,
+    flagHistory: (sessionKey) => hub.flagHistory(sessionKey),
+  });
 
   // Hue remote API: the real one (HUE_API_URL, default api.meethue.com) or the demo simulator, which
   // the browser reaches on the app's own origin and the server on the internal loopback.

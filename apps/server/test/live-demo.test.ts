@@ -1,7 +1,11 @@
 import { DEMO_REPLAY_FIXTURE } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { DEMO_CHECK_MS, DEMO_RESTART_PAUSE_MS } from '../src/demo/loop.js';
-import { DEMO_REPLAY_POSITION_MINUTES } from '../src/demo/sims.js';
+import {
+  DEMO_FULL_RACE_POSITION_MINUTES as DEMO_REPLAY_POSITION_MINUTES,
+  DEMO_LOOP_FROM_MINUTES,
+  DEMO_LOOP_TO_MINUTES,
+} from '../src/demo/race.js';
 import { LIVE_SESSION_TTL_MS } from '../src/live/hub.js';
 import type { FlagEvent } from '../src/live/types.js';
 import { createFakeTimers, type FakeTimers } from './fake-timers.js';
@@ -10,12 +14,12 @@ import { buildLiveApp } from './live-helpers.js';
 
 const T0 = Date.parse('2026-09-06T13:00:00Z');
 
-describe('demo mode always has a live race', () => {
+describe('demo mode always has a live race (DEMO_RACE=full)', () => {
   let fake: FakeTimers;
   let t: TestApp;
   beforeAll(async () => {
     fake = createFakeTimers(T0);
-    t = await buildLiveApp({ env: {}, timers: fake });
+    t = await buildLiveApp({ env: { DEMO_RACE: 'full' }, timers: fake });
   });
   afterAll(() => t.close());
 
@@ -77,4 +81,78 @@ describe('demo mode always has a live race', () => {
     await advance(10 * 60_000);
     expect(sims().replays()).toEqual([]);
   }, 30_000);
+});
+
+describe('the demo race moves within a minute, for as long as the server runs (DEMO_RACE=loop, the default)', () => {
+  let fake: FakeTimers;
+  let t: TestApp;
+  beforeAll(async () => {
+    fake = createFakeTimers(T0);
+    t = await buildLiveApp({ env: {}, timers: fake });
+  });
+  afterAll(() => t.close());
+
+  const sims = () => t.context.sims!.openf1.control;
+  /** Fake time in 5 s steps, with a real moment between them for the polls' HTTP to answer. */
+  async function advance(ms: number) {
+    for (let done = 0; done < ms; done += 5_000) {
+      await fake.advance(Math.min(5_000, ms - done));
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+  }
+
+  /**
+   * The changes the live session publishes while `ms` of fake time pass, each with the moment it
+   * happened in the race (its cause's date: the replay shifts the recording's dates to now), which
+   * does not depend on how fast the feed brought it here.
+   */
+  async function watch(ms: number, until: (states: string[]) => boolean) {
+    const seen: { happened: number; state: string; sessionKey: number }[] = [];
+    const add = (e: FlagEvent) =>
+      seen.push({
+        happened: Date.parse(e.data.cause.date),
+        state: e.data.state,
+        sessionKey: e.data.sessionKey,
+      });
+    const sub = await t.context.live.hub.subscribe(undefined, { onFlag: add, onStatus: () => {} });
+    sub.initial.forEach(add);
+    await advance(ms);
+    await vi.waitFor(() => expect(until(seen.map((e) => e.state))).toBe(true), { timeout: 15_000 });
+    sub.unsubscribe();
+    return seen;
+  }
+
+  test('it joins just before the VSC stretch: a flag change within a minute, another within a few', async () => {
+    const [first] = sims().replays();
+    expect(first).toMatchObject({ fixture: DEMO_REPLAY_FIXTURE, live: true });
+    expect(first!.positionMs).toBe(DEMO_LOOP_FROM_MINUTES * 60_000);
+    const seen = await watch(4 * 60_000, (states) => states.includes('vsc_ending'));
+    const changes = seen.filter((e) => e.state !== 'fastest_lap' && e.happened > T0);
+    // The snapshot says green; the double yellow comes 27 s in, the VSC 46 s after it, its ending
+    // 108 s later. (The two feeds run on real time here while the clock is fake, so a change may be
+    // told in between; when each happened in the race does not depend on that.)
+    expect(seen[0]!.state).toBe('green');
+    expect(changes[0]).toMatchObject({ state: 'yellow' });
+    expect(changes[0]!.happened - T0).toBeLessThan(60_000);
+    const vsc = changes.find((c) => c.state === 'vsc')!;
+    expect(vsc.happened - T0).toBeLessThan(2 * 60_000);
+    const ending = changes.find((c) => c.state === 'vsc_ending')!;
+    expect(ending.happened - T0).toBeLessThan(4 * 60_000);
+  }, 60_000);
+
+  test('at the end of the stretch it starts again at once, as a new session that moves within a minute', async () => {
+    const [first] = sims().replays();
+    const loopLeft = DEMO_LOOP_TO_MINUTES * 60_000 - first!.positionMs;
+    await advance(loopLeft + 1_000);
+    const [second] = sims().replays();
+    expect(second!.sessionKey).not.toBe(first!.sessionKey);
+    expect(second!.positionMs).toBeGreaterThanOrEqual(DEMO_LOOP_FROM_MINUTES * 60_000);
+    expect(second!.positionMs).toBeLessThan(DEMO_LOOP_FROM_MINUTES * 60_000 + 2_000);
+    await advance(LIVE_SESSION_TTL_MS);
+    const restartedAt = fake.now();
+    const seen = await watch(60_000, (states) => states.includes('yellow'));
+    expect(seen.every((e) => e.sessionKey === second!.sessionKey)).toBe(true);
+    const yellow = seen.find((e) => e.state === 'yellow')!;
+    expect(yellow.happened - restartedAt).toBeLessThan(60_000);
+  }, 60_000);
 });

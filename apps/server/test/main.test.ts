@@ -36,7 +36,7 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-describe('the server process', () => {
+describe('the server process', { timeout: 60_000 }, () => {
   test('a bad configuration value stops start-up with one clear line', async () => {
     const server = startServer({ PORT: 'not-a-port' });
     expect(await server.exited).toBe(1);
@@ -49,7 +49,7 @@ describe('the server process', () => {
     try {
       await waitFor(
         () => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.test(server.output().stdout),
-        20_000,
+        45_000,
       );
       const url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output().stdout)?.[1];
       const res = await fetch(`${url}/api/health`);
@@ -68,7 +68,7 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-main-'));
     const server = startServer({ PORT: '0', DATA_DIR: dataDir, FLAGLIGHT_MODE: 'demo' });
     try {
-      await waitFor(() => server.output().stdout.includes('Flaglight is running'), 20_000);
+      await waitFor(() => server.output().stdout.includes('Flaglight is running'), 45_000);
       const listening = server
         .output()
         .stdout.split('\n')
@@ -89,7 +89,7 @@ describe('the server process', () => {
     // said its warning, before anything is checked, so it serves the network as briefly as it can.
     const server = startServer({ PORT: '0', HOST: '0.0.0.0', DATA_DIR: dataDir, FLAGLIGHT_MODE: 'demo' });
     try {
-      await waitFor(() => server.output().stdout.includes('reachable from the network'), 20_000);
+      await waitFor(() => server.output().stdout.includes('reachable from the network'), 45_000);
       await server.stop();
       expect(server.output().stdout).toContain(
         'HOST=0.0.0.0: demo mode is reachable from the network, and so are its simulators',

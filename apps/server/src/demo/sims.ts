@@ -21,9 +21,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Timers } from '../live/clock.js';
 import { type DemoLoop, startDemoLoop } from './loop.js';
-
-/** Demo mode replays this far into the Saudi race: the pit exit opens 4.5 minutes later. */
-export const DEMO_REPLAY_POSITION_MINUTES = 75;
+import { DEMO_LOOP_TO_MINUTES, demoRacePosition, type DemoRace } from './race.js';
 
 /**
  * The simulators of demo mode. The app mounts their plugins under /sims/ on its own origin for
@@ -64,7 +62,9 @@ export async function startDemoSims(
   appPort: number,
   publicUrl: string,
   lanPorts: { lifxPort: number; hueBridgePort: number } = { lifxPort: 0, hueBridgePort: 0 },
+  race: DemoRace = 'loop',
 ): Promise<DemoSims> {
+  const positionMinutes = demoRacePosition(race);
   const appOrigins = [publicUrl];
   const turnstile = createTurnstileSim({ now: () => now().getTime() });
   const mail = await startMailCatcher({ now: () => now().getTime() });
@@ -103,7 +103,7 @@ export async function startDemoSims(
   };
   const openf1 = await createOpenF1Sim({
     now: () => now().getTime(),
-    replays: [{ fixture: DEMO_REPLAY_FIXTURE, positionMinutes: DEMO_REPLAY_POSITION_MINUTES }],
+    replays: [{ fixture: DEMO_REPLAY_FIXTURE, positionMinutes }],
     onReplaysChanged: mirror,
   });
   mirror(openf1.control.replays());
@@ -151,7 +151,8 @@ export async function startDemoSims(
         control: openf1.control,
         timers,
         fixture: DEMO_REPLAY_FIXTURE,
-        positionMinutes: DEMO_REPLAY_POSITION_MINUTES,
+        positionMinutes,
+        loopEndMinutes: race === 'loop' ? DEMO_LOOP_TO_MINUTES : undefined,
         logger,
       }),
     async close() {

@@ -2,6 +2,7 @@ import { api, type PublicConfig } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
+import { DEMO_RECORDING_NAME } from '../demo/race.js';
 import type { DemoSims } from '../demo/sims.js';
 import { fromContract } from '../http/contract-route.js';
 
@@ -23,6 +24,7 @@ export async function publicConfigRoutes(
         : { kind: 'cloudflare' as const, siteKey: config.turnstile.siteKey ?? '' },
     lifxApiUrl: config.lifx.apiUrl,
     supportEmail: config.supportEmail,
+    ...(config.mode === 'demo' ? { demoRecording: DEMO_RECORDING_NAME } : {}),
   };
   app
     .withTypeProvider<ZodTypeProvider>()

@@ -176,7 +176,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'setup-required',
         question: 'Race Control says “Setup Required”',
         answer:
-          'Connecting needs at least one light provider connected and at least one light selected. Connect LIFX or Hue in Settings, then tick a light in Light Control.',
+          'Connecting needs somewhere to show the flags. The on-screen light counts: tick "Use this screen as a light" under Light Control → On-screen light (it is ticked unless you unticked it) and keep the tab open near the TV. Or connect LIFX, Philips Hue or Govee in Settings and tick a light in Light Control, or run the Flaglight Companion for your LAN lights.',
         links: [SETTINGS, DASHBOARD],
       },
       {

@@ -19,6 +19,8 @@ export interface LightsEngineOptions {
   selection: () => Record<DrivenProvider, readonly string[]>;
   /** Tells when the stored selection may have changed (it decides which provider is driven). */
   subscribeSelection?: (listener: () => void) => () => void;
+  /** Whether the on-screen light is one of the user's lights (LocalSettings.screenLight); default yes. */
+  screenEnabled?: () => boolean;
   /** Keeps the LIFX token in the browser (SPEC §3). */
   tokenStore: { read(): string | null; write(token: string): void; clear(): void };
 }

@@ -80,7 +80,12 @@ export class LightsEngine {
     const player = (driver: LifxCloudDriver | ScreenDriver, provider: 'lifx' | 'screen') =>
       createEffectPlayer({
         driver,
-        devices: () => (provider === 'screen' ? [SCREEN_DEVICE_ID] : this.selectedIds(provider)),
+        devices: () =>
+          provider === 'screen'
+            ? (options.screenEnabled?.() ?? true)
+              ? [SCREEN_DEVICE_ID]
+              : []
+            : this.selectedIds(provider),
         onWarning: (message) => options.notify.warning(message),
         onError: (error) => this.reportError(provider, error),
       });

@@ -35,6 +35,7 @@ export function createUserLights(email: string, lifxApiUrl: string) {
         govee: settings.selectedGoveeDeviceIds,
       };
     },
+    screenEnabled: () => readLocalSettings(email).screenLight,
     // The selection decides the driven provider: the engine's stores follow its changes, and the
     // companions' (one coming online takes its lights over; one going offline gives them back).
     subscribeSelection: (listener) => {

@@ -152,15 +152,26 @@ async function connectedToLive(delaySeconds = 5) {
 }
 
 describe('Race Control: setup', () => {
-  test("without a ready provider Connect reads 'Setup Required', is disabled, and points to Settings", async () => {
+  test("with the on-screen light unticked and no provider, Connect reads 'Setup Required', is disabled, and points to Settings", async () => {
+    updateLocalSettings(USER.email, { screenLight: false });
     stubServer();
     renderBody(recordingLights(null).api);
     await tick();
     const button = screen.getByRole('button', { name: 'Setup Required' });
     expect(button).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Go to Settings' })).toHaveAttribute('href', '/settings');
-    expect(screen.getByText(/select at least one light in Light Control/)).toBeInTheDocument();
+    expect(screen.getByText(/Use this screen as a light/)).toBeInTheDocument();
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  test('with no smart lights the on-screen light is enough: auto-connect follows the live race on screen', async () => {
+    stubServer();
+    renderBody(recordingLights(null).api);
+    await tick();
+    await tick();
+    expect(screen.queryByRole('button', { name: 'Setup Required' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+    expect(FakeEventSource.instances).toHaveLength(1);
   });
 
   test('with no browser lights but a companion online (it drives them itself), the page may still connect', async () => {
@@ -425,6 +436,7 @@ describe('Race Control: auto-connect', () => {
   });
 
   test('does not connect while the lights are not ready, and does once they are', async () => {
+    updateLocalSettings(USER.email, { screenLight: false });
     stubServer();
     const view = renderBody(recordingLights(null).api);
     await tick();

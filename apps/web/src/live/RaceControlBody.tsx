@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { useAppConfig } from '../api/app-config';
 import { useAuth } from '../auth/auth-context';
 import { useCompanionDevices } from '../companion/companion-store';
 import { useLights } from '../lights/lights-context';
@@ -39,6 +40,8 @@ function SessionSummary({
   state: LiveConnectionState;
 }) {
   const { target } = state;
+  // Demo mode's live session is a recorded race: say so, never pretend it is live.
+  const demoRecording = useAppConfig().data?.demoRecording;
   if (target?.kind === 'replay') {
     return (
       <div className="flex flex-col gap-1">
@@ -65,6 +68,7 @@ function SessionSummary({
           {session.race_name} – {session.name}
         </p>
         <p className="text-ink-300">{session.circuit_name}</p>
+        {demoRecording && <p className="text-caption text-ink-300">Demo: recorded {demoRecording}</p>}
       </div>
     );
   }
@@ -130,7 +134,8 @@ export function RaceControlBody() {
   // An online companion drives its lights by itself (perhaps every selected one): the page may still
   // follow the race on screen.
   const companionOnline = useCompanionDevices(user?.email)?.some((device) => device.online) ?? false;
-  const ready = lights.drivenProvider !== null || companionOnline;
+  // The on-screen light is a light too (ticked by default): Connect needs somewhere to show the flags.
+  const ready = lights.drivenProvider !== null || companionOnline || settings.screenLight;
   const liveSession = current.data?.kind === 'live' ? current.data.session : null;
 
   // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.

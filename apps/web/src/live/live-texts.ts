@@ -11,5 +11,6 @@ export const LIVE_TEXTS = {
   /** SPEC §8 "Testing without lights". */
   noLights: 'Lights not connected or no devices selected.',
   noLightsHelp: 'Go to Settings to connect your lights, then select them in Light Control.',
-  setupHint: 'Connect a light provider in Settings, then select at least one light in Light Control.',
+  setupHint:
+    'Tick "Use this screen as a light" in Light Control, or connect a light provider in Settings and select at least one light.',
 } as const;

@@ -19,6 +19,7 @@ describe('local settings (SPEC §3)', () => {
       delaySeconds: 5,
       delayEnabled: true,
       autoConnect: true,
+      screenLight: true,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
       hiddenGoveeDeviceIds: [],

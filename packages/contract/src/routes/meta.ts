@@ -11,6 +11,8 @@ export const PublicConfigSchema = z
     ]),
     lifxApiUrl: z.string(),
     supportEmail: z.string(),
+    /** Demo mode: the recorded race its live session replays (the dashboard says so, never "live"). */
+    demoRecording: z.string().optional(),
   })
   .meta({ id: 'PublicConfig' });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FLAG_SOURCES } from '../flags/fusion.js';
 import { LIGHT_STATES } from '../flags/types.js';
+import { FlagTimelineSchema } from '../timeline/flag-timeline.js';
 
 // The live stream's wire shapes (DESIGN §5.4), shared by the server that sends them and the
 // clients (web app, companion) that read them. The types are inferred from these schemas.
@@ -61,6 +62,8 @@ export const ReplayChoiceSchema = z
     suggestedStartMinutes: z.number(),
     messages: z.number().optional(),
     lengthMinutes: z.number().nullable().optional(),
+    /** The session in one picture, on the replay's clock (ms after its first record); bundled ones only. */
+    timeline: FlagTimelineSchema.optional(),
   })
   .meta({ id: 'ReplayChoice' });
 export type ReplayChoice = z.infer<typeof ReplayChoiceSchema>;

@@ -54,6 +54,7 @@ describe('boundary schemas', () => {
       delaySeconds: 5,
       delayEnabled: true,
       autoConnect: true,
+      screenLight: true,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
       hiddenGoveeDeviceIds: [],
@@ -71,5 +72,7 @@ describe('boundary schemas', () => {
       hiddenLifxDeviceIds: [],
     });
     expect(LocalSettingsSchema.parse({ autoConnect: false }).autoConnect).toBe(false);
+    expect(LocalSettingsSchema.parse({ screenLight: false }).screenLight).toBe(false);
+    expect(LocalSettingsSchema.parse({ screenLight: 'no' }).screenLight).toBe(true);
   });
 });

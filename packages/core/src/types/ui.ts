@@ -51,6 +51,11 @@ export const LocalSettingsSchema = z.object({
   delayEnabled: z.boolean().catch(DEFAULT_DELAY_ENABLED).default(DEFAULT_DELAY_ENABLED),
   /** Settings → App Preferences (DESIGN §6: persisted per user, on by default). */
   autoConnect: z.boolean().catch(true).default(true),
+  /**
+   * The on-screen light counts as a light (on by default): a fan without smart lights connects and
+   * follows the race on the screen alone. Unticked, Connect needs another light again.
+   */
+  screenLight: z.boolean().catch(true).default(true),
   /** Devices the user hid from the Light Control list (SPEC §2 per-device hide button). */
   hiddenLifxDeviceIds: z.array(z.string()).catch([]).default([]),
   hiddenHueDeviceIds: z.array(z.string()).catch([]).default([]),

@@ -197,6 +197,28 @@ describe('playing flags (LightsApi contract)', () => {
     await waitFor(() => expect(screen.getByTestId('screen-light')).toHaveAttribute('data-color', 'red'));
   });
 
+  test('the on-screen light is a light the user can untick: unticked, the screen shows no flag', async () => {
+    await renderPanel(3);
+    await list();
+    await waitFor(() => expect(lights.restoring).toBe(false));
+    const box = screen.getByRole('checkbox', { name: 'Use this screen as a light' });
+    expect(box).toBeChecked();
+    fireEvent.click(box);
+    expect(readLocalSettings(FAN_EMAIL).screenLight).toBe(false);
+    expect(screen.getByText(/Not used as a light/)).toBeInTheDocument();
+    act(() => {
+      lights.playFlag('red');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByTestId('screen-light')).toHaveAttribute('data-color', 'off');
+    fireEvent.click(box);
+    expect(readLocalSettings(FAN_EMAIL).screenLight).toBe(true);
+    act(() => {
+      lights.playFlag('yellow');
+    });
+    await waitFor(() => expect(screen.getByTestId('screen-light')).toHaveAttribute('data-color', 'yellow'));
+  });
+
   test('Hue wins when both are ready; a delayed flag goes to the server at its time', async () => {
     updateLocalSettings(FAN_EMAIL, {
       selectedLifxDeviceIds: ['d073d5000000'],

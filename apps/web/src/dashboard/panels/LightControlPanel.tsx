@@ -100,7 +100,11 @@ export function LightControlPanel() {
           />
         </Tabs.Content>
       </Tabs.Root>
-      <ScreenLight screen={engine?.screen ?? null} />
+      <ScreenLight
+        screen={engine?.screen ?? null}
+        enabled={settings.screenLight}
+        onEnabledChange={(screenLight) => update({ screenLight })}
+      />
     </Panel>
   );
 }
