@@ -197,7 +197,7 @@ $('pair').addEventListener('click', async () => {
   refresh();
 });
 function nanoleafRow(d) {
-  const row = el('div', { textContent: (d.name || 'Nanoleaf') + ' · ' + d.address + ' · ' + (d.paired ? 'paired' : 'not paired') + ' ' });
+  const row = el('div', { textContent: (d.name || 'Nanoleaf') + ' · ' + d.address + ' · ' + (d.paired ? (d.needsPairing ? 'not answering: pair it again' : 'paired') : 'not paired') + ' ' });
   if (d.paired && d.id) {
     const forget = el('button', { type: 'button', textContent: 'Forget' });
     forget.setAttribute('aria-label', 'Forget ' + (d.name || 'Nanoleaf') + ' (' + d.address + ')');

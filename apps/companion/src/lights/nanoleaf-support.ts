@@ -2,12 +2,14 @@ import {
   createNanoleafDriver,
   discoverNanoleafMdns,
   fetchNanoleafInfo,
+  NANOLEAF_MDNS_MAX_FOUND,
   NANOLEAF_PAIRING_TIMEOUT_MS,
   NANOLEAF_TOKEN_REVOKED,
   pairNanoleaf,
   parseNanoleafAddress,
   revokeNanoleafToken,
   type NanoleafAddress,
+  type NanoleafCandidate,
   type NanoleafDriver,
 } from '@flaglight/lights/lan';
 import type { Logger } from '../system/log.js';
@@ -20,9 +22,20 @@ export const NANOLEAF_PAIR_STEPS =
 export const NANOLEAF_NONE_FOUND =
   'No Nanoleaf controller found. Enter its address (Nanoleaf app: the device → Settings → IP address).';
 
+/**
+ * A paired controller stopped answering and a controller appeared elsewhere that could not be
+ * confirmed as it without its token: the token stays here, and the user pairs it again.
+ */
+export function nanoleafPairAgain(name: string, found: string): string {
+  return `${name} is not answering, and the Nanoleaf controller found at ${found} could not be confirmed as it, so its token was not sent there. If ${name} moved, pair it again: hold its power button for 5–7 seconds until the lights flash, then click Pair.`;
+}
+
 export interface NanoleafView {
-  /** `id` (the serial number) for a paired controller: what `POST /api/nanoleaf/forget` takes. */
-  devices: { address: string; name: string | null; paired: boolean; id?: string }[];
+  /**
+   * `id` (the serial number) for a paired controller: what `POST /api/nanoleaf/forget` takes.
+   * `needsPairing`: it is not answering and could not be followed to a new address: pair it again.
+   */
+  devices: { address: string; name: string | null; paired: boolean; id?: string; needsPairing?: true }[];
   /** The pairing under way or its outcome, in words for the status page. */
   pairing: string | null;
   steps: string;
@@ -62,24 +75,35 @@ function asLanDriver(driver: NanoleafDriver): LanDriver {
   };
 }
 
+/** Where a controller's address came from: typed by the user (`--nanoleaf`, demo) or an mDNS answer. */
+type Found = { from: 'user' } | { from: 'mdns'; deviceId: string | null };
+const BY_USER: Found = { from: 'user' };
+
 /**
  * Nanoleaf controllers on the LAN: paired ones are driven (one driver and token each, kept in the
  * state file); the others wait for the power-button pairing. A controller that refuses its token
- * (401: reset, or the token removed) is forgotten and offered for pairing again; one found at a new
- * address by the next search is moved there with its token.
+ * (401: reset, or the token removed) is forgotten and offered for pairing again. A token goes only
+ * to the controller that issued it: an unreachable one is followed to a new address the user gave,
+ * or to one whose mDNS record shows the TXT `id` stored at pairing (anyone on the LAN can announce
+ * a record, and nothing a controller answers without its token names it). Otherwise the token
+ * stays here and the controller is marked "pair it again".
  */
 export function createNanoleafSupport(options: {
   hub: LightsHub;
   log: Logger;
   store: StateFile;
   mdns: boolean;
+  /** The mDNS search (tests pass recorded answers): `discoverNanoleafMdns` by default. */
+  findControllers?: () => Promise<NanoleafCandidate[]>;
   /** Pairing tuning (tests). */
   pairingTimeoutMs?: number;
   pollMs?: number;
 }): NanoleafSupport {
   const { hub, log, store } = options;
-  const candidates = new Map<string, { address: NanoleafAddress; name: string | null }>();
+  const candidates = new Map<string, { address: NanoleafAddress; name: string | null; found: Found }>();
   const drivers = new Map<string, NanoleafDriver>();
+  /** Paired controllers that could not be followed to a new address: pair them again. */
+  const pairAgain = new Set<string>();
   let pairing: string | null = null;
   let busy = false;
   let demoServer: string | null = null;
@@ -89,9 +113,11 @@ export function createNanoleafSupport(options: {
   const forget = (device: StoredNanoleaf) => {
     store.update((s) => ({ ...s, nanoleafDevices: s.nanoleafDevices.filter((d) => d.id !== device.id) }));
     drivers.delete(device.id);
+    pairAgain.delete(device.id);
     candidates.set(addressText(device), {
       address: { host: device.host, port: device.port },
       name: device.name ?? null,
+      found: device.mdnsId === undefined ? BY_USER : { from: 'mdns', deviceId: device.mdnsId },
     });
   };
 
@@ -116,11 +142,19 @@ export function createNanoleafSupport(options: {
     await hub.add('nanoleaf', keyOf(device), asLanDriver(driver));
   };
 
-  /** An unreachable paired controller may have moved: try its token at an unknown address. */
-  const relocate = async (address: NanoleafAddress) => {
-    for (const device of stored()) {
-      const driver = drivers.get(device.id);
-      if (!driver || driver.connected) continue;
+  /**
+   * An unreachable paired controller may have moved. Its token is tried at the new address only
+   * when the user gave that address, or when the address's mDNS record shows the TXT `id` stored
+   * at pairing; the serial number it then answers must be the stored one too.
+   */
+  const relocate = async (address: NanoleafAddress, found: Found) => {
+    const lost = stored().filter((d) => drivers.get(d.id)?.connected === false);
+    const confirmed = lost.filter(
+      (d) =>
+        found.from === 'user' ||
+        (d.mdnsId !== undefined && found.deviceId !== null && d.mdnsId === found.deviceId),
+    );
+    for (const device of confirmed) {
       try {
         const info = await fetchNanoleafInfo(address, device.token, 2_000);
         if (info.id !== device.id) continue;
@@ -128,19 +162,31 @@ export function createNanoleafSupport(options: {
           ...s,
           nanoleafDevices: s.nanoleafDevices.map((d) => (d.id === device.id ? { ...d, ...address } : d)),
         }));
-        driver.moveTo(address);
+        drivers.get(device.id)?.moveTo(address);
         candidates.delete(addressText(address));
+        pairAgain.delete(device.id);
         return;
       } catch {
         // Not this one.
       }
     }
+    if (found.from === 'user') return;
+    for (const device of lost) {
+      pairAgain.add(device.id);
+      pairing = nanoleafPairAgain(device.name ?? 'Nanoleaf', addressText(address));
+      log.warn(`Nanoleaf: ${pairing}`);
+    }
   };
 
-  const addCandidate = async (address: NanoleafAddress, name: string | null) => {
+  const addCandidate = async (address: NanoleafAddress, name: string | null, found: Found) => {
     if (stored().some((d) => d.host === address.host && d.port === address.port)) return;
-    candidates.set(addressText(address), { address, name });
-    await relocate(address);
+    candidates.set(addressText(address), { address, name, found });
+    // Records anyone can announce must not pile up from search to search: the oldest go first.
+    for (const text of candidates.keys()) {
+      if (candidates.size <= NANOLEAF_MDNS_MAX_FOUND) break;
+      candidates.delete(text);
+    }
+    await relocate(address, found);
   };
 
   const pressDemoButton = async () => {
@@ -165,14 +211,16 @@ export function createNanoleafSupport(options: {
           );
         }
       }
-      for (const address of extra) await addCandidate(address, null);
+      for (const address of extra) await addCandidate(address, null, BY_USER);
       await support.discover();
       if (demo) for (const [text] of candidates) await support.pair(text);
     },
     async discover() {
       if (!options.mdns) return;
       try {
-        for (const found of await discoverNanoleafMdns()) await addCandidate(found, found.name);
+        const search = options.findControllers ?? discoverNanoleafMdns;
+        for (const found of await search())
+          await addCandidate(found, found.name, { from: 'mdns', deviceId: found.deviceId });
       } catch (error) {
         log.warn(`Nanoleaf search: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -186,11 +234,12 @@ export function createNanoleafSupport(options: {
         return { ok: false, error: error instanceof Error ? error.message : String(error) };
       }
       if (!address) return { ok: false, error: NANOLEAF_NONE_FOUND };
-      busy = true;
       const timeoutMs = options.pairingTimeoutMs ?? NANOLEAF_PAIRING_TIMEOUT_MS;
-      pairing = `Waiting for ${addressText(address)}: hold the power button for 5–7 seconds until the lights flash…`;
-      log.info(`Nanoleaf: pairing with ${addressText(address)}: hold its power button 5–7 s`);
+      // The one slot: taken here and freed in `finally`, whatever the controller answered.
+      busy = true;
       try {
+        pairing = `Waiting for ${addressText(address)}: hold the power button for 5–7 seconds until the lights flash…`;
+        log.info(`Nanoleaf: pairing with ${addressText(address)}: hold its power button 5–7 s`);
         await pressDemoButton();
         const token = await pairNanoleaf(address, {
           timeoutMs,
@@ -200,12 +249,22 @@ export function createNanoleafSupport(options: {
           },
         });
         const info = await fetchNanoleafInfo(address, token);
-        const device: StoredNanoleaf = { ...address, token, id: info.id, name: info.name, model: info.model };
+        // The mDNS record this address was found by, if any: what a later move must show.
+        const found = candidates.get(addressText(address))?.found;
+        const device: StoredNanoleaf = {
+          ...address,
+          token,
+          id: info.id,
+          name: info.name,
+          model: info.model,
+          ...(found?.from === 'mdns' && found.deviceId !== null ? { mdnsId: found.deviceId } : {}),
+        };
         store.update((s) => ({
           ...s,
           nanoleafDevices: [...s.nanoleafDevices.filter((d) => d.id !== device.id), device],
         }));
         candidates.delete(addressText(address));
+        pairAgain.delete(device.id);
         await drive(device);
         pairing = `Paired with ${info.name}.`;
         log.info(`Nanoleaf: paired with ${info.name} (${info.model})`);
@@ -238,8 +297,16 @@ export function createNanoleafSupport(options: {
     view() {
       const rows = new Map<string, NanoleafView['devices'][number]>();
       for (const [text, c] of candidates) rows.set(text, { address: text, name: c.name, paired: false });
-      for (const d of stored())
-        rows.set(addressText(d), { address: addressText(d), name: d.name ?? null, paired: true, id: d.id });
+      for (const d of stored()) {
+        const lost = pairAgain.has(d.id) && drivers.get(d.id)?.connected === false;
+        rows.set(addressText(d), {
+          address: addressText(d),
+          name: d.name ?? null,
+          paired: true,
+          id: d.id,
+          ...(lost ? { needsPairing: true as const } : {}),
+        });
+      }
       return { devices: [...rows.values()], pairing, steps: NANOLEAF_PAIR_STEPS };
     },
     async close() {

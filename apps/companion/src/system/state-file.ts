@@ -21,6 +21,8 @@ export const StoredNanoleafSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   model: z.string().optional(),
+  /** The mDNS record's TXT `id` at pairing: a record found later must show it before the token moves. */
+  mdnsId: z.string().optional(),
 });
 export type StoredNanoleaf = z.infer<typeof StoredNanoleafSchema>;
 

@@ -1,4 +1,5 @@
 import { LightError } from '../../errors.js';
+import { LanAnswerTooLargeError } from '../http-limits.js';
 import { HUE_CERTIFICATE_CHANGED, hueHttpsRequest, PinnedBridgeAgent, type HueBridgePin } from './https.js';
 
 /** The first bridge software with CLIP v2 (reference/lan-lights.md §2.1). */
@@ -157,7 +158,8 @@ export async function pairHueBridge(url: string, options: PairHueBridgeOptions):
           })
         ).body;
       } catch (error) {
-        // A changed certificate ends it; a bridge busy for a moment does not.
+        // A changed certificate or an endless answer ends it; a bridge busy for a moment does not.
+        if (error instanceof LanAnswerTooLargeError) throw error;
         if (error instanceof LightError && error.kind === 'auth') throw error;
         answer = null;
       }

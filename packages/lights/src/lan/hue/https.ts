@@ -2,6 +2,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { LIGHT_ERROR_MESSAGES as M, LightError } from '../../errors.js';
+import { LanAnswerTooLargeError, LanHttpError, lanHttpRequest } from '../http-limits.js';
 
 /** A bridge on the home network answers in well under a second. */
 export const HUE_LOCAL_TIMEOUT_MS = 10_000;
@@ -89,64 +90,43 @@ export interface HueHttpsRequest {
   fallback: string;
 }
 
-/** One JSON request over the pinned agent. A certificate mismatch rejects with its `LightError`. */
-export function hueHttpsRequest(
+/**
+ * One JSON request over the pinned agent, read with the LAN limits (an answer over 1 MiB or slower
+ * than `timeoutMs` in all is dropped: "answer too large" / the time-out). A certificate mismatch
+ * rejects with its `LightError`.
+ */
+export async function hueHttpsRequest(
   agent: PinnedBridgeAgent,
   url: string,
   init: HueHttpsRequest,
 ): Promise<HueHttpsResponse> {
-  const timeoutMs = init.timeoutMs ?? HUE_LOCAL_TIMEOUT_MS;
   const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const done = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-    };
-    let request: ReturnType<typeof https.request>;
-    try {
-      request = https.request(url, {
-        method: init.method,
-        agent,
-        headers: {
-          accept: 'application/json',
-          ...(payload === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
-          ...init.headers,
-        },
-      });
-    } catch {
-      reject(new LightError('bad-request', `Not a Hue bridge address: ${url}`));
-      return;
-    }
-    const timer = setTimeout(() => {
-      request.destroy();
-      done(() => reject(new LightError('timeout', init.fallback)));
-    }, timeoutMs);
-    request.on('error', (error) =>
-      done(() => reject(error instanceof LightError ? error : new LightError('network', M.hueNotConnected))),
-    );
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', () => done(() => reject(new LightError('network', M.hueNotConnected))));
-      response.on('end', () =>
-        done(() => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown;
-          try {
-            body = text === '' ? null : JSON.parse(text);
-          } catch {
-            reject(new LightError('server', init.fallback, response.statusCode));
-            return;
-          }
-          resolve({ status: response.statusCode ?? 0, body });
-        }),
-      );
+  let answer: { status: number; text: string };
+  try {
+    answer = await lanHttpRequest(url, {
+      method: init.method,
+      agent,
+      timeoutMs: init.timeoutMs ?? HUE_LOCAL_TIMEOUT_MS,
+      ...(payload === undefined ? {} : { body: payload }),
+      headers: {
+        accept: 'application/json',
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
     });
-    request.end(payload);
-  });
+  } catch (error) {
+    if (error instanceof LanHttpError && error.cause instanceof LightError) throw error.cause;
+    const reason = error instanceof LanHttpError ? error.reason : 'network';
+    if (reason === 'bad-url') throw new LightError('bad-request', `Not a Hue bridge address: ${url}`);
+    if (reason === 'timeout') throw new LightError('timeout', init.fallback);
+    if (reason === 'too-large') throw new LanAnswerTooLargeError('The Hue bridge');
+    throw new LightError('network', M.hueNotConnected);
+  }
+  let body: unknown;
+  try {
+    body = answer.text === '' ? null : JSON.parse(answer.text);
+  } catch {
+    throw new LightError('server', init.fallback, answer.status);
+  }
+  return { status: answer.status, body };
 }

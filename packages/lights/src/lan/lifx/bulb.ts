@@ -43,6 +43,12 @@ export interface LanBulb {
   paceTimer: unknown;
 }
 
+/**
+ * Anyone on the LAN who sees a discovery can answer it for as many made-up bulbs as they like: past
+ * this many (far more than a home has) no new bulb is kept, so the driver's memory stays bounded.
+ */
+export const LIFX_LAN_MAX_BULBS = 256;
+
 export function createBulb(mac: string, address: string, port: number): LanBulb {
   return {
     id: mac.replace(/:/g, '').toLowerCase(),

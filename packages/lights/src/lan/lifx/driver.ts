@@ -23,7 +23,7 @@ import {
 } from '../../driver.js';
 import { LightError } from '../../errors.js';
 import { systemTimers, type Timers } from '../../timers.js';
-import { createBulb, normaliseLifxId, type LanBulb, type Outgoing } from './bulb.js';
+import { createBulb, LIFX_LAN_MAX_BULBS, normaliseLifxId, type LanBulb, type Outgoing } from './bulb.js';
 import { stateWrites, strobeWrites, toHex, type LanWrite } from './messages.js';
 
 /** LIFX: at most 20 messages a second to one device (reference/lan-lights.md §1.7). */
@@ -221,6 +221,7 @@ export function createLifxLanDriver(options: LifxLanDriverOptions): LifxLanDrive
     const id = normaliseLifxId(mac);
     let bulb = bulbs.get(id);
     if (!bulb) {
+      if (bulbs.size >= LIFX_LAN_MAX_BULBS) return;
       bulb = createBulb(mac, from.address, message.port);
       bulbs.set(id, bulb);
       log(`LIFX LAN: found ${id} at ${from.address}:${message.port}`);

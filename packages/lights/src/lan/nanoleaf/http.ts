@@ -1,5 +1,6 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { LightError } from '../../errors.js';
+import { LanAnswerTooLargeError, LanHttpError, lanHttpRequest } from '../http-limits.js';
 
 /** A controller on the home network answers in well under a second; 5 s means it is gone. */
 export const NANOLEAF_TIMEOUT_MS = 5_000;
@@ -46,68 +47,50 @@ export interface NanoleafRequestInit {
 }
 
 /**
- * One JSON request to a controller over `node:http`. A time-out, a refused or dropped connection
- * rejects with a `LightError` of kind `timeout` or `network` (the driver marks the device
- * unreachable); any HTTP answer resolves with its status for the caller to judge.
+ * One JSON request to a controller over `node:http`, read with the LAN limits (an answer over 1 MiB
+ * or slower than `timeoutMs` in all is dropped). A time-out, a refused or dropped connection rejects
+ * with a `LightError` of kind `timeout` or `network` (the driver marks the device unreachable), an
+ * oversized answer with kind `server` ("answer too large"); any HTTP answer resolves with its status
+ * for the caller to judge.
  */
-export function nanoleafRequest(url: string, init: NanoleafRequestInit): Promise<NanoleafResponse> {
-  const timeoutMs = init.timeoutMs ?? NANOLEAF_TIMEOUT_MS;
+export async function nanoleafRequest(url: string, init: NanoleafRequestInit): Promise<NanoleafResponse> {
   const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const done = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-    };
-    let request: http.ClientRequest;
-    try {
-      request = http.request(url, {
-        method: init.method,
-        ...(init.agent ? { agent: init.agent } : {}),
-        headers: {
-          accept: 'application/json',
-          ...(payload === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
-        },
-      });
-    } catch {
-      reject(new LightError('bad-request', `Not a Nanoleaf address: ${url}`));
-      return;
-    }
-    const timer = setTimeout(() => {
-      request.destroy();
-      done(() => reject(new LightError('timeout', 'The Nanoleaf controller did not answer in time')));
-    }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      done(() =>
-        reject(
-          new LightError(
-            'network',
-            error.code === 'ECONNREFUSED'
-              ? 'The Nanoleaf controller refused the connection (off, or another address?)'
-              : 'The Nanoleaf controller dropped the connection',
-          ),
-        ),
-      ),
-    );
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', () =>
-        done(() => reject(new LightError('network', 'The Nanoleaf controller dropped the connection'))),
-      );
-      response.on('end', () =>
-        done(() => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, body: parseBody(text) });
-        }),
-      );
+  try {
+    const { status, text } = await lanHttpRequest(url, {
+      method: init.method,
+      timeoutMs: init.timeoutMs ?? NANOLEAF_TIMEOUT_MS,
+      ...(init.agent ? { agent: init.agent } : {}),
+      ...(payload === undefined ? {} : { body: payload }),
+      headers: {
+        accept: 'application/json',
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
     });
-    request.end(payload);
-  });
+    return { status, body: parseBody(text) };
+  } catch (error) {
+    throw toNanoleafError(error, url);
+  }
+}
+
+function toNanoleafError(error: unknown, url: string): LightError {
+  const reason = error instanceof LanHttpError ? error.reason : 'network';
+  switch (reason) {
+    case 'bad-url':
+      return new LightError('bad-request', `Not a Nanoleaf address: ${url}`);
+    case 'timeout':
+      return new LightError('timeout', 'The Nanoleaf controller did not answer in time');
+    case 'too-large':
+      return new LanAnswerTooLargeError('The Nanoleaf controller');
+    default: {
+      const code = (error as { cause?: NodeJS.ErrnoException }).cause?.code;
+      return new LightError(
+        'network',
+        code === 'ECONNREFUSED'
+          ? 'The Nanoleaf controller refused the connection (off, or another address?)'
+          : 'The Nanoleaf controller dropped the connection',
+      );
+    }
+  }
 }
 
 /** JSON when it is JSON; a controller's odd plain-text answer is kept as text. */

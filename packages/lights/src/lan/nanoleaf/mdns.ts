@@ -3,6 +3,8 @@ import type { MdnsServiceRecord } from '../hue/mdns.js';
 import { NANOLEAF_DEFAULT_PORT } from './http.js';
 
 export const NANOLEAF_MDNS_TIMEOUT_MS = 3_000;
+/** Anyone on the LAN can announce records: one search keeps at most this many controllers. */
+export const NANOLEAF_MDNS_MAX_FOUND = 64;
 
 /** A controller announced over mDNS (`_nanoleafapi._tcp`, reference §1 "Discovery"). */
 export interface NanoleafCandidate {
@@ -54,7 +56,8 @@ export function discoverNanoleafMdns(options: { timeoutMs?: number } = {}): Prom
     const bonjour = new Bonjour({}, () => undefined);
     const browser = bonjour.find({ type: 'nanoleafapi', protocol: 'tcp' }, (service) => {
       const candidate = parseNanoleafMdnsService(service);
-      if (candidate) found.set(`${candidate.host}:${candidate.port}`, candidate);
+      if (candidate && found.size < NANOLEAF_MDNS_MAX_FOUND)
+        found.set(`${candidate.host}:${candidate.port}`, candidate);
     });
     setTimeout(() => {
       browser.stop();

@@ -45,8 +45,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /**
  * Pairs with a controller (reference §1 "Pairing"): `POST /api/v1/new` once a `pollMs` while the
  * user holds the power button; 403 means "not in pairing mode yet" (`onWaiting`), a connection
- * error is tried again on the next poll. Resolves with the 32-character token; rejects with a
- * `timeout` LightError after `timeoutMs`, saying to hold the button and try again.
+ * error is tried again on the next poll (no poll outlasts `timeoutMs`). Resolves with the
+ * 32-character token; rejects with a `timeout` LightError after `timeoutMs`, saying to hold the
+ * button and try again (or, when the address never answered, why: time-out or refused). Anything
+ * but a Nanoleaf answer (another status, an answer too large) ends it at once.
  */
 export async function pairNanoleaf(
   address: NanoleafAddress,
@@ -56,11 +58,20 @@ export async function pairNanoleaf(
   const pollMs = options.pollMs ?? NANOLEAF_PAIRING_POLL_MS;
   const url = `${nanoleafBaseUrl(address)}/api/v1/new`;
   const started = Date.now();
+  // An address that never answered is reported as silent, not as "not in pairing mode".
+  let answered = false;
+  let lastError: LightError | null = null;
   for (;;) {
     if (options.signal?.aborted) throw new LightError('not-configured', 'Nanoleaf pairing cancelled');
     let status = 0;
     try {
-      const answer = await nanoleafRequest(url, { method: 'POST', timeoutMs: Math.max(pollMs, 2_000) });
+      // No single poll may outlast the pairing's own deadline (a device that never answers).
+      const left = Math.max(1, timeoutMs - (Date.now() - started));
+      const answer = await nanoleafRequest(url, {
+        method: 'POST',
+        timeoutMs: Math.min(Math.max(pollMs, 2_000), left),
+      });
+      answered = true;
       status = answer.status;
       const token = (answer.body as { auth_token?: unknown } | null)?.auth_token;
       if (status === 200 && typeof token === 'string' && TOKEN_PATTERN.test(token)) return token;
@@ -76,10 +87,14 @@ export async function pairNanoleaf(
       // Not a Nanoleaf answer at all ends it; an unreachable or busy controller is asked again.
       if (error instanceof LightError && (error.kind === 'bad-request' || error.kind === 'server'))
         throw error;
+      lastError = error instanceof LightError ? error : null;
     }
     const elapsedMs = Date.now() - started;
     const remainingMs = timeoutMs - elapsedMs;
-    if (remainingMs <= 0) throw new LightError('timeout', NANOLEAF_PAIRING_TIMED_OUT);
+    if (remainingMs <= 0) {
+      if (!answered && lastError) throw lastError;
+      throw new LightError('timeout', NANOLEAF_PAIRING_TIMED_OUT);
+    }
     if (status === 403) options.onWaiting?.({ elapsedMs, remainingMs });
     await sleep(Math.min(pollMs, remainingMs), options.signal);
   }
