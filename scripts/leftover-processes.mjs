@@ -5,8 +5,12 @@
 // A demo server a test forgot to end keeps its port, its memory and, with HOST=0.0.0.0, serves
 // the simulators to the network; this guard fails the run instead of letting them pile up.
 //
-//   node scripts/leftover-processes.mjs --since <epoch ms> [--match TEXT] [--kill]
+//   node scripts/leftover-processes.mjs --since <epoch ms> [--run ID] [--match TEXT] [--kill]
 //
+// --run ID narrows it to what one test run started: processes whose environment holds
+// FLAGLIGHT_TEST_RUN=ID (spawned with the runner's environment) or whose DATA_DIR is a flaglight
+// temp folder (the test servers), so a developer's own processes in the checkout are left alone.
+// Without it (CI, where nothing else runs) every process tied to the checkout counts.
 // --match keeps only processes whose command line holds TEXT (the guard's own test uses it, so
 // that other suites running beside it are not counted).
 //
@@ -18,6 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The environment variable a test runner sets so the processes it starts can be told apart. */
+export const RUN_VARIABLE = 'FLAGLIGHT_TEST_RUN';
 
 const CLOCK_TICKS = 100; // USER_HZ on every Linux this runs on (sysconf(_SC_CLK_TCK)).
 
@@ -66,8 +72,8 @@ function describe(pid) {
     // Gone, or not ours to read.
   }
   const environ = (read(`/proc/${pid}/environ`) ?? '').split('\0');
-  const dataDir = environ.find((v) => v.startsWith('DATA_DIR='))?.slice('DATA_DIR='.length) ?? '';
-  return { cmdline, cwd, dataDir };
+  const value = (name) => environ.find((v) => v.startsWith(`${name}=`))?.slice(name.length + 1) ?? '';
+  return { cmdline, cwd, dataDir: value('DATA_DIR'), run: value(RUN_VARIABLE) };
 }
 
 function inside(child, parent) {
@@ -79,7 +85,7 @@ function inside(child, parent) {
  * The processes started at or after `since` (epoch ms) that belong to the checkout at `root`,
  * leaving out this process, its ancestors and its descendants.
  */
-export function findLeftovers({ since, root = REPO_ROOT, self = process.pid, match = '' } = {}) {
+export function findLeftovers({ since, root = REPO_ROOT, self = process.pid, match = '', run = '' } = {}) {
   if (process.platform !== 'linux') return [];
   const all = listProcesses();
   const byPid = new Map(all.map((p) => [p.pid, p]));
@@ -106,12 +112,12 @@ export function findLeftovers({ since, root = REPO_ROOT, self = process.pid, mat
       .filter((p) => !ancestors.has(p.pid) && !descendants.has(p.pid))
       .map((p) => ({ ...p, ...describe(p.pid) }))
       .filter((p) => match === '' || p.cmdline.includes(match))
-      .filter(
-        (p) =>
-          (p.cwd !== '' && inside(p.cwd, realRoot)) ||
-          p.cmdline.includes(realRoot) ||
-          (p.dataDir !== '' && inside(p.dataDir, tmp) && path.basename(p.dataDir).startsWith('flaglight-')),
-      )
+      .filter((p) => {
+        const testData =
+          p.dataDir !== '' && inside(p.dataDir, tmp) && path.basename(p.dataDir).startsWith('flaglight-');
+        if (run !== '') return p.run === run || testData;
+        return (p.cwd !== '' && inside(p.cwd, realRoot)) || p.cmdline.includes(realRoot) || testData;
+      })
   );
 }
 
@@ -157,8 +163,12 @@ export function formatLeftovers(leftovers) {
 async function main(argv) {
   const sinceAt = argv.indexOf('--since');
   const since = sinceAt >= 0 ? Number(argv[sinceAt + 1]) : Number.NaN;
-  const matchAt = argv.indexOf('--match');
-  const match = matchAt >= 0 ? (argv[matchAt + 1] ?? '') : '';
+  const option = (name) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? (argv[at + 1] ?? '') : '';
+  };
+  const match = option('--match');
+  const run = option('--run');
   if (!Number.isFinite(since)) {
     console.error('usage: leftover-processes.mjs --since <epoch ms> [--match TEXT] [--kill]');
     return 2;
@@ -167,7 +177,7 @@ async function main(argv) {
     console.log('leftover processes: not checked (reads /proc, Linux only)');
     return 0;
   }
-  const leftovers = await waitForLeftovers({ since, match });
+  const leftovers = await waitForLeftovers({ since, match, run });
   if (leftovers.length === 0) {
     console.log('leftover processes: none');
     return 0;
