@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '../fixtures';
+import { LoginPage } from '../page-models/login-page';
+import { STRONG_PASSWORD } from '../support/accounts';
+
+/**
+ * A newcomer's first minute, on a demo server of its own started as `npm start` starts it (the
+ * looping demo race, DEMO_RACE unset): sign up, open the dashboard with no light provider, follow
+ * the live race with the on-screen light alone, and see the flag change within 60 s.
+ */
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function endProcess(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+test.describe('the first minute', () => {
+  test.describe.configure({ mode: 'serial', retries: 0 });
+
+  let server: ChildProcess | null = null;
+  let dataDir = '';
+  let base = '';
+
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-first-minute-'));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // `node --import tsx` runs the server in this one process, so ending it ends the server.
+    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        FLAGLIGHT_MODE: 'demo',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: base,
+        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+        DEMO_RACE: '',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const end = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > end) throw new Error('the demo server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+
+  test.afterAll(async () => {
+    await endProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('sign up, no smart lights: the on-screen light follows the demo race and changes flag within 60 s', async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    const login = new LoginPage(page);
+    await login.open('signup');
+    await login.signUp(`newcomer-${Date.now()}@example.com`, STRONG_PASSWORD);
+    await page.waitForURL(/#\/dashboard/);
+
+    const raceControl = page.getByRole('region', { name: 'Race Control' });
+    // The dashboard says the race is a recording, never pretending it is live.
+    await expect(raceControl.getByText('Demo: recorded 2021 Saudi Arabian GP')).toBeVisible();
+    const opened = Date.now();
+
+    // No provider is connected; the on-screen light counts as a light, so Connect is not
+    // "Setup Required" (auto-connect, on by default, may already have pressed it).
+    const lightControl = page.getByRole('region', { name: 'Light Control' });
+    await expect(lightControl.getByRole('checkbox', { name: 'Use this screen as a light' })).toBeChecked();
+    await expect(raceControl.getByRole('button', { name: 'Setup Required' })).toHaveCount(0);
+    const connect = raceControl.getByRole('button', { name: 'Connect', exact: true });
+    if (await connect.isVisible()) await connect.click();
+    await expect(raceControl.getByRole('button', { name: 'Disconnect' })).toBeVisible();
+
+    const light = page.getByTestId('screen-light');
+    await expect(light).toHaveAttribute('data-color', 'green');
+    await expect(page).toHaveTitle(/Green/);
+    // The looping demo joins 27 s before a double yellow; with the default 5 s delay it shows well
+    // within a minute of opening the dashboard.
+    await expect(light).not.toHaveAttribute('data-color', 'green', { timeout: 60_000 });
+    await expect(page).not.toHaveTitle(/Green/, { timeout: 5_000 });
+    expect(Date.now() - opened).toBeLessThan(60_000);
+    await context.close();
+  });
+});
