@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './types/index.js';
 export * from './flags/index.js';
+export * from './timeline/index.js';
 export * from './sessions/index.js';
 export * from './plans/index.js';
 export * from './validation/index.js';

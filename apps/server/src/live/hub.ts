@@ -339,6 +339,11 @@ export function createLiveHub(options: LiveHubOptions) {
       return sessionKey;
     },
 
+    /** The flag events this instance kept of a session, oldest first (at most RING_SIZE). */
+    flagHistory(sessionKey: number): FlagEvent[] {
+      return [...(channels.get(sessionKey)?.ring ?? [])];
+    },
+
     replayInfo(sessionKey: number): Record<string, unknown> | null {
       const channel = channels.get(sessionKey);
       return channel?.kind === 'replay' ? (channel.replay?.info ?? null) : null;

@@ -1,5 +1,11 @@
 import type { ReplayInfo } from '@flaglight/contract';
-import { LiveSessionSchema, type ReplayChoice } from '@flaglight/core';
+import {
+  deriveFlagTimeline,
+  deriveRaceControlTimelineChanges,
+  LiveSessionSchema,
+  type FlagTimeline,
+  type ReplayChoice,
+} from '@flaglight/core';
 import { loadBundledSessions, type BundledSession } from '@flaglight/data';
 import type { LiveHub } from '../live/hub.js';
 import type { OpenF1Client } from '../openf1/client.js';
@@ -10,6 +16,24 @@ function suggestedStart(b: BundledSession): number {
   const i = b.messages.findIndex((m) => m.category === 'Flag' && m.flag === 'GREEN');
   const offset = i >= 0 ? (b.offsets[i] ?? 0) : 0;
   return Math.max(0, Math.floor(offset / 60_000) - 1);
+}
+
+/** Recordings never change: each one's timeline is derived once per process. */
+const timelines = new Map<string, FlagTimeline>();
+
+/** A recording's flag timeline on the replay's clock: 0 is its first record, as `startMinutes` counts. */
+export function recordingTimeline(b: BundledSession): FlagTimeline {
+  let timeline = timelines.get(b.id);
+  if (!timeline) {
+    // The replay follower counts its position from the earliest record.
+    const first = Math.min(...b.messages.map((m) => Date.parse(m.date)).filter(Number.isFinite));
+    timeline = deriveFlagTimeline(deriveRaceControlTimelineChanges(b.messages), {
+      start: first,
+      end: first + b.lengthMs,
+    });
+    timelines.set(b.id, timeline);
+  }
+  return timeline;
 }
 
 export type ReplayStart =
@@ -31,6 +55,7 @@ export function createReplayService(options: { hub: LiveHub; client: OpenF1Clien
       suggestedStartMinutes: suggestedStart(b),
       messages: b.messages.length,
       lengthMinutes: Math.round(b.lengthMs / 60_000),
+      timeline: recordingTimeline(b),
     }));
   }
 

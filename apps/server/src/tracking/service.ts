@@ -1,11 +1,12 @@
 import { TrackedSessionDataSchema as sessionDataSchema } from '@flaglight/contract';
-import type { User } from '@flaglight/core';
+import type { FlagEvent, User } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { createTrackedSessionsRepository } from './repository.js';
+import { renderTimelineHtml, renderTimelineText, timelineFromEvents } from './timeline-mail.js';
 
 type SessionData = z.infer<typeof sessionDataSchema>;
 
@@ -15,11 +16,21 @@ export interface TrackingServiceDeps {
   logger: Logger;
   now: () => Date;
   publicUrl: string;
+  /** The flag events this instance kept of a session (the live hub's), for the e-mail's timeline. */
+  flagHistory?: (sessionKey: number) => readonly FlagEvent[];
 }
 
 /** SPEC §7 session tracking: the post-race e-mail goes out once per tracked session. */
 export function createTrackingService(deps: TrackingServiceDeps) {
   const trackedSessions = createTrackedSessionsRepository(deps.db);
+
+  /** The followed session's flags from its start to now, when this instance kept its events. */
+  function sessionTimeline(data: SessionData, now: number) {
+    const key = Number(data.session_key);
+    if (!deps.flagHistory || !Number.isSafeInteger(key)) return null;
+    const start = data.date_start ? Date.parse(data.date_start) : Number.NaN;
+    return timelineFromEvents(deps.flagHistory(key), { start: Number.isFinite(start) ? start : null, now });
+  }
 
   return {
     /** Starts tracking a session for the user; returns its id. */
@@ -43,12 +54,19 @@ export function createTrackingService(deps: TrackingServiceDeps) {
           ? [data.data.race_name, data.data.session_name].filter(Boolean).join(' – ')
           : '';
         const title = name || 'the session';
+        const timeline = data.success ? sessionTimeline(data.data, now.getTime()) : null;
         deps.mailer
           .send({
             to: user.email,
             subject: `Chequered flag: ${title}`,
-            text: `That's the chequered flag for ${title}. Thanks for racing with Flaglight!\n\nYour lights are back to normal. See you at the next session: ${deps.publicUrl}/#/dashboard`,
-            html: `<p>That's the chequered flag for <strong>${escapeHtml(title)}</strong>. Thanks for racing with Flaglight!</p><p>Your lights are back to normal. <a href="${deps.publicUrl}/#/dashboard">See you at the next session</a>.</p>`,
+            text:
+              `That's the chequered flag for ${title}. Thanks for racing with Flaglight!\n\n` +
+              (timeline ? `${renderTimelineText(timeline)}\n\n` : '') +
+              `Your lights are back to normal. See you at the next session: ${deps.publicUrl}/#/dashboard`,
+            html:
+              `<p>That's the chequered flag for <strong>${escapeHtml(title)}</strong>. Thanks for racing with Flaglight!</p>` +
+              (timeline ? renderTimelineHtml(timeline) : '') +
+              `<p>Your lights are back to normal. <a href="${deps.publicUrl}/#/dashboard">See you at the next session</a>.</p>`,
           })
           .catch((error: unknown) => deps.logger.error({ err: error }, 'post-race e-mail failed'));
       }

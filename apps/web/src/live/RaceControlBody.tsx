@@ -1,4 +1,4 @@
-import { createFallbackPracticeSession } from '@flaglight/core';
+import { createFallbackPracticeSession, formatTimelineTime } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
 import { useEffect } from 'react';
@@ -18,6 +18,7 @@ import { fetchCurrentSession, type CurrentSession } from './live-api';
 import { useLiveConnectionContext } from './live-connection-context';
 import { LIVE_TEXTS } from './live-texts';
 import { SessionCountdown } from './SessionCountdown';
+import { SessionTimeline } from './SessionTimeline';
 import { TestFlags } from './TestFlags';
 import type { LiveConnectionState } from './use-live-connection';
 
@@ -51,7 +52,11 @@ function SessionSummary({
         </span>
         <p className="text-xl font-semibold">{target.title}</p>
         <p className="text-ink-300">
-          A recorded session at {target.speed}× from minute {target.startMinutes}. Not live.
+          A recorded session at {target.speed}× from{' '}
+          {Number.isInteger(target.startMinutes)
+            ? `minute ${target.startMinutes}`
+            : formatTimelineTime(target.startMinutes * 60_000)}
+          . Not live.
         </p>
       </div>
     );
@@ -242,6 +247,7 @@ export function RaceControlBody() {
       </div>
 
       <FlagStatus state={state} />
+      <SessionTimeline />
       <FlagHistory state={state} />
       <TestFlags />
     </div>

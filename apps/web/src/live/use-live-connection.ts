@@ -1,5 +1,6 @@
 import {
   FASTEST_LAP_SHOW_MS,
+  type FlagTimeline,
   getEffectiveDelayMs,
   shouldEndTrackedSession,
   type CurrentLiveSessionData,
@@ -26,7 +27,18 @@ export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
 /** What to follow: the live session, or a replay started through the server. */
 export type LiveTarget =
   | { kind: 'live'; session: CurrentLiveSessionData | null }
-  | { kind: 'replay'; sessionKey: number; title: string; speed: number; startMinutes: number };
+  | {
+      kind: 'replay';
+      sessionKey: number;
+      title: string;
+      speed: number;
+      startMinutes: number;
+      /** The recording, to start it again at another minute (a jump along its timeline). */
+      source?: 'bundled' | 'openf1';
+      id?: string;
+      /** The whole recording's flags, on the replay's clock (bundled recordings). */
+      timeline?: FlagTimeline;
+    };
 
 export interface ShownFlag {
   flag: FlagState;
@@ -55,11 +67,17 @@ export interface LiveConnectionState {
   upstreamMessage: string | null;
   /** Recent changes, newest first. */
   history: ShownFlag[];
+  /** Every lasting flag shown since connecting, oldest first: the session's timeline grows from it. */
+  flags: ShownFlag[];
+  /** Epoch ms of the last connect (the timeline's start), or null while disconnected. */
+  connectedAt: number | null;
   /** Why the last connect failed (shown under the button). */
   error: string | null;
 }
 
 export const HISTORY_LENGTH = 12;
+/** Far more changes than any session has (a race has ≈ 50): only a runaway feed reaches it. */
+export const TIMELINE_FLAGS_LENGTH = 2_000;
 
 const GREEN = (at: number): ShownFlag => ({ flag: 'green', activeSectors: [], cause: null, at });
 
@@ -73,6 +91,8 @@ const INITIAL: LiveConnectionState = {
   pending: [],
   upstreamMessage: null,
   history: [],
+  flags: [],
+  connectedAt: null,
   error: null,
 };
 
@@ -172,7 +192,9 @@ export function useLiveConnection({
         ...current,
         pending: current.pending.filter((p) => p.id !== event.id),
         history: [shown, ...current.history].slice(0, HISTORY_LENGTH),
-        ...(flag === 'fastest_lap' ? { momentary: shown } : { shown }),
+        ...(flag === 'fastest_lap'
+          ? { momentary: shown }
+          : { shown, flags: [...current.flags, shown].slice(-TIMELINE_FLAGS_LENGTH) }),
       }));
       if (flag === 'fastest_lap') {
         after(FASTEST_LAP_SHOW_MS, () =>
@@ -188,19 +210,21 @@ export function useLiveConnection({
   );
 
   const connect = useCallback(
-    (target: LiveTarget) => {
+    (target: LiveTarget, options: { resume?: boolean } = {}) => {
       stopFeed();
       endTracking();
       trackedRef.current = null;
       const now = Date.now();
-      // SPEC §4: green at once; the real initial state follows after the delay.
-      lightsRef.current.playFlag('green');
+      // SPEC §4: green at once; the real initial state follows after the delay. A replay moved to
+      // another minute (`resume`) keeps showing its flag instead, so the lights do not blink green.
+      if (!options.resume) lightsRef.current.playFlag('green');
       setState((current) => ({
         ...INITIAL,
         history: current.history,
         status: 'connecting',
         target,
-        shown: GREEN(now),
+        shown: options.resume ? current.shown : GREEN(now),
+        connectedAt: now,
       }));
       const requested = target.kind === 'replay' ? target.sessionKey : undefined;
       const feed = startLiveFeed(
@@ -307,5 +331,5 @@ export function useLiveConnection({
     [endTracking],
   );
 
-  return { state, connect, disconnect, checkSessionEnd };
+  return { state, connect, disconnect, checkSessionEnd, delayMs: delayRef.current };
 }

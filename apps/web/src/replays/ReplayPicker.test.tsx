@@ -17,6 +17,17 @@ const BUNDLED = [
     suggestedStartMinutes: 72,
     messages: 150,
     lengthMinutes: 258,
+    timeline: {
+      lengthMs: 258 * 60_000,
+      periods: [
+        { from: 0, to: 78 * 60_000, state: 'green' },
+        { from: 78 * 60_000, to: 87 * 60_000, state: 'safety_car' },
+        { from: 87 * 60_000, to: 96 * 60_000, state: 'red' },
+        { from: 96 * 60_000, to: 250 * 60_000, state: 'green' },
+        { from: 250 * 60_000, to: 258 * 60_000, state: 'checkered' },
+      ],
+      sectorMarks: [{ from: 77 * 60_000, to: 78 * 60_000, sectors: [12] }],
+    },
   },
   {
     source: 'bundled',
@@ -82,8 +93,32 @@ describe('replay picker', () => {
       title: '2021 Saudi Arabian Grand Prix – Race',
       speed: 20,
       startMinutes: 137,
+      source: 'bundled',
+      id: '2021-saudi-arabia-race',
+      timeline: BUNDLED[0]!.timeline,
     });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  test("shows the chosen recording's flag timeline, and a period picked on it sets the start minute", async () => {
+    stubApi({ 'GET /api/replays': { body: { success: true, sessions: BUNDLED } } });
+    renderPicker();
+    fireEvent.click(screen.getByRole('button', { name: 'Watch a replay' }));
+    const dialog = await screen.findByRole('dialog');
+    const recording = await within(dialog).findByRole('combobox', { name: 'Recording' });
+    // The 2025 recording comes first and has no timeline.
+    expect(within(dialog).queryByRole('group', { name: /^Flags of/ })).not.toBeInTheDocument();
+    fireEvent.change(recording, { target: { value: 'bundled:2021-saudi-arabia-race' } });
+    const strip = within(dialog).getByRole('group', {
+      name: 'Flags of 2021 Saudi Arabian Grand Prix – Race; choose where to start. Now at 1:12:00, Green.',
+    });
+    expect(strip).toHaveAccessibleDescription(
+      'Green 0:00–1:18:00, Safety car 1:18:00–1:27:00, Red flag 1:27:00–1:36:00, Green 1:36:00–4:10:00, ' +
+        'Chequered 4:10:00–4:18:00. Local yellows: Yellow in sector 12 at 1:17:00.',
+    );
+    expect(within(strip).getByTestId('timeline-position').style.left).toBe(`${(72 / 258) * 100}%`);
+    fireEvent.click(within(strip).getByRole('button', { name: 'Go to Red flag 1:27:00–1:36:00' }));
+    expect(within(dialog).getByRole('spinbutton', { name: 'Start at minute' })).toHaveValue(87);
   });
 
   test('a speed outside 1–20 is clamped before it is sent', async () => {

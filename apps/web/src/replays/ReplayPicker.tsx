@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { History, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
+import { FlagTimelineStrip } from '../timeline/FlagTimelineStrip';
 import { buttonClass } from '../ui/button-styles';
 import {
   DEFAULT_REPLAY_SPEED,
@@ -19,6 +20,10 @@ export interface StartedReplay {
   title: string;
   speed: number;
   startMinutes: number;
+  /** What was started, so Race Control can start it again elsewhere (jumping along its timeline). */
+  source: ReplayChoice['source'];
+  id: string;
+  timeline?: ReplayChoice['timeline'];
 }
 
 const FIRST_OPENF1_YEAR = 2023;
@@ -88,7 +93,15 @@ export function ReplayPicker({
       startReplay({ source: choice.source, id: choice.id, speed, startMinutes }),
     onSuccess: (sessionKey, choice) => {
       setOpen(false);
-      onStarted({ sessionKey, title: replayTitle(choice), speed, startMinutes });
+      onStarted({
+        sessionKey,
+        title: replayTitle(choice),
+        speed,
+        startMinutes,
+        source: choice.source,
+        id: choice.id,
+        ...(choice.timeline ? { timeline: choice.timeline } : {}),
+      });
     },
   });
 
@@ -175,6 +188,19 @@ export function ReplayPicker({
                   {current.lengthMinutes} minutes of race control; the action starts around minute{' '}
                   {current.suggestedStartMinutes}.
                 </p>
+              )}
+              {current?.timeline && (
+                <div className="flex flex-col gap-1 pt-1">
+                  <FlagTimelineStrip
+                    timeline={current.timeline}
+                    positionMs={startMinutes * 60_000}
+                    label={`Flags of ${replayTitle(current)}; choose where to start`}
+                    onSeek={(ms) => setStartText(String(Math.floor(ms / 60_000)))}
+                  />
+                  <p className="text-caption text-ink-300">
+                    The session's flags; the line marks the start. Pick a period to start there.
+                  </p>
+                </div>
               )}
             </div>
 

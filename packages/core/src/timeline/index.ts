@@ -1,0 +1,3 @@
+export * from './flag-timeline.js';
+export * from './describe.js';
+export * from './race-control.js';
