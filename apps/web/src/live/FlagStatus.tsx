@@ -1,17 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useNow } from '../ui/use-now';
 import { describeSectors, flagLabel, flagSwatch } from './display-flag';
 import type { LiveConnectionState } from './use-live-connection';
-
-function useNow(active: boolean, everyMs = 1_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const handle = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(handle);
-  }, [active, everyMs]);
-  return now;
-}
 
 const clock = (ms: number) =>
   new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(ms);

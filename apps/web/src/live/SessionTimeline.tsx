@@ -7,10 +7,10 @@ import {
 } from '@flaglight/core';
 import { useMutation } from '@tanstack/react-query';
 import { SkipForward } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { MAX_START_MINUTES, startReplay } from '../replays/replays-api';
 import { FlagTimelineStrip } from '../timeline/FlagTimelineStrip';
 import { buttonClass } from '../ui/button-styles';
+import { useNow } from '../ui/use-now';
 import { useLiveConnectionContext } from './live-connection-context';
 import type { LiveTarget, ShownFlag } from './use-live-connection';
 
@@ -20,17 +20,6 @@ export const TIMELINE_TICK_MS = 1_000;
 const NEXT_CHANGE_LOOKAHEAD_MS = 1_000;
 
 type Replay = Extract<LiveTarget, { kind: 'replay' }>;
-
-function useNow(active: boolean, everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const handle = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(handle);
-  }, [active, everyMs]);
-  return now;
-}
 
 function toChange(shown: ShownFlag): TimelineChange {
   if (shown.flag === 'safety') return { at: shown.at, state: 'yellow', activeSectors: [], safetyCar: true };
