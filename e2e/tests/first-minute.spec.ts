@@ -11,7 +11,8 @@ import { STRONG_PASSWORD } from '../support/accounts';
 /**
  * A newcomer's first minute, on a demo server of its own started as `npm start` starts it (the
  * looping demo race, DEMO_RACE unset): sign up, open the dashboard with no light provider, follow
- * the live race with the on-screen light alone, and see the flag change within 60 s.
+ * the live race with the on-screen light alone, and see the flag change within 60 s; then open a
+ * replay, jump to its next flag change and see that flag on the on-screen light.
  */
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,7 +79,7 @@ test.describe('the first minute', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('sign up, no smart lights: the on-screen light follows the demo race and changes flag within 60 s', async ({
+  test('sign up, no smart lights: the on-screen light changes flag within 60 s; a replay jumps to its next flag change', async ({
     browser,
   }) => {
     test.setTimeout(120_000);
@@ -111,6 +112,23 @@ test.describe('the first minute', () => {
     await expect(light).not.toHaveAttribute('data-color', 'green', { timeout: 60_000 });
     await expect(page).not.toHaveTitle(/Green/, { timeout: 5_000 });
     expect(Date.now() - opened).toBeLessThan(60_000);
+
+    // A replay gives the whole session in one picture; "Jump to next flag change" moves it to the
+    // race's first yellow (a double yellow 92.5 minutes in), and the screen light follows.
+    await raceControl.getByRole('button', { name: 'Watch a replay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Watch a replay' });
+    await dialog.getByRole('combobox', { name: 'Recording' }).selectOption({
+      label: '2021 Saudi Arabian Grand Prix – Race',
+    });
+    await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('0');
+    await dialog.getByRole('button', { name: 'Start replay' }).click();
+    await expect(raceControl.getByText('Connected · Replay')).toBeVisible();
+    const timeline = raceControl.getByRole('region', { name: 'Session timeline' });
+    await expect(timeline).toBeVisible();
+    await expect(light).toHaveAttribute('data-color', 'green', { timeout: 15_000 });
+    await timeline.getByRole('button', { name: 'Jump to next flag change' }).click();
+    await expect(light).toHaveAttribute('data-color', 'yellow', { timeout: 20_000 });
+    await expect(page).toHaveTitle(/Yellow/);
     await context.close();
   });
 });
