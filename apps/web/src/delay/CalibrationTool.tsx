@@ -5,11 +5,26 @@ import { buttonClass } from '../ui/button-styles';
 
 const TICK_MS = 100;
 
+interface CalibrationToolProps {
+  /** The seconds measured between Start and Mark. */
+  onMeasured: (seconds: number) => void;
+  title?: string;
+  /** Which screen the user watches for Mark ("your TV or stream", "this room's TV"). */
+  screen?: string;
+  /** Seconds between Start and Mark; whole seconds (SPEC §4) unless a caller needs finer. */
+  measure?: (startedAt: number, markedAt: number) => number;
+}
+
 /**
  * SPEC §4 calibration: Start when a moment reaches you first, Mark when the TV shows it;
  * the rounded seconds between them become the delay.
  */
-export function CalibrationTool({ onMeasured }: { onMeasured: (seconds: number) => void }) {
+export function CalibrationTool({
+  onMeasured,
+  title = 'Calibrate',
+  screen = 'your TV or stream',
+  measure = calibrateDelay,
+}: CalibrationToolProps) {
   const [startedAt, setStartedAt] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [last, setLast] = useState<number | null>(null);
@@ -29,7 +44,7 @@ export function CalibrationTool({ onMeasured }: { onMeasured: (seconds: number) 
 
   const mark = () => {
     if (startedAt === null) return;
-    const seconds = calibrateDelay(startedAt, Date.now());
+    const seconds = measure(startedAt, Date.now());
     setStartedAt(null);
     setLast(seconds);
     onMeasured(seconds);
@@ -38,15 +53,19 @@ export function CalibrationTool({ onMeasured }: { onMeasured: (seconds: number) 
   const elapsed = startedAt === null ? 0 : Math.max(0, now - startedAt) / 1000;
 
   return (
-    <div className="flex flex-col gap-3 rounded-control border border-ink-600 bg-ink-900 p-4">
-      <h3 className="font-semibold text-ink-100">Calibrate</h3>
+    <div
+      role="group"
+      aria-label={title}
+      className="flex flex-col gap-3 rounded-control border border-ink-600 bg-ink-900 p-4"
+    >
+      <h3 className="font-semibold text-ink-100">{title}</h3>
       <ol className="list-decimal space-y-1 pl-5 text-caption text-ink-300">
         <li>
           Press <strong className="text-ink-100">Start</strong> the moment something happens first where it is
           live: the lights with the delay off, or the live timing in the official app.
         </li>
         <li>
-          Press <strong className="text-ink-100">Mark</strong> when your TV or stream shows the same moment.
+          Press <strong className="text-ink-100">Mark</strong> when {screen} shows the same moment.
         </li>
       </ol>
       <div className="flex flex-wrap items-center gap-3">
@@ -80,7 +99,7 @@ export function CalibrationTool({ onMeasured }: { onMeasured: (seconds: number) 
           </span>
         )}
         <p aria-live="polite" className="text-ink-100">
-          {startedAt !== null && <span className="sr-only">Timing. Press Mark when your TV shows it.</span>}
+          {startedAt !== null && <span className="sr-only">Timing. Press Mark when {screen} shows it.</span>}
           {startedAt === null && last !== null && <>Measured {last} s</>}
         </p>
       </div>

@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
+import { buildPreferencesDocument } from '../../test/preferences';
 import { createTestQueryClient } from '../../test/render-app';
 import { DEVICES_TEXTS, DevicesSection, unlinkConfirmation } from './DevicesSection';
 
@@ -16,6 +17,10 @@ const PC = {
   linkedAt: '2026-11-25T14:00:00.000Z',
   lastSeenAt: '2026-11-25T14:05:00.000Z',
   online: true,
+};
+
+const PREFERENCES = {
+  'GET /api/me/preferences': { body: buildPreferencesDocument(0) },
 };
 
 function renderSection() {
@@ -34,6 +39,7 @@ test('with no companion, it explains how to link one', async () => {
 
 test('lists each companion with platform, version, times and whether it is online now', async () => {
   stubApi({
+    ...PREFERENCES,
     'GET /api/devices': {
       body: [PC, { ...PC, id: 'dev-2', name: 'Den Mac', online: false, lastSeenAt: null }],
     },
@@ -51,6 +57,7 @@ test('lists each companion with platform, version, times and whether it is onlin
 test('Unlink asks first; confirmed, it unlinks that companion and the list is read again', async () => {
   let listed = [PC];
   const api = stubApi({
+    ...PREFERENCES,
     'GET /api/devices': () => ({ body: listed }),
     'DELETE /api/devices/dev-1': () => {
       listed = [];
@@ -76,6 +83,7 @@ test('Unlink asks first; confirmed, it unlinks that companion and the list is re
 
 test('a failed unlink says so', async () => {
   stubApi({
+    ...PREFERENCES,
     'GET /api/devices': { body: [PC] },
     'DELETE /api/devices/dev-1': {
       status: 500,
