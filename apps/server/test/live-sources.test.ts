@@ -1,6 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { DEMO_REPLAY_FIXTURE } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { parseConfig } from '../src/config.js';
+import { createLogger } from '../src/http/logging.js';
 import type { FlagEvent } from '../src/live/types.js';
 import { buildTestApp, type TestApp } from './helper.js';
 
@@ -129,4 +133,78 @@ describe('F1_LIVE_TIMING', () => {
       'Invalid configuration: F1_LIVE_TIMING must be off, on, or an http(s) URL of the live-timing hub',
     );
   });
+});
+
+describe('live sources: what an upstream says stays in the log', () => {
+  // A load balancer's error page: HTML, and far longer than any answer should be.
+  const PAGE = `<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body>${'<p>The server is temporarily unable to service your request.</p>'.repeat(4_000)}</body></html>`;
+  let upstream: http.Server;
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    upstream = http.createServer((req, res) => {
+      req.resume();
+      if ((req.url ?? '').startsWith('/signalrcore/negotiate')) {
+        res.writeHead(503, { 'content-type': 'text/html' });
+        return res.end(PAGE);
+      }
+      // OpenF1 failing with its own reason phrase and an HTML body.
+      res.writeHead(500, `<b>Internal</b> ${'x'.repeat(2_000)}`, { 'content-type': 'text/html' });
+      return res.end(PAGE);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    t = await buildTestApp({
+      env: { F1_LIVE_TIMING: `${origin}/signalrcore`, OPENF1_BASE_URL: origin },
+      logger: createLogger({ logLevel: 'info' }, { destination }),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => upstream.close(() => resolve()));
+  });
+
+  test('F1 live timing answering negotiate with 503 and a large HTML page, OpenF1 with 500: short own words, no markup, at most 200 characters', async () => {
+    let body: SourceView[] = [];
+    await vi.waitFor(
+      async () => {
+        const response = await t.app.inject({ url: '/api/live/sources' });
+        expect(response.statusCode).toBe(200);
+        body = response.json<SourceView[]>();
+        expect(body.find((s) => s.name === 'f1-live-timing')?.error).toBeDefined();
+        expect(body.find((s) => s.name === 'openf1')?.error).toBeDefined();
+      },
+      { timeout: 10_000, interval: 250 },
+    );
+    expect(body).toEqual([
+      {
+        name: 'f1-live-timing',
+        state: 'down',
+        lastMessageAt: null,
+        error: 'F1 live timing refused the connection (503)',
+      },
+      {
+        name: 'openf1',
+        state: 'down',
+        lastMessageAt: null,
+        error: 'OpenF1 API request failed: 500 Internal Server Error',
+      },
+    ]);
+    for (const source of body) {
+      expect(source.error!.length).toBeLessThanOrEqual(200);
+      expect(source.error).not.toMatch(/[<>]|xxx/);
+    }
+    // The server's log has what F1 said, cut short.
+    const lost = lines.map((line) => JSON.parse(line)).find((l) => l.msg === 'f1-live: connection lost');
+    expect(lost).toMatchObject({ reason: 'F1 live timing refused the connection (503)' });
+    expect(lost.err).toContain('503 Service Unavailable');
+    expect(lost.err.length).toBeLessThanOrEqual(301);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(4_000);
+  }, 20_000);
 });

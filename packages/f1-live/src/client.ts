@@ -1,6 +1,7 @@
 import { type RaceControlMessage } from '@flaglight/core';
-import { type HubConnection, type ILogger, LogLevel } from '@microsoft/signalr';
+import { type HubConnection } from '@microsoft/signalr';
 import { buildHubConnection, DEFAULT_HEADERS } from './connection.js';
+import { clipForLog, describe, describeF1LiveFailure, type F1LivePhase, signalrLogger } from './failure.js';
 import {
   applyDelta,
   type FeedObject,
@@ -128,10 +129,6 @@ export interface F1LiveClient {
 
 const SILENT_LOGGER: F1LiveLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function text(value: FeedValue | undefined): string | null {
   return typeof value === 'string' ? value : null;
 }
@@ -164,16 +161,6 @@ export function backoffDelay(
   if (n <= 0) return random() * Math.min(1_000, backoff.initialMs);
   const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (n - 1));
   return Math.max(0, base * (1 + backoff.jitter * (2 * random() - 1)));
-}
-
-function signalrLogger(logger: F1LiveLogger): ILogger {
-  return {
-    log(level, message) {
-      // The library reports each failure it recovers from as an error; the client says what it does next.
-      if (level >= LogLevel.Warning && level < LogLevel.None) logger.warn({ signalr: true }, message);
-      else if (level === LogLevel.Information) logger.debug({ signalr: true }, message);
-    },
-  };
 }
 
 /**
@@ -396,18 +383,19 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
     return delay;
   }
 
-  function lost(gen: number, error: unknown): void {
+  /** `reason`: the state's error, in own words (failure.ts); the library's words go to the log. */
+  function lost(gen: number, error: unknown, reason: string): void {
     if (gen !== generation || !running) return;
     generation += 1;
     const wasConnected = status.connection === 'connected';
     failures += 1;
-    const reason = error === undefined ? 'connection closed' : describe(error);
+    const detail = clipForLog(error === undefined ? 'connection closed' : describe(error));
     const dropped = current;
     current = null;
     clearTimers();
     if (dropped) void dropped.connection.stop().catch(() => undefined);
     const wait = retryDelay();
-    logger.warn({ err: reason, retryInMs: Math.round(wait), failures }, 'f1-live: connection lost');
+    logger.warn({ err: detail, reason, retryInMs: Math.round(wait), failures }, 'f1-live: connection lost');
     setState({ connection: wasConnected ? 'reconnecting' : 'down', error: reason });
     retryTimer = setTimeout(() => {
       retryTimer = null;
@@ -430,10 +418,13 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
         logger: signalrLogger(logger),
       });
     } catch (error) {
-      lost(gen, error);
+      lost(gen, error, describeF1LiveFailure('setup', error, null));
       return;
     }
     const { connection, http } = built;
+    let phase: F1LivePhase = 'connect';
+    const fail = (error: unknown, at: F1LivePhase = phase) =>
+      lost(gen, error, describeF1LiveFailure(at, error, at === 'connect' ? http.lastFailedStatus() : null));
     current = { connection, cookies: () => http.cookies() };
     // Frames that come before the Subscribe result wait for the snapshot, then apply on top of it.
     let pending: { topic: unknown; data: unknown; feedTime: unknown; at: number }[] | null = [];
@@ -443,11 +434,15 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
       if (pending) pending.push({ topic, data, feedTime, at });
       else applyFeed(topic, data, feedTime, at);
     });
-    connection.onclose((error) => lost(gen, error ?? new Error('connection closed')));
-    attemptTimer = setTimeout(() => lost(gen, new Error(`no snapshot within ${silenceMs} ms`)), silenceMs);
+    connection.onclose((error) => fail(error ?? new Error('connection closed'), 'closed'));
+    attemptTimer = setTimeout(
+      () => fail(new Error(`no snapshot within ${silenceMs} ms`), 'snapshot'),
+      silenceMs,
+    );
     try {
       await connection.start();
       if (gen !== generation) return;
+      phase = 'subscribe';
       const result: unknown = await connection.invoke('Subscribe', topics);
       if (gen !== generation) return;
       if (attemptTimer) clearTimeout(attemptTimer);
@@ -460,7 +455,7 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
       logger.info({ url: options.baseUrl, topics }, 'f1-live: subscribed');
       setState({ connection: 'connected' });
     } catch (error) {
-      lost(gen, error);
+      fail(error);
     }
   }
 

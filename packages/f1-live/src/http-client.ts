@@ -41,12 +41,18 @@ export function parseSetCookie(line: string): { name: string; value: string; exp
  */
 export class CookieHttpClient extends HttpClient {
   private readonly jar = new Map<string, string>();
+  private failedStatus: number | null = null;
 
   constructor(
     private readonly headers: Record<string, string> = {},
     private readonly preflight = true,
   ) {
     super();
+  }
+
+  /** The status of the last request the host refused (4xx, 5xx); null after a good answer. */
+  lastFailedStatus(): number | null {
+    return this.failedStatus;
   }
 
   /** The cookies held now (name → value). */
@@ -72,9 +78,12 @@ export class CookieHttpClient extends HttpClient {
     const content =
       request.responseType === 'arraybuffer' ? await response.arrayBuffer() : await response.text();
     if (!response.ok) {
-      const message = typeof content === 'string' && content ? content : response.statusText;
+      this.failedStatus = response.status;
+      // The start of the body, for the log only: an error page can be megabytes of HTML.
+      const message = typeof content === 'string' && content ? content.slice(0, 200) : response.statusText;
       throw new HttpError(message, response.status);
     }
+    this.failedStatus = null;
     return new HttpResponse(response.status, response.statusText, content);
   }
 

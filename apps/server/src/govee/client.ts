@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import { REQUEST_TIMEOUT_MS } from '@flaglight/core';
+import { isSendableGoveeKey } from './key.js';
 
 /** Why a Govee cloud call failed. */
 export type GoveeFailureKind =
   /** 401/403: the API key is wrong, or was replaced by a newer one (re-applying replaces it). */
   | 'key'
+  /** The key has a character an HTTP header cannot carry: refused here, Govee is not asked. */
+  | 'bad-key'
   /** 429: over the per-device minute or the account's day; `retryAfterMs` says how long to wait. */
   | 'rate-limit'
   /** A 400 or a non-200 `code` in the body: unknown device, unsupported capability, device offline. */
@@ -119,6 +122,9 @@ export function createGoveeCloudClient(options: GoveeCloudClientOptions): GoveeC
     path: string,
     body?: unknown,
   ): Promise<GoveeResult<unknown>> {
+    // fetch would throw its own words (ByteString) for a character above U+00FF in the header.
+    if (!isSendableGoveeKey(apiKey))
+      return { ok: false, kind: 'bad-key', detail: 'the key has characters a header cannot carry', rate: {} };
     const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
@@ -134,10 +140,12 @@ export function createGoveeCloudClient(options: GoveeCloudClientOptions): GoveeC
     } catch (error) {
       if (signal.aborted)
         return { ok: false, kind: 'timeout', detail: `no answer in ${timeoutMs} ms`, rate: {} };
+      // The library's words (with its cause's code) are for the log only, never for an answer.
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
       return {
         ok: false,
         kind: 'unreachable',
-        detail: (error as Error).message || 'no connection',
+        detail: `no connection (${typeof cause === 'string' ? cause : (error as Error).name})`,
         rate: {},
       };
     }

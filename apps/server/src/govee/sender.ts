@@ -149,6 +149,7 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
     const at = deps.now();
     switch (kind) {
       case 'key':
+      case 'bad-key':
         fail(GOVEE_SEND_MESSAGES.keyRefused);
         deps.logger.info({ userId }, 'Govee refused the stored API key: forgotten');
         deps.onKeyRefused(userId, sealedKey);

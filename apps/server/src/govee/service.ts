@@ -7,6 +7,7 @@ import { SealError, type SecretBox } from '../hue/crypto.js';
 import { GOVEE_PER_DEVICE_PER_MINUTE, planFlag, toGoveeRgb, type GoveeLook } from './budget.js';
 import type { GoveeCloudClient, GoveeDevice } from './client.js';
 import { GOVEE_MESSAGES, goveeNotConnected, toGoveeHttpError } from './errors.js';
+import { checkGoveeApiKey } from './key.js';
 import { createGoveeRepository } from './repository.js';
 import { createGoveeLink, type GoveeLink } from './sender.js';
 
@@ -65,6 +66,14 @@ export function createGoveeService(deps: GoveeServiceDeps) {
     lists.delete(userId);
   }
 
+  /** What Govee or the HTTP library said, for the log only (the answer has the server's words). */
+  function logFailure(userId: string, failure: { kind: string; detail: string }): void {
+    deps.logger.warn(
+      { userId, kind: failure.kind, detail: failure.detail.slice(0, 300) },
+      'Govee device list failed',
+    );
+  }
+
   /** The stored key, open; null when there is none or it no longer opens (APP_SECRET changed). */
   async function readKey(userId: string): Promise<{ sealed: string; key: string } | null> {
     const sealed = await repo.findSealedKey(userId);
@@ -121,9 +130,11 @@ export function createGoveeService(deps: GoveeServiceDeps) {
     const result = await deps.client.listDevices(key);
     link.learn(result.rate);
     if (!result.ok) {
-      link.fail(toGoveeHttpError(result.kind, result.detail, { retryAfterMs: result.retryAfterMs }).message);
-      if (result.kind === 'key') await forgetRefusedKey(userId, sealed);
-      throw toGoveeHttpError(result.kind, result.detail, { retryAfterMs: result.retryAfterMs });
+      logFailure(userId, result);
+      const error = toGoveeHttpError(result.kind, { retryAfterMs: result.retryAfterMs });
+      link.fail(error.message);
+      if (result.kind === 'key' || result.kind === 'bad-key') await forgetRefusedKey(userId, sealed);
+      throw error;
     }
     lists.set(userId, { sealedKey: sealed, devices: result.value, fetchedAt: nowMs() });
     link.setDevices(result.value);
@@ -146,13 +157,15 @@ export function createGoveeService(deps: GoveeServiceDeps) {
     }),
 
     /** Checks the key by listing its devices (one call), then stores it sealed. */
-    connect: async (userId: string, apiKey: string): Promise<{ success: true; lights: number }> => {
+    connect: async (userId: string, typed: string): Promise<{ success: true; lights: number }> => {
+      const checked = checkGoveeApiKey(typed);
+      if (!checked.ok) throw new HttpError(400, checked.message, {}, 'invalid_input');
+      const apiKey = checked.key;
       const result = await deps.client.listDevices(apiKey);
-      if (!result.ok)
-        throw toGoveeHttpError(result.kind, result.detail, {
-          connecting: true,
-          retryAfterMs: result.retryAfterMs,
-        });
+      if (!result.ok) {
+        logFailure(userId, result);
+        throw toGoveeHttpError(result.kind, { connecting: true, retryAfterMs: result.retryAfterMs });
+      }
       const sealed = deps.box.seal(apiKey, sealContext(userId));
       await repo.save(userId, sealed, deps.now());
       drop(userId);

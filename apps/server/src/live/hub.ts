@@ -82,6 +82,17 @@ export interface LiveSourceView {
   error?: string;
 }
 
+/** A source's `error` in a public answer: one line, at most this long (the words are the server's own). */
+export const SOURCE_ERROR_MAX_CHARS = 200;
+
+function publicSourceError(text: string): string {
+  const line = text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return line.length > SOURCE_ERROR_MAX_CHARS ? `${line.slice(0, SOURCE_ERROR_MAX_CHARS - 1)}…` : line;
+}
+
 export type LiveHub = ReturnType<typeof createLiveHub>;
 
 /**
@@ -369,7 +380,7 @@ export function createLiveHub(options: LiveHubOptions) {
           name: 'f1-live-timing',
           state: f1.healthy ? 'active' : 'down',
           lastMessageAt: iso(f1.lastMessageAt),
-          ...(f1.error ? { error: f1.error } : {}),
+          ...(f1.error ? { error: publicSourceError(f1.error) } : {}),
         });
       }
       const seen = [...channels.values()]
@@ -387,7 +398,7 @@ export function createLiveHub(options: LiveHubOptions) {
         name: 'openf1',
         state: !openf1.healthy ? 'down' : f1?.healthy ? 'standby' : 'active',
         lastMessageAt: iso(openf1.lastMessageAt),
-        ...(!openf1.healthy && openf1.error ? { error: openf1.error } : {}),
+        ...(!openf1.healthy && openf1.error ? { error: publicSourceError(openf1.error) } : {}),
       });
       return views;
     },

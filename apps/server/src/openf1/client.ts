@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { REQUEST_TIMEOUT_MS, TOKEN_CACHE_MARGIN_MS } from '@flaglight/core';
 import { OPENF1_MESSAGES } from './messages.js';
 
@@ -122,7 +123,8 @@ export function createOpenF1Client(options: OpenF1ClientOptions): OpenF1Client {
         ok: false,
         kind: 'server-error',
         status: res.status,
-        message: OPENF1_MESSAGES.requestFailed(`${res.status} ${res.statusText}`.trim()),
+        // The status line's standard words, not the host's own reason phrase.
+        message: OPENF1_MESSAGES.requestFailed(`${res.status} ${STATUS_CODES[res.status] ?? ''}`.trim()),
       };
     }
     let body: unknown;
@@ -134,10 +136,12 @@ export function createOpenF1Client(options: OpenF1ClientOptions): OpenF1Client {
     // OpenF1 answers "no rows" with 404 {"detail":"No results found."} (reference §1.10): an empty list.
     if (res.status === 404 && isNoResults(body)) return { ok: true, data: [] as T };
     if (!res.ok) {
+      const said = (body as { detail?: unknown } | null)?.detail;
+      // OpenF1's reason for a rejected query helps whoever asked; a long or marked-up one is not kept.
       const detail =
-        typeof (body as { detail?: unknown })?.detail === 'string'
-          ? (body as { detail: string }).detail
-          : `${res.status}`;
+        typeof said === 'string' && said.length <= 120 && /^[^\p{Cc}\p{Cf}<>]+$/u.test(said)
+          ? said
+          : `${res.status} ${STATUS_CODES[res.status] ?? ''}`.trim();
       return {
         ok: false,
         kind: 'bad-request',

@@ -1,0 +1,54 @@
+import { type ILogger, LogLevel } from '@microsoft/signalr';
+import type { F1LiveLogger } from './client.js';
+
+/** Where a connection attempt was when it failed. */
+export type F1LivePhase = 'setup' | 'connect' | 'subscribe' | 'snapshot' | 'closed';
+
+const WORDS: Record<F1LivePhase, string> = {
+  setup: 'F1 live timing: the connection could not be set up',
+  connect: 'F1 live timing could not be reached',
+  subscribe: 'F1 live timing refused the subscription',
+  snapshot: 'F1 live timing did not answer in time',
+  closed: 'F1 live timing closed the connection',
+};
+
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
+
+/** Text from the library or the upstream for a log line: one line, at most `max` characters. */
+export function clipForLog(text: string, max = 300): string {
+  const line = text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/**
+ * Why a connection attempt failed, in the client's own words: the state's `error`, which servers
+ * show in public answers. Only the HTTP status is taken from the upstream, never its body or the
+ * library's message (an HTML error page, a stack): those go to the log.
+ */
+export function describeF1LiveFailure(phase: F1LivePhase, error: unknown, httpStatus: number | null): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The WebSocket upgrade's refusal ("Unexpected server response: 503") carries no body.
+  const status =
+    httpStatus ?? Number(/Unexpected server response: (\d{3})\b/.exec(message)?.[1] ?? Number.NaN);
+  if (Number.isInteger(status) && status >= 100 && status <= 599)
+    return `F1 live timing refused the connection (${status})`;
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'TimeoutError' || /\btimed? ?out\b|timeout/i.test(message)) return WORDS.snapshot;
+  return WORDS[phase];
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The library's own log, clipped: its negotiate failures quote the host's whole error page. */
+export function signalrLogger(logger: F1LiveLogger): ILogger {
+  return {
+    log(level, message) {
+      // The library reports each failure it recovers from as an error; the client says what it does next.
+      const line = clipForLog(message);
+      if (level >= LogLevel.Warning && level < LogLevel.None) logger.warn({ signalr: true }, line);
+      else if (level === LogLevel.Information) logger.debug({ signalr: true }, line);
+    },
+  };
+}
