@@ -8,8 +8,8 @@
 //   node scripts/leftover-processes.mjs --since <epoch ms> [--run ID] [--match TEXT] [--kill]
 //
 // --run ID narrows it to what one test run started: processes whose environment holds
-// FLAGLIGHT_TEST_RUN=ID (spawned with the runner's environment) or whose DATA_DIR is a flaglight
-// temp folder (the test servers), so a developer's own processes in the checkout are left alone.
+// FLAGLIGHT_TEST_RUN=ID (tests that spawn with an environment of their own pass it on), so a
+// developer's own processes and other runs' servers are left alone.
 // Without it (CI, where nothing else runs) every process tied to the checkout counts.
 // --match keeps only processes whose command line holds TEXT (the guard's own test uses it, so
 // that other suites running beside it are not counted).
@@ -115,7 +115,8 @@ export function findLeftovers({ since, root = REPO_ROOT, self = process.pid, mat
       .filter((p) => {
         const testData =
           p.dataDir !== '' && inside(p.dataDir, tmp) && path.basename(p.dataDir).startsWith('flaglight-');
-        if (run !== '') return p.run === run || testData;
+        // Only what carries this run's id: another run's test servers (e2e, a second vitest) are not ours.
+        if (run !== '') return p.run === run;
         return (p.cwd !== '' && inside(p.cwd, realRoot)) || p.cmdline.includes(realRoot) || testData;
       })
   );

@@ -15,6 +15,7 @@ function start(dataDir: string) {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
+      FLAGLIGHT_TEST_RUN: process.env.FLAGLIGHT_TEST_RUN ?? '',
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

@@ -37,6 +37,7 @@ async function modulesLoadedBuilding(env: Record<string, string>): Promise<strin
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
+        FLAGLIGHT_TEST_RUN: process.env.FLAGLIGHT_TEST_RUN ?? '',
         NODE_V8_COVERAGE: coverageDir,
         DATA_DIR: path.join(work, 'data'),
         PORT: '0',

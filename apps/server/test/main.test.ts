@@ -12,7 +12,14 @@ function startServer(env: Record<string, string>) {
   // tsx binary is a wrapper whose child outlives a SIGKILL of its parent.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      // The test run's id, so its leftover-process guard knows the server as its own.
+      FLAGLIGHT_TEST_RUN: process.env.FLAGLIGHT_TEST_RUN ?? '',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
