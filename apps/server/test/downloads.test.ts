@@ -86,9 +86,11 @@ describe("the companion's builds (npm run package -w @flaglight/companion)", () 
   let dir: string;
   const linuxExe = Buffer.from('\x7fELF pretend Linux executable bytes '.repeat(300), 'latin1');
   const setup = Buffer.from('MZ pretend NSIS installer '.repeat(300), 'latin1');
+  const armExe = Buffer.from('\x7fELF pretend arm64 executable bytes '.repeat(300), 'latin1');
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-builds-'));
     fs.writeFileSync(path.join(dir, 'flaglight-companion-linux-x64'), linuxExe);
+    fs.writeFileSync(path.join(dir, 'flaglight-companion-linux-arm64'), armExe);
     fs.writeFileSync(path.join(dir, 'flaglight-companion-win-x64.exe'), 'the bare Windows executable');
     fs.writeFileSync(path.join(dir, 'flaglight-setup.exe'), setup);
     t = await buildTestApp({ env: { DOWNLOADS_DIR: dir } });
@@ -113,6 +115,14 @@ describe("the companion's builds (npm run package -w @flaglight/companion)", () 
     expect(res.headers['content-disposition']).toBe('attachment; filename="flaglight-companion-linux-x64"');
     expect(res.headers['content-length']).toBe(String(linuxExe.length));
     expect(res.rawPayload.equals(linuxExe)).toBe(true);
+  });
+
+  test('flaglight-linux-arm64 is the Raspberry Pi (arm64) executable, under its own name', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/downloads/flaglight-linux-arm64' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="flaglight-companion-linux-arm64"');
+    expect(res.rawPayload.equals(armExe)).toBe(true);
   });
 
   test('the Linux file name is no product of its own (it has no extension)', async () => {

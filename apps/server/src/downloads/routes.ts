@@ -15,6 +15,8 @@ import { badRequest } from '../http/errors.js';
 export const KNOWN_BUILDS: Readonly<Record<string, string>> = {
   // The companion's Linux single executable: no extension, so no naming rule can find it.
   'flaglight-linux': 'flaglight-companion-linux-x64',
+  // The same for a Raspberry Pi (64-bit OS) and other always-on arm64 Linux computers.
+  'flaglight-linux-arm64': 'flaglight-companion-linux-arm64',
 };
 
 export const INSTALLER_EXTENSIONS = ['exe', 'msi', 'msix', 'dmg', 'pkg', 'appimage', 'deb', 'zip'] as const;

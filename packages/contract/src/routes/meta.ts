@@ -39,7 +39,7 @@ export const metaRoutes = {
     path: '/api/downloads/:product',
     auth: 'public',
     summary:
-      'Download a desktop build: flaglight-setup (Windows installer), flaglight-linux (Linux executable)',
+      'Download a desktop build: flaglight-setup (Windows installer), flaglight-linux (Linux x64 executable), flaglight-linux-arm64 (Linux arm64 executable: a Raspberry Pi with a 64-bit OS)',
     description: 'Sends the file as an attachment, or a 404 page (JSON error when the client asks for JSON).',
     tags: ['downloads'],
     params: z.object({ product: z.string() }),
