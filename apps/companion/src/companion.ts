@@ -1,8 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import { DEVICE_MAX_LIGHTS, PreferencesDocumentSchema, type Preferences } from '@flaglight/contract';
+import { PreferencesDocumentSchema, type Preferences } from '@flaglight/contract';
 import { getEffectiveDelayMs, isEffectFlag } from '@flaglight/core';
 import {
+  appOriginsFor,
   DEFAULT_BRIDGE_PORT,
   PortInUseError,
   probeCompanion,
@@ -11,21 +12,29 @@ import {
   type LocalBridge,
 } from './bridge/local-bridge.js';
 import { createF1Fallback, type F1FallbackOptions } from './follow/f1-fallback.js';
-import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus } from './follow/follower.js';
+import { startFollower, type Follower, type FollowerStatus } from './follow/follower.js';
+import { createPlayback } from './follow/playback.js';
+import { createHomeSupport } from './home/home-support.js';
+import type { MqttSettings } from './home/mqtt-publisher.js';
+import { waitForDemoLan } from './lights/demo-lan.js';
 import { createGoveeSupport } from './lights/govee-support.js';
+import { createHomeAssistantSupport, type HomeAssistantOptions } from './lights/home-assistant-support.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { createLifxSupport } from './lights/lifx-support.js';
-import { createLightsHub, flagLook, type LightsHub } from './lights/lights-hub.js';
+import { createLightsHub, type LightsHub } from './lights/lights-hub.js';
 import { createNanoleafSupport, type NanoleafSupport } from './lights/nanoleaf-support.js';
+import { startWledSupport } from './lights/wled-support.js';
 import { linkDevice } from './link/device-flow.js';
-import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
+import { createLightReporter } from './link/light-report.js';
+import { createServerApi, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
 import type { GoveePorts } from './options.js';
 import { createLogger, type Logger } from './system/log.js';
 import { openBrowser } from './system/open-browser.js';
+import { platformName } from './system/paths.js';
 import { StateFile } from './system/state-file.js';
 import { APP_VERSION } from './version.js';
 
-export interface CompanionOptions {
+export interface CompanionOptions extends HomeAssistantOptions {
   server: string;
   dataDir: string;
   port: number;
@@ -42,6 +51,8 @@ export interface CompanionOptions {
   hueBridges: string[];
   /** Nanoleaf controllers to offer for pairing besides mDNS (`--nanoleaf`). */
   nanoleaf: { host: string; port: number }[];
+  /** WLED devices besides mDNS (`--wled`; demo: the simulator's). */
+  wled?: { host: string; port: number }[];
   /** The real LAN scan (broadcast, mDNS, Govee's multicast): never in demo mode or tests. */
   lanScan: boolean;
   console: boolean;
@@ -52,6 +63,8 @@ export interface CompanionOptions {
   f1Live?: string | null;
   /** Timings of that fallback (tests). */
   f1Fallback?: Pick<F1FallbackOptions, 'outageMs' | 'recentLiveMs' | 'sessionOverMs' | 'client'>;
+  /** An MQTT broker to publish the played flag to (`--mqtt`), with Home Assistant discovery. */
+  mqtt?: MqttSettings | null;
 }
 
 export type CompanionStart =
@@ -65,13 +78,6 @@ export interface Companion {
   linked(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** A flag that reaches the lights later than this after its emission is played at once. */
-const LATE_GRACE_MS = 2_000;
-const REPORT_DEBOUNCE_MS = 1_000;
-const DEMO_RETRY_MS = 5_000;
-const REPORT_MIN_GAP_MS = 3_000;
-const REPORT_RETRY_MS = 30_000;
 
 /**
  * The companion: links to the account, follows its live session, applies the broadcast delay and
@@ -115,20 +121,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     lastEventAt: null,
   };
   let preferences: Preferences | null = null;
-  let shown: { state: string; message: string; css: string | null; at: string } | null = null;
-  const pending = new Map<number, { state: string; at: number; timer: NodeJS.Timeout }>();
-  let pendingId = 0;
   let linkedResolve: () => void = () => undefined;
   const linkedPromise = new Promise<void>((resolve) => (linkedResolve = resolve));
-
-  const appOrigins = (() => {
-    const origin = new URL(server).origin;
-    const url = new URL(server);
-    // The app is reached as 127.0.0.1 or localhost alike on a developer's machine.
-    if (url.hostname === '127.0.0.1') return [origin, origin.replace('127.0.0.1', 'localhost')];
-    if (url.hostname === 'localhost') return [origin, origin.replace('localhost', '127.0.0.1')];
-    return [origin];
-  })();
 
   const delayMs = () => {
     if (!preferences) return 0;
@@ -162,58 +156,26 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     }
   };
 
-  const showNow = (flag: DeliveredFlag | { state: string; message: string }) => {
-    const state = 'data' in flag ? flag.data.state : flag.state;
-    const message = 'data' in flag ? flag.data.cause.message : flag.message;
-    hub.play(state);
-    shown = { state, message, css: flagLook(state)?.css ?? null, at: new Date().toISOString() };
-    log.info(`Flag ${state}${message ? `: ${message}` : ''}`);
-  };
-
-  const onFlags = (flags: DeliveredFlag[]) => {
-    const delay = delayMs();
-    const now = Date.now();
-    const timed = flags.map((flag) => ({
-      flag,
-      at: flag.receivedAt + delay - Math.max(0, flag.ageMs - LATE_GRACE_MS),
-    }));
-    // Of the flags already due (a backlog after a reconnect), only the newest still matters.
-    const due = timed.filter((entry) => entry.at <= now);
-    const latestDue = due.at(-1);
-    if (latestDue) {
-      for (const [id, entry] of pending) {
-        if (entry.at <= latestDue.at) {
-          clearTimeout(entry.timer);
-          pending.delete(id);
-        }
-      }
-      showNow(latestDue.flag);
-    }
-    for (const entry of timed.filter((e) => e.at > now)) {
-      const id = ++pendingId;
-      hub.schedule(entry.flag.data.state, entry.at);
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        const { state, cause } = entry.flag.data;
-        shown = {
-          state,
-          message: cause.message,
-          css: flagLook(state)?.css ?? null,
-          at: new Date().toISOString(),
-        };
-        log.info(`Flag ${state}${cause.message ? `: ${cause.message}` : ''}`);
-      }, entry.at - now);
-      timer.unref();
-      pending.set(id, { state: entry.flag.data.state, at: entry.at, timer });
-    }
-  };
+  const followedSource = () => fallback.view().source;
+  const home = createHomeSupport({
+    mqtt: options.mqtt ?? null,
+    companionId: options.deviceName ?? os.hostname(),
+    log,
+  });
+  const playback = createPlayback({
+    hub,
+    log,
+    delayMs,
+    onPlayed: (data, delay) => home.played(data, followedSource(), delay),
+  });
+  const { showNow, onFlags } = playback;
 
   if (loaded.state.preferences !== undefined) applyPreferences(loaded.state.preferences);
   const fallback = createF1Fallback({
     url: options.f1Live ?? null,
     log,
     play: onFlags,
-    shownState: () => shown?.state ?? null,
+    shownState: () => playback.shown()?.state ?? null,
     sessionKey: () => followStatus.sessionKey,
     lastLiveAt: readTime(store.get().lastLiveAt),
     onLastLive(at) {
@@ -236,39 +198,16 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     deviceName: options.deviceName ?? os.hostname(),
   });
   const nanoleaf: NanoleafSupport = createNanoleafSupport({ hub, log, store, mdns: options.lanScan });
+  const ha = createHomeAssistantSupport({ hub, log, store, server, options, signal: stopping.signal });
 
-  // The server takes 30 reports a minute per device: changes are gathered, one report every 3 s
-  // at most, and a failed report is tried again.
-  let reportTimer: NodeJS.Timeout | null = null;
-  let lastReportAt = 0;
-  const reportLights = (delayMs = REPORT_DEBOUNCE_MS) => {
-    if (reportTimer) clearTimeout(reportTimer);
-    const wait = Math.max(delayMs, lastReportAt + REPORT_MIN_GAP_MS - Date.now());
-    reportTimer = setTimeout(() => {
-      reportTimer = null;
-      const token = store.get().token;
-      if (!token) return;
-      lastReportAt = Date.now();
-      const lights = hub
-        .lights()
-        .slice(0, DEVICE_MAX_LIGHTS)
-        .map(({ provider, id, label, reachable }) => ({
-          provider,
-          id,
-          label: label.slice(0, 80),
-          reachable,
-        }));
-      api.reportLights(token, lights).catch((error: unknown) => {
-        if (error instanceof ServerError && (error.status === 401 || error.status === 404)) return;
-        log.warn(
-          `Could not report the lights to the server: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        reportLights(REPORT_RETRY_MS);
-      });
-    }, wait);
-    reportTimer.unref();
-  };
-  hub.onChange(() => reportLights());
+  const reporter = createLightReporter({
+    api,
+    log,
+    token: () => store.get().token,
+    lights: () => hub.lights(),
+  });
+  const reportLights = () => reporter.schedule();
+  hub.onChange(reportLights);
 
   const status = (): BridgeStatus => {
     const state = store.get();
@@ -293,16 +232,15 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         lastEventAt: followStatus.lastEventAt ? new Date(followStatus.lastEventAt).toISOString() : null,
       },
       session: followStatus.sessionKey !== null ? { sessionKey: followStatus.sessionKey } : null,
-      flag: shown,
-      pending: [...pending.values()]
-        .sort((a, b) => a.at - b.at)
-        .map((p) => ({ state: p.state, at: new Date(p.at).toISOString() })),
+      flag: playback.shown(),
+      pending: playback.pending(),
       delayMs: delayMs(),
       paused: hub.paused(),
       lights: hub.lights(),
       hue: hue.view(),
       govee: govee.view(),
       nanoleaf: nanoleaf.view(),
+      ...home.status(),
       log: log.recent().slice(-30),
     };
   };
@@ -311,8 +249,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   try {
     bridge = await startLocalBridge({
       port: options.port,
-      appOrigins,
-      actions: {
+      appOrigins: appOriginsFor(server),
+      actions: ha.withActions({
         status,
         test(state) {
           if (!isEffectFlag(state)) return false;
@@ -336,7 +274,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
           await follower?.stop();
           forget('Unlinked on this computer.');
         },
-      },
+      }),
     });
   } catch (error) {
     if (error instanceof PortInUseError) {
@@ -355,18 +293,12 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   // Demo: the LAN simulator of the demo server stands in for the home network.
   // The lights start beside the link and the race: a demo server still starting is waited for.
   const lanReady = (async () => {
-    if (options.demo) {
-      let warned = false;
-      while (!stopping.signal.aborted && !(await configureDemo(server, options, log, !warned))) {
-        warned = true;
-        await new Promise((resolve) => setTimeout(resolve, DEMO_RETRY_MS).unref());
-      }
-      if (stopping.signal.aborted) return;
-    }
+    if (options.demo && !(await waitForDemoLan(server, options, log, stopping.signal))) return;
     await lifx.start(options.lifxTargets);
     await govee.start(options.goveeTargets, options.goveePorts);
     await hue.start(options.hueBridges, options.demo ? server : null);
     await nanoleaf.start(options.nanoleaf, options.demo ? server : null);
+    await startWledSupport({ hub, log, addresses: options.wled ?? [], mdns: options.lanScan });
   })().catch((error: unknown) =>
     log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
   );
@@ -378,8 +310,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     follower = null;
     followStatus = { state: 'unlinked', sessionKey: null, message, lastEventAt: null };
     fallback.followerStatus(followStatus);
-    for (const entry of pending.values()) clearTimeout(entry.timer);
-    pending.clear();
+    playback.clear();
     hub.setSelection({ selectedLights: {}, sharedLightsDriver: 'companion' });
     void runLink(false);
   };
@@ -404,6 +335,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
           }
           followStatus = next;
           fallback.followerStatus(next);
+          home.following(next.sessionKey, next.state !== 'waiting' && next.state !== 'unlinked');
         },
         onConnected() {
           void refreshPreferences(token);
@@ -465,13 +397,14 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       linked: () => linkedPromise,
       async close() {
         stopping.abort();
-        if (reportTimer) clearTimeout(reportTimer);
-        for (const entry of pending.values()) clearTimeout(entry.timer);
+        reporter.close();
+        playback.clear();
         await follower?.stop();
         await fallback.close();
         await lanReady;
         await hue.close();
         await nanoleaf.close();
+        await home.close();
         await hub.close();
         await bridge.close();
       },
@@ -482,55 +415,6 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
 function readTime(iso: string | undefined): number | null {
   const ms = iso === undefined ? Number.NaN : Date.parse(iso);
   return Number.isFinite(ms) ? ms : null;
-}
-
-function platformName(): string {
-  const names: Partial<Record<NodeJS.Platform, string>> = {
-    win32: 'Windows',
-    darwin: 'macOS',
-    linux: 'Linux',
-  };
-  return `${names[process.platform] ?? process.platform} ${os.release()}`.slice(0, 40);
-}
-
-/**
- * Reads the demo server's LAN simulator and adds its LIFX discovery port, its Hue bridge, its Govee
- * scan target and ports (every Govee device commanded at the port its reply came from) and its
- * Nanoleaf controllers.
- */
-async function configureDemo(
-  server: string,
-  options: CompanionOptions,
-  log: Logger,
-  warn: boolean,
-): Promise<boolean> {
-  try {
-    const response = await fetch(`${server}/sims/lan/state`, { signal: AbortSignal.timeout(5_000) });
-    if (!response.ok) throw new Error(`answered ${response.status}`);
-    const state = (await response.json()) as {
-      lifx?: { host?: string; discoveryPort?: number };
-      hueBridge?: { url?: string };
-      govee?: { host?: string; scanPort?: number; replyPort?: number };
-      nanoleaf?: { devices?: { host?: string; port?: number }[] };
-    };
-    if (state.lifx?.discoveryPort)
-      options.lifxTargets.push({ host: state.lifx.host ?? '127.0.0.1', port: state.lifx.discoveryPort });
-    if (state.hueBridge?.url) options.hueBridges.push(state.hueBridge.url);
-    if (state.govee?.scanPort && state.govee.replyPort) {
-      options.goveeTargets.push({ host: state.govee.host ?? '127.0.0.1', port: state.govee.scanPort });
-      options.goveePorts = { scan: state.govee.scanPort, listen: state.govee.replyPort, command: 'source' };
-    }
-    for (const device of state.nanoleaf?.devices ?? [])
-      if (device.port) options.nanoleaf.push({ host: device.host ?? '127.0.0.1', port: device.port });
-    log.info(`Demo: LAN simulator of ${server}`);
-    return true;
-  } catch (error) {
-    if (warn) {
-      const why = error instanceof Error ? error.message : String(error);
-      log.warn(`Demo: no LAN simulator at ${server}/sims/lan/state yet (${why}); trying again every 5 s`);
-    }
-    return false;
-  }
 }
 
 export { DEFAULT_BRIDGE_PORT };

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { Command, Option } from 'commander';
 import { probeCompanion } from './bridge/local-bridge.js';
 import { startCompanion } from './companion.js';
+import { parseMqttSettings } from './home/mqtt-options.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi } from './link/server-api.js';
 import {
@@ -13,7 +14,9 @@ import {
   parseHueBridges,
   parseLifxTargets,
   parseNanoleafAddresses,
+  parseWledAddresses,
   resolveCommon,
+  resolveHomeAssistant,
   resolveF1Live,
   type CommonFlags,
   type RunFlags,
@@ -46,10 +49,12 @@ async function run(flags: RunFlags): Promise<void> {
   );
   const hueBridges = parseHueBridges(flags.hueBridge ?? process.env.FLAGLIGHT_HUE_BRIDGES ?? '');
   const nanoleaf = parseNanoleafAddresses(flags.nanoleaf ?? process.env.FLAGLIGHT_NANOLEAF ?? '');
+  const wled = parseWledAddresses(flags.wled ?? process.env.FLAGLIGHT_WLED ?? '');
   // The real LAN scan (broadcast, mDNS) only for a real server, never in demo mode or tests.
   const lanScan = flags.lanScan ?? (!base.demo && !isLoopbackServer(base.server));
   const background = Boolean(flags.background);
   const f1Live = resolveF1Live(flags.f1Live, base);
+  const mqtt = parseMqttSettings(flags.mqtt);
   const started = await startCompanion({
     ...base,
     openBrowser: flags.browser !== false,
@@ -58,8 +63,11 @@ async function run(flags: RunFlags): Promise<void> {
     goveePorts,
     hueBridges,
     nanoleaf,
+    wled,
+    homeAssistant: resolveHomeAssistant(flags),
     lanScan,
     f1Live,
+    mqtt,
     console: !background || Boolean(process.stdout.isTTY),
     logToFile: background,
     ...(flags.name ? { deviceName: flags.name } : {}),
@@ -227,13 +235,26 @@ common(
   )
   .option('--hue-bridge <list>', 'Hue bridge addresses, https://IP[,…] (env FLAGLIGHT_HUE_BRIDGES)')
   .option('--nanoleaf <list>', 'Nanoleaf controller addresses, HOST[:PORT][,…] (env FLAGLIGHT_NANOLEAF)')
+  .option('--wled <list>', 'WLED device addresses, HOST[:PORT][,…] (env FLAGLIGHT_WLED)')
+  .option(
+    '--home-assistant <url>',
+    'Home Assistant, e.g. http://homeassistant.local:8123 (env FLAGLIGHT_HA_URL; token: env FLAGLIGHT_HA_TOKEN or the status page)',
+  )
+  .option(
+    '--home-assistant-insecure',
+    "accept Home Assistant's self-signed HTTPS certificate (env FLAGLIGHT_HA_INSECURE=1)",
+  )
+  .option(
+    '--mqtt <url>',
+    'publish the flag to an MQTT broker, mqtt[s]://[user:pass@]HOST[:PORT] (env FLAGLIGHT_MQTT_URL; FLAGLIGHT_MQTT_USERNAME, FLAGLIGHT_MQTT_PASSWORD)',
+  )
   .addOption(
     new Option('--lan-scan', 'search the network (broadcast, mDNS, Govee multicast) even for a local server'),
   )
   .addOption(
     new Option(
       '--no-lan-scan',
-      'only the given LIFX and Govee targets, Hue bridges and Nanoleaf controllers',
+      'only the given LIFX and Govee targets, Hue bridges, Nanoleaf controllers and WLED devices',
     ),
   )
   .option('--name <name>', 'the name shown in Settings → Devices')

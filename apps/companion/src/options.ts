@@ -1,5 +1,11 @@
 import { F1_LIVE_TIMING_URL } from '@flaglight/f1-live';
-import { parseNanoleafAddress, type NanoleafAddress } from '@flaglight/lights/lan';
+import {
+  parseHomeAssistantUrl,
+  parseNanoleafAddress,
+  parseWledAddress,
+  type NanoleafAddress,
+  type WledAddress,
+} from '@flaglight/lights/lan';
 import { DEFAULT_BRIDGE_PORT } from './bridge/local-bridge.js';
 import { defaultDataDir } from './system/paths.js';
 
@@ -30,9 +36,13 @@ export interface RunFlags extends CommonFlags {
   goveePorts?: string;
   hueBridge?: string;
   nanoleaf?: string;
+  wled?: string;
+  homeAssistant?: string;
+  homeAssistantInsecure?: boolean;
   lanScan?: boolean;
   name?: string;
   f1Live?: string;
+  mqtt?: string;
 }
 
 export interface ResolvedCommon {
@@ -162,6 +172,21 @@ export function parseNanoleafAddresses(value: string): NanoleafAddress[] {
     });
 }
 
+/** `HOST[:PORT][,…]` of WLED devices (`--wled`); a bare host means port 80. */
+export function parseWledAddresses(value: string): WledAddress[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      try {
+        return parseWledAddress(part);
+      } catch (error) {
+        throw new OptionError(`--wled: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+}
+
 export function resolveCommon(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): ResolvedCommon {
   const demo = Boolean(flags.demo);
   const serverText = flags.server ?? env.FLAGLIGHT_SERVER ?? (demo ? DEMO_SERVER : DEFAULT_SERVER);
@@ -211,4 +236,24 @@ export function resolveF1Live(
     env.FLAGLIGHT_F1_LIVE ??
     (common.demo ? `${common.server}/sims/f1live/signalrcore` : F1_LIVE_TIMING_URL);
   return parseF1Live(text);
+}
+
+/**
+ * `--home-assistant URL` (else `FLAGLIGHT_HA_URL`), its token from `FLAGLIGHT_HA_TOKEN` (a token
+ * is never an option: command lines are visible to every user of the computer), and
+ * `--home-assistant-insecure` (else `FLAGLIGHT_HA_INSECURE=1`) to accept a self-signed certificate.
+ */
+export function resolveHomeAssistant(
+  flags: Pick<RunFlags, 'homeAssistant' | 'homeAssistantInsecure'>,
+  env: NodeJS.ProcessEnv = process.env,
+): { url: string | null; token: string | null; insecure: boolean } {
+  const text = (flags.homeAssistant ?? env.FLAGLIGHT_HA_URL ?? '').trim();
+  let url: string | null;
+  try {
+    url = text === '' ? null : parseHomeAssistantUrl(text);
+  } catch (error) {
+    throw new OptionError(`--home-assistant: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const token = env.FLAGLIGHT_HA_TOKEN?.trim() || null;
+  return { url, token, insecure: flags.homeAssistantInsecure ?? env.FLAGLIGHT_HA_INSECURE === '1' };
 }

@@ -206,8 +206,9 @@ describe('the LAN simulator in demo mode', () => {
         'LightSetColor',
       ]);
       const swatches = await t.app.inject({ method: 'GET', url: '/sims/lan/_control/bulbs' });
-      // 6 LIFX bulbs, 4 Hue lights, 3 Govee devices, 3 Nanoleaf controllers.
-      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(16);
+      // 6 LIFX bulbs, 4 Hue lights, 3 Govee devices, 3 Nanoleaf controllers, 2 WLED devices and
+      // Home Assistant's 6 lights.
+      expect(swatches.json<{ bulbs: unknown[] }>().bulbs).toHaveLength(24);
     } finally {
       await t.close();
     }

@@ -3,10 +3,20 @@ import type { LightErrorInfo } from './errors.js';
 
 /**
  * `lifx_lan`, `hue_local`, `govee_lan` and `nanoleaf` are the desktop companion's LAN drivers
- * (`@flaglight/lights/lan`, Node only); `govee` is Govee's cloud through the app's server.
+ * (`@flaglight/lights/lan`, Node only); `govee` is Govee's cloud through the app's server;
+ * `wled` (WLED's JSON API) is a LAN driver too, and so is `home_assistant` (its REST API).
  */
 export type LightProvider =
-  'lifx' | 'hue' | 'screen' | 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf' | 'govee';
+  | 'lifx'
+  | 'hue'
+  | 'screen'
+  | 'lifx_lan'
+  | 'hue_local'
+  | 'govee_lan'
+  | 'nanoleaf'
+  | 'govee'
+  | 'wled'
+  | 'home_assistant';
 
 /** SPEC §3 Light device, as every driver lists it. */
 export interface LightDeviceInfo {

@@ -19,6 +19,8 @@ import { pairNanoleaf } from '../src/lan/nanoleaf/pairing.js';
 import { createLifxCloudDriver } from '../src/lifx/driver.js';
 import { createScreenDriver, SCREEN_DEVICE_ID } from '../src/screen/driver.js';
 import { lookFromHex, type DriverHarness, type InjectedFault } from './driver-contract.js';
+import { homeAssistantHarness } from './home-assistant-harness.js';
+import { wledHarness } from './wled-harness.js';
 
 // One harness per brand: its real simulator on 127.0.0.1 (no broadcast, no multicast), the
 // driver built the way the product builds it, on the contract's fast clock. A new brand (the
@@ -410,4 +412,6 @@ export const DRIVER_HARNESSES: readonly DriverHarness[] = [
   hueLocalHarness,
   goveeLanHarness,
   nanoleafHarness,
+  wledHarness,
+  homeAssistantHarness,
 ];

@@ -122,5 +122,30 @@ export {
   parseAnimData,
   startNanoleafSim,
 } from './lan/nanoleaf.js';
+export {
+  HOME_ASSISTANT_DEMO_LIGHTS,
+  HOME_ASSISTANT_DEMO_TOKEN,
+  HOME_ASSISTANT_DEMO_UNAVAILABLE,
+  type HomeAssistantSim,
+  type HomeAssistantSimFault,
+  type HomeAssistantSimLightView,
+  type HomeAssistantSimOptions,
+  type HomeAssistantSimRequest,
+  type HomeAssistantSimView,
+  startHomeAssistantSim,
+} from './lan/home-assistant.js';
+export { HA_FEATURE, type HaColorMode, type HaSimLightSpec } from './lan/home-assistant-lights.js';
+export {
+  startWledSim,
+  type WledSimDevice,
+  type WledSimFault,
+  type WledSimOptions,
+  type WledSimRequest,
+  type WledSimSegment,
+  type WledSimState,
+  type WledSimView,
+} from './lan/wled.js';
+export { WLED_DEMO_DEVICES } from './lan/wled-control.js';
+export { WLED_SIM_EFFECTS, WLED_SIM_EFFECTS_NO_FLASH } from './lan/wled-effects.js';
 export * from './f1live/index.js';
 export * from './govee/index.js';

@@ -29,6 +29,10 @@ export interface BridgeActions {
   forgetNanoleaf(id: string): Promise<{ name: string } | null>;
   /** Forgets the link (the `unlink` command talking to the running companion). */
   unlink(): Promise<void>;
+  /** Checks and keeps a Home Assistant access token (entered on the status page only). */
+  saveHomeAssistantToken?(token: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** Drops the saved Home Assistant token. */
+  forgetHomeAssistantToken?(): Promise<void>;
 }
 
 export interface LocalBridgeOptions {
@@ -37,6 +41,14 @@ export interface LocalBridgeOptions {
   appOrigins: readonly string[];
   actions: BridgeActions;
   host?: string;
+}
+
+/** The web app's origins for a server URL: a developer's machine reaches it as 127.0.0.1 or localhost alike. */
+export function appOriginsFor(server: string): string[] {
+  const url = new URL(server);
+  if (url.hostname === '127.0.0.1') return [url.origin, url.origin.replace('127.0.0.1', 'localhost')];
+  if (url.hostname === 'localhost') return [url.origin, url.origin.replace('localhost', '127.0.0.1')];
+  return [url.origin];
 }
 
 export interface LocalBridge {
@@ -222,6 +234,32 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
               error: 'No Nanoleaf controller with this id is paired with this companion.',
               code: 'not_found',
             });
+          return;
+        }
+        case '/api/home-assistant/token': {
+          // Typed on the status page only: a web page, the app's included, never carries this token.
+          if (fromApp || !options.actions.saveHomeAssistantToken) {
+            send(response, 403, {
+              error: "Enter the token on the companion's status page.",
+              code: 'forbidden',
+            });
+            return;
+          }
+          if (typeof input.token !== 'string' || input.token.length > 4_096) {
+            send(response, 400, {
+              error: 'token must be the long-lived access token.',
+              code: 'invalid_input',
+            });
+            return;
+          }
+          const saved = await options.actions.saveHomeAssistantToken(input.token);
+          if (saved.ok) send(response, 200, { success: true });
+          else send(response, 409, { error: saved.error, code: 'conflict' });
+          return;
+        }
+        case '/api/home-assistant/forget': {
+          await options.actions.forgetHomeAssistantToken?.();
+          send(response, 200, { success: true });
           return;
         }
         case '/api/unlink': {

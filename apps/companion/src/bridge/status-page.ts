@@ -89,6 +89,17 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     <p id="nanoleaf-result" role="status"></p>
   </section>
   <section class="wide">
+    <h2>Home Assistant</h2>
+    <div id="ha"></div>
+    <form id="ha-form" class="row" style="margin-top:10px" autocomplete="off" hidden>
+      <label for="ha-token" class="muted">Long-lived access token</label>
+      <input id="ha-token" type="password" autocomplete="off" spellcheck="false" placeholder="Home Assistant: your profile → Security → Create token">
+      <button type="submit" class="primary">Save token</button>
+    </form>
+    <div class="row" id="ha-saved" style="margin-top:10px" hidden><span>Token saved.</span><button type="button" id="ha-forget">Forget</button></div>
+    <p id="ha-result" role="status"></p>
+  </section>
+  <section class="wide">
     <h2>Recent log</h2>
     <div class="log" id="log"></div>
   </section>
@@ -101,7 +112,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
 export const STATUS_PAGE_SCRIPT = `'use strict';
 const FLAGS = [['green', 'Green'], ['yellow', 'Yellow'], ['red', 'Red'], ['checkered', 'Chequered'], ['vsc', 'VSC'], ['vsc_ending', 'VSC ending'], ['fastest_lap', 'Fastest lap']];
 const NAMES = Object.fromEntries(FLAGS);
-const BRANDS = { lifx_lan: 'LIFX', hue_local: 'Hue', govee_lan: 'Govee', nanoleaf: 'Nanoleaf' };
+const BRANDS = { lifx_lan: 'LIFX', hue_local: 'Hue', govee_lan: 'Govee', nanoleaf: 'Nanoleaf', home_assistant: 'Home Assistant', wled: 'WLED' };
 const STREAM = { connecting: 'Connecting to the server…', following: 'Following the live race', polling: 'Following (checking every few seconds)', waiting: 'Waiting for the next live session', reconnecting: 'Reconnecting…', refused: 'Not following', unlinked: 'Not linked', stopped: 'Stopped' };
 const $ = (id) => document.getElementById(id);
 const text = (el, value) => { el.textContent = value; return el; };
@@ -136,6 +147,7 @@ function render(s) {
     el('div', { className: 'muted', textContent: stream.message || (s.session ? 'Session ' + s.session.sessionKey : '') }),
     el('div', { className: s.f1Live && s.f1Live.source !== 'Flaglight server' ? 'warn' : 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
     ...(s.f1Live && s.f1Live.message ? [el('div', { className: 'warn', textContent: s.f1Live.message })] : []),
+    ...(s.mqtt ? [el('div', { className: s.mqtt.state === 'connected' ? 'muted' : 'warn', textContent: s.mqtt.state === 'connected' ? 'MQTT: publishing to ' + s.mqtt.broker + ' under ' + s.mqtt.topic + '/' : 'MQTT: ' + (s.mqtt.message || s.mqtt.state) })] : []),
   );
   const flag = s.flag;
   $('flag').replaceChildren(flag ? el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (flag.css || '#333') }), NAMES[flag.state] || flag.state]) : text(el('span', { className: 'muted' }), 'No flag yet'));
@@ -167,6 +179,7 @@ function render(s) {
   $('nanoleaf').replaceChildren(...(nanoleaf.devices.length ? nanoleaf.devices.map(nanoleafRow) : [el('div', { className: 'muted', textContent: 'No Nanoleaf controller paired.' })]));
   if (nanoleaf.steps) text($('nanoleaf-steps'), nanoleaf.steps);
   if (nanoleaf.pairing) text($('nanoleaf-result'), nanoleaf.pairing);
+  renderHomeAssistant(s.homeAssistant);
   $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level, textContent: e.at.slice(11, 19) + '  ' + e.message })));
 }
 
@@ -215,6 +228,36 @@ $('nanoleaf-pair').addEventListener('click', async () => {
   text($('nanoleaf-result'), 'Waiting for the power button (up to 60 s): hold it for 5–7 seconds until the lights flash…');
   try { const r = await post('/api/nanoleaf/pair', address ? { address } : {}); text($('nanoleaf-result'), 'Paired with ' + r.name + '.'); }
   catch (error) { text($('nanoleaf-result'), error.message + ' Hold the power button again and click Pair to retry.'); }
+  refresh();
+});
+const HA_STATES = { 'needs-token': 'needs a token', connecting: 'connecting…', connected: 'connected', unreachable: 'not answering', 'token-refused': 'token refused' };
+// The token is never shown again: the page only knows whether one is saved.
+function renderHomeAssistant(ha) {
+  ha = ha || { state: 'off' };
+  const rows = [];
+  if (ha.state === 'off') rows.push(el('div', { className: 'muted', textContent: 'Not set up: start the companion with --home-assistant http://homeassistant.local:8123 (or FLAGLIGHT_HA_URL).' }));
+  else {
+    rows.push(el('div', { textContent: ha.url + ' · ' + (HA_STATES[ha.state] || ha.state) + (ha.state === 'connected' ? ' · ' + ha.lights + (ha.lights === 1 ? ' light' : ' lights') : '') + (ha.tokenFromEnv ? ' · token from FLAGLIGHT_HA_TOKEN' : '') }));
+    if (ha.message) rows.push(el('div', { className: ha.state === 'connected' ? 'muted' : 'warn', textContent: ha.message }));
+    (ha.entityErrors || []).forEach((e) => rows.push(el('div', { className: 'warn', textContent: e.message })));
+  }
+  $('ha').replaceChildren(...rows);
+  $('ha-form').hidden = ha.state !== 'needs-token' && ha.state !== 'token-refused';
+  $('ha-saved').hidden = !ha.tokenSaved;
+}
+$('ha-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = $('ha-token');
+  const token = input.value.trim();
+  if (!token) return;
+  text($('ha-result'), 'Checking the token with Home Assistant…');
+  try { await post('/api/home-assistant/token', { token }); input.value = ''; text($('ha-result'), 'Token saved.'); }
+  catch (error) { text($('ha-result'), error.message); }
+  refresh();
+});
+$('ha-forget').addEventListener('click', async () => {
+  try { await post('/api/home-assistant/forget'); text($('ha-result'), 'Token forgotten.'); }
+  catch (error) { text($('ha-result'), error.message); }
   refresh();
 });
 refresh();

@@ -6,8 +6,9 @@ import {
   type LightDeviceInfo,
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
+import { fallbackLightLabel, normalizeLightLabel } from './light-label.js';
 
-export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf';
+export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf' | 'home_assistant' | 'wled';
 
 /** A LAN driver as the hub uses it: the shared driver interface plus discovery and shutdown. */
 export interface LanDriver extends LightDriver {
@@ -202,7 +203,8 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
         return entry.devices.map((device) => ({
           provider: entry.provider,
           id: device.id,
-          label: device.label,
+          // A device names itself: cleaned once here for the status page and the server's report.
+          label: normalizeLightLabel(device.label, fallbackLightLabel(entry.provider, device.id)),
           reachable: device.connected,
           lastColor: lastLook.get(`${entry.provider}:${device.id}`) ?? null,
           driven: driven.has(device.id),

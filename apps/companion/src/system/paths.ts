@@ -27,3 +27,13 @@ export function defaultDataDir({ platform, env, home }: PlatformEnv = currentPla
   const config = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : null;
   return path.posix.join(config ?? path.posix.join(home, '.config'), 'flaglight');
 }
+
+/** The operating system as a companion names itself to the server ("Windows 10.0.22631"). */
+export function platformName(): string {
+  const names: Partial<Record<NodeJS.Platform, string>> = {
+    win32: 'Windows',
+    darwin: 'macOS',
+    linux: 'Linux',
+  };
+  return `${names[process.platform] ?? process.platform} ${os.release()}`.slice(0, 40);
+}

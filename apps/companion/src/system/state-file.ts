@@ -34,6 +34,8 @@ export const CompanionStateSchema = z.object({
   device: z.object({ id: z.string(), name: z.string() }).optional(),
   hueBridges: z.array(StoredHueBridgeSchema).default([]),
   nanoleafDevices: z.array(StoredNanoleafSchema).default([]),
+  /** A Home Assistant long-lived access token entered on the status page, for that address only. */
+  homeAssistant: z.object({ url: z.string(), token: z.string() }).optional(),
   paused: z.boolean().default(false),
   /** The account's last preferences document: the delay still applies while the server is away. */
   preferences: z.unknown().optional(),

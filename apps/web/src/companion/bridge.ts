@@ -51,7 +51,9 @@ function parseLight(value: unknown): DeviceLight | null {
     (provider !== 'lifx_lan' &&
       provider !== 'hue_local' &&
       provider !== 'govee_lan' &&
-      provider !== 'nanoleaf') ||
+      provider !== 'nanoleaf' &&
+      provider !== 'home_assistant' &&
+      provider !== 'wled') ||
     typeof id !== 'string' ||
     id === ''
   )

@@ -39,19 +39,32 @@ describe('which lights a companion drives', () => {
       hue_local: ['b'],
       govee_lan: ['D4:AD:01'],
       nanoleaf: ['s1'],
+      home_assistant: ['light.desk'],
+      wled: ['a0b765d00001'],
     });
-    expect(keys).toEqual(['lifx_lan:a', 'hue_local:b', 'govee_lan:D4:AD:01', 'nanoleaf:s1']);
+    expect(keys).toEqual([
+      'lifx_lan:a',
+      'hue_local:b',
+      'govee_lan:D4:AD:01',
+      'nanoleaf:s1',
+      'home_assistant:light.desk',
+      'wled:a0b765d00001',
+    ]);
     expect(companionSelectionFromKeys(keys)).toEqual({
       lifx_lan: ['a'],
       hue_local: ['b'],
       govee_lan: ['D4:AD:01'],
       nanoleaf: ['s1'],
+      home_assistant: ['light.desk'],
+      wled: ['a0b765d00001'],
     });
     expect(companionSelectionFromKeys(['hue_local:b'])).toEqual({
       lifx_lan: [],
       hue_local: ['b'],
       govee_lan: [],
       nanoleaf: [],
+      home_assistant: [],
+      wled: [],
     });
     expect(companionSelectionFromKeys([])).toEqual({});
     expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({
@@ -59,6 +72,8 @@ describe('which lights a companion drives', () => {
       hue_local: [],
       govee_lan: [],
       nanoleaf: [],
+      home_assistant: [],
+      wled: [],
     });
   });
 });

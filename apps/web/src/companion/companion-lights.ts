@@ -4,7 +4,14 @@ import type { CompanionLightIds, LocalSettings } from '@flaglight/core';
 // Which lights a desktop companion drives, and which of them the browser also has selected. Pure:
 // the Companion tab, the dashboard line, the who-drives prompt and the lights engine share it.
 
-export const COMPANION_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf'] as const;
+export const COMPANION_PROVIDERS = [
+  'lifx_lan',
+  'hue_local',
+  'govee_lan',
+  'nanoleaf',
+  'home_assistant',
+  'wled',
+] as const;
 export type CompanionProvider = (typeof COMPANION_PROVIDERS)[number];
 
 /** The cloud provider that knows the same light by the same id (the contract's DeviceLight ids); Nanoleaf has none. */

@@ -43,7 +43,7 @@ type SyncedFields = Pick<
 >;
 
 /** The companion's (LAN) providers: their keys in the account's light lists. */
-const COMPANION_KEYS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf'] as const;
+const COMPANION_KEYS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf', 'home_assistant', 'wled'] as const;
 
 /** The companion providers' entries of a light list; an absent provider stays absent (it means "all"). */
 function companionIds(lists: Record<string, string[]>): CompanionLightIds {

@@ -30,9 +30,18 @@ const userCode = safeString('code', { min: 1, max: 20, trim: true });
  * The companion's LAN providers. Their ids are the cloud's ids of the same bulb: `lifx_lan` the LIFX
  * MAC in lower-case hex (as `lifx`), `hue_local` the CLIP v2 light UUID (as `hue`'s remote API),
  * `govee_lan` the device id of the LAN scan (`1F:80:C5:…`, as Govee's cloud `device`).
- * `nanoleaf` (no cloud twin) is the controller's serial number in lower case.
+ * `nanoleaf` (no cloud twin) is the controller's serial number in lower case; `home_assistant` (no
+ * cloud twin) is the entity id (`light.kitchen`) in the one Home Assistant the companion uses;
+ * `wled` (no cloud twin) is the device's MAC in lower-case hex (`a0b765d00001`).
  */
-export const DEVICE_LIGHT_PROVIDERS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf'] as const;
+export const DEVICE_LIGHT_PROVIDERS = [
+  'lifx_lan',
+  'hue_local',
+  'govee_lan',
+  'nanoleaf',
+  'home_assistant',
+  'wled',
+] as const;
 export type DeviceLightProvider = (typeof DEVICE_LIGHT_PROVIDERS)[number];
 
 /** A light a companion found on its network, as it reports it. */

@@ -35,6 +35,8 @@ export const CompanionLightIdsSchema = z.object({
   hue_local: z.array(z.string()).optional(),
   govee_lan: z.array(z.string()).optional(),
   nanoleaf: z.array(z.string()).optional(),
+  home_assistant: z.array(z.string()).optional(),
+  wled: z.array(z.string()).optional(),
 });
 export type CompanionLightIds = z.infer<typeof CompanionLightIdsSchema>;
 

@@ -8,6 +8,8 @@ import {
   type VirtualGoveeDevices,
   type VirtualGoveeDeviceView,
 } from './govee-lan.js';
+import { homeAssistantSwatches, registerHomeAssistantControl } from './home-assistant-routes.js';
+import { type HomeAssistantSim, type HomeAssistantSimView, startHomeAssistantSim } from './home-assistant.js';
 import { type LocalHueBridge, type LocalHueBridgeView, startLocalHueBridge } from './hue-bridge.js';
 import {
   LIFX_LAN_DEMO_BULB_COUNT,
@@ -16,6 +18,13 @@ import {
   type VirtualLifxBulbView,
 } from './lifx-bulbs.js';
 import { type NanoleafSimDevice, type NanoleafSimView, startNanoleafSim } from './nanoleaf.js';
+import {
+  registerWledControl,
+  startWledDemoDevices,
+  WLED_DEMO_DEVICES,
+  wledSwatches,
+} from './wled-control.js';
+import type { WledSimDevice, WledSimView } from './wled.js';
 
 /** The demo's Nanoleaf controllers: fixed serials, so a companion's stored tokens name the same ones. */
 export const NANOLEAF_DEMO_DEVICES = [
@@ -36,6 +45,8 @@ export interface LanSimOptions {
   goveeCount?: number;
   /** Nanoleaf controllers, each on its own ephemeral HTTP port (default 3). */
   nanoleafCount?: number;
+  /** WLED devices, each on its own ephemeral HTTP port (default 2). */
+  wledCount?: number;
   now?: () => number;
 }
 
@@ -54,6 +65,10 @@ export interface LanSimState {
     devices: VirtualGoveeDeviceView[];
   };
   nanoleaf: { devices: NanoleafSimView[] };
+  /** WLED devices (`host`, `port`), which the companion's `--demo` reads. */
+  wled: { devices: WledSimView[] };
+  /** Home Assistant's REST API: `url` and the demo's `token`, which the companion's `--demo` reads. */
+  homeAssistant: HomeAssistantSimView;
 }
 
 export interface LanSim {
@@ -61,6 +76,8 @@ export interface LanSim {
   hueBridge: LocalHueBridge;
   govee: VirtualGoveeDevices;
   nanoleaf: NanoleafSimDevice[];
+  wled: WledSimDevice[];
+  homeAssistant: HomeAssistantSim;
   state(): LanSimState;
   /** `/` (live page), `/state` and `/_control/*`; mount it under a prefix (demo: /sims/lan). */
   plugin: (app: FastifyInstance) => Promise<void>;
@@ -121,6 +138,21 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     await Promise.all([lifx.close(), hueBridge.close(), govee.close(), ...nanoleaf.map((d) => d.close())]);
     throw error;
   }
+  let homeAssistant: HomeAssistantSim;
+  try {
+    homeAssistant = await startHomeAssistantSim({ now });
+  } catch (error) {
+    await Promise.all([lifx.close(), hueBridge.close(), govee.close(), ...nanoleaf.map((d) => d.close())]);
+    throw error;
+  }
+  let wled: WledSimDevice[];
+  try {
+    wled = await startWledDemoDevices(options.wledCount ?? WLED_DEMO_DEVICES.length, now);
+  } catch (error) {
+    await Promise.all([lifx.close(), hueBridge.close(), govee.close(), ...nanoleaf.map((d) => d.close())]);
+    await homeAssistant.close();
+    throw error;
+  }
   const nanoleafDevice = (id: unknown) =>
     typeof id === 'string' ? nanoleaf.find((d) => d.id === id.toLowerCase()) : undefined;
 
@@ -135,6 +167,8 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
       devices: govee.list(),
     },
     nanoleaf: { devices: nanoleaf.map((d) => d.view()) },
+    wled: { devices: wled.map((d) => d.view()) },
+    homeAssistant: homeAssistant.view(),
   });
 
   async function plugin(app: FastifyInstance): Promise<void> {
@@ -188,6 +222,8 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
             panels: v.panels.map((p) => p.hex),
           };
         }),
+        ...wledSwatches(wled),
+        ...homeAssistantSwatches(homeAssistant),
       ],
     }));
     app.get('/_control/lifx/:id/log', async (request, reply) => {
@@ -299,11 +335,15 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
       if (!device) return reply.code(404).send({ error: 'no such Nanoleaf controller' });
       return { requests: device.requests() };
     });
+    registerHomeAssistantControl(app, homeAssistant);
+    registerWledControl(app, wled);
     app.post('/_control/reset', async () => {
       lifx.reset();
       hueBridge.reset();
       govee.reset();
       for (const device of nanoleaf) device.reset();
+      for (const device of wled) device.reset();
+      homeAssistant.reset();
       return { ok: true };
     });
   }
@@ -313,9 +353,13 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     hueBridge,
     govee,
     nanoleaf,
+    wled,
+    homeAssistant,
     state,
     plugin,
     async close() {
+      await Promise.all(wled.map((d) => d.close()));
+      await homeAssistant.close();
       await Promise.all([lifx.close(), hueBridge.close(), govee.close(), ...nanoleaf.map((d) => d.close())]);
     },
   };

@@ -80,6 +80,8 @@ describe('the Companion tab of Light Control', () => {
       hue_local: [],
       govee_lan: [],
       nanoleaf: [],
+      home_assistant: [],
+      wled: [],
     });
     expect(screen.queryByText(COMPANION_TEXTS.noSelection)).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
@@ -88,6 +90,8 @@ describe('the Companion tab of Light Control', () => {
       hue_local: ['uuid-1'],
       govee_lan: [],
       nanoleaf: [],
+      home_assistant: [],
+      wled: [],
     });
     fireEvent.click(screen.getByRole('button', { name: 'Deselect all' }));
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({});
@@ -111,6 +115,8 @@ describe('the Companion tab of Light Control', () => {
       hue_local: [],
       govee_lan: [],
       nanoleaf: [],
+      home_assistant: [],
+      wled: [],
     });
   });
 

@@ -21,6 +21,8 @@ const PROVIDER_LABELS = {
   hue_local: 'Hue bridge',
   govee_lan: 'Govee (LAN)',
   nanoleaf: 'Nanoleaf',
+  home_assistant: 'Home Assistant',
+  wled: 'WLED',
 } as const;
 const REACHABLE_LABELS = { on: 'Reachable', off: 'Unreachable' };
 

@@ -1,0 +1,99 @@
+// The companion's delayed playback: each flag reaches the lights at its time (the account's delay
+// plus this room's offset), a backlog after a reconnect plays only its newest due flag, and what the
+// lights show now is kept for the status page, the F1 fallback and the home outputs.
+import type { FlagEventData } from '@flaglight/core';
+import { flagLook, type LightsHub } from '../lights/lights-hub.js';
+import type { Logger } from '../system/log.js';
+import type { DeliveredFlag } from './follower.js';
+
+/** A flag that reaches the lights later than this after its emission is played at once. */
+const LATE_GRACE_MS = 2_000;
+
+export interface ShownFlag {
+  state: string;
+  message: string;
+  css: string | null;
+  at: string;
+}
+
+export interface Playback {
+  /** Plays a flag now (a due one, a test). */
+  showNow: (flag: DeliveredFlag | { state: string; message: string }) => void;
+  /** Flags from the server (or the F1 fallback), each played at its time. */
+  onFlags: (flags: DeliveredFlag[]) => void;
+  shown(): ShownFlag | null;
+  /** The flags waiting for their time, soonest first. */
+  pending(): { state: string; at: string }[];
+  /** Drops every waiting flag (unlinked, stopping). */
+  clear(): void;
+}
+
+export function createPlayback(options: {
+  hub: LightsHub;
+  log: Logger;
+  delayMs: () => number;
+  /** A followed flag reached the lights (not a test). */
+  onPlayed: (data: FlagEventData, delayMs: number) => void;
+}): Playback {
+  const { hub, log } = options;
+  let shown: ShownFlag | null = null;
+  const pending = new Map<number, { state: string; at: number; timer: NodeJS.Timeout }>();
+  let pendingId = 0;
+
+  const show = (state: string, message: string) => {
+    shown = { state, message, css: flagLook(state)?.css ?? null, at: new Date().toISOString() };
+    log.info(`Flag ${state}${message ? `: ${message}` : ''}`);
+  };
+
+  const showNow: Playback['showNow'] = (flag) => {
+    const state = 'data' in flag ? flag.data.state : flag.state;
+    const message = 'data' in flag ? flag.data.cause.message : flag.message;
+    hub.play(state);
+    if ('data' in flag) options.onPlayed(flag.data, options.delayMs());
+    show(state, message);
+  };
+
+  return {
+    showNow,
+    onFlags: (flags) => {
+      const delay = options.delayMs();
+      const now = Date.now();
+      const timed = flags.map((flag) => ({
+        flag,
+        at: flag.receivedAt + delay - Math.max(0, flag.ageMs - LATE_GRACE_MS),
+      }));
+      // Of the flags already due (a backlog after a reconnect), only the newest still matters.
+      const latestDue = timed.filter((entry) => entry.at <= now).at(-1);
+      if (latestDue) {
+        for (const [id, entry] of pending) {
+          if (entry.at <= latestDue.at) {
+            clearTimeout(entry.timer);
+            pending.delete(id);
+          }
+        }
+        showNow(latestDue.flag);
+      }
+      for (const entry of timed.filter((e) => e.at > now)) {
+        const id = ++pendingId;
+        // The hub plays it at its time on its own clock; this only follows what is shown.
+        hub.schedule(entry.flag.data.state, entry.at);
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          options.onPlayed(entry.flag.data, delay);
+          show(entry.flag.data.state, entry.flag.data.cause.message);
+        }, entry.at - now);
+        timer.unref();
+        pending.set(id, { state: entry.flag.data.state, at: entry.at, timer });
+      }
+    },
+    shown: () => shown,
+    pending: () =>
+      [...pending.values()]
+        .sort((a, b) => a.at - b.at)
+        .map((p) => ({ state: p.state, at: new Date(p.at).toISOString() })),
+    clear() {
+      for (const entry of pending.values()) clearTimeout(entry.timer);
+      pending.clear();
+    },
+  };
+}

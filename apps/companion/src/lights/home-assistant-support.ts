@@ -1,0 +1,210 @@
+import {
+  createHomeAssistantAgent,
+  createHomeAssistantDriver,
+  HOME_ASSISTANT_TOKEN_REFUSED,
+  homeAssistantRequest,
+  isHomeAssistantToken,
+  parseHomeAssistantUrl,
+  type HomeAssistantDriver,
+  type HomeAssistantEntityError,
+} from '@flaglight/lights/lan';
+import type { BridgeActions, BridgeStatus } from '../bridge/local-bridge.js';
+import type { Logger } from '../system/log.js';
+import type { StateFile } from '../system/state-file.js';
+import type { LightsHub } from './lights-hub.js';
+
+const KEY = 'home_assistant';
+const DEMO_RETRY_MS = 5_000;
+
+/** `--home-assistant URL`, its token from `FLAGLIGHT_HA_TOKEN`, and `--home-assistant-insecure`. */
+export interface HomeAssistantSettings {
+  url: string | null;
+  token: string | null;
+  insecure: boolean;
+}
+
+/** What the companion's options carry for Home Assistant (absent: off, unless `--demo`). */
+export interface HomeAssistantOptions {
+  homeAssistant?: HomeAssistantSettings;
+}
+
+/** The status page's view: never the token, only whether one is saved and where it came from. */
+export interface HomeAssistantView {
+  url: string | null;
+  state: 'off' | 'needs-token' | 'connecting' | 'connected' | 'unreachable' | 'token-refused';
+  message: string | null;
+  /** A token entered on the status page is kept (it can be forgotten there). */
+  tokenSaved: boolean;
+  /** The token comes from `FLAGLIGHT_HA_TOKEN`. */
+  tokenFromEnv: boolean;
+  lights: number;
+  entityErrors: HomeAssistantEntityError[];
+}
+
+export type SaveTokenResult = { ok: true } | { ok: false; error: string };
+
+export interface HomeAssistantSupport {
+  /** Checks a token with `GET /api/` (401: not saved), keeps it in the state file and drives with it. */
+  saveToken(token: string): Promise<SaveTokenResult>;
+  /** Drops the saved token (the `FLAGLIGHT_HA_TOKEN` one, if any, is used again). */
+  forgetToken(): Promise<void>;
+  view(): HomeAssistantView;
+  /** The local bridge's actions with the Home Assistant routes and the status page's view added. */
+  withActions(actions: BridgeActions): BridgeActions;
+}
+
+/**
+ * Home Assistant's lights through its REST API: one driver for the instance at `--home-assistant`
+ * (in demo mode, the LAN simulator's), with the token from `FLAGLIGHT_HA_TOKEN` or the one entered
+ * on the status page, which is kept in the state file for that address only and wins over the
+ * environment's. The token is never logged, never shown again and never sent to the Flaglight
+ * server. A token Home Assistant refuses (401) stops the driver; the page asks for a new one.
+ */
+export function createHomeAssistantSupport(options: {
+  hub: LightsHub;
+  log: Logger;
+  store: StateFile;
+  server: string;
+  options: HomeAssistantOptions & { demo: boolean };
+  signal: AbortSignal;
+}): HomeAssistantSupport {
+  const { hub, log, store, signal } = options;
+  const given = options.options.homeAssistant ?? { url: null, token: null, insecure: false };
+  let url: string | null = given.url;
+  let envToken: string | null = given.token;
+  let demoToken = false;
+  let driver: HomeAssistantDriver | null = null;
+  let problem: string | null = null;
+
+  const savedToken = () => {
+    const saved = store.get().homeAssistant;
+    // A token is for the address it was entered for: never sent to another one.
+    return saved && saved.url === url ? saved.token : null;
+  };
+
+  const drive = async () => {
+    if (signal.aborted || url === null) return;
+    const token = savedToken() ?? envToken;
+    if (token === null) {
+      await hub.remove(KEY);
+      driver = null;
+      return;
+    }
+    try {
+      const created = createHomeAssistantDriver({
+        url,
+        token,
+        insecure: given.insecure,
+        onLog: (message) => log.info(message),
+      });
+      problem = null;
+      driver = created;
+      await hub.add('home_assistant', KEY, created);
+      const count = created.lights().length;
+      if (created.connection() === 'connected')
+        log.info(`Home Assistant: ${count} light${count === 1 ? '' : 's'} at ${url}`);
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+      log.warn(`Home Assistant: ${problem}`);
+    }
+  };
+
+  /** Demo mode without `--home-assistant`: the LAN simulator's instance and its demo token. */
+  const demoSettings = async () => {
+    for (let warned = false; !signal.aborted; warned = true) {
+      try {
+        const response = await fetch(`${options.server}/sims/lan/state`, {
+          signal: AbortSignal.timeout(5_000),
+        });
+        const state = (await response.json()) as { homeAssistant?: { url?: unknown; token?: unknown } };
+        const sim = state.homeAssistant;
+        if (typeof sim?.url !== 'string' || typeof sim.token !== 'string') return;
+        url = parseHomeAssistantUrl(sim.url);
+        demoToken = envToken === null;
+        envToken ??= sim.token;
+        return;
+      } catch (error) {
+        if (!warned)
+          log.warn(
+            `Home Assistant (demo): no simulator yet (${error instanceof Error ? error.message : String(error)})`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, DEMO_RETRY_MS).unref());
+      }
+    }
+  };
+
+  void (async () => {
+    if (options.options.demo && url === null) await demoSettings();
+    if (url !== null && savedToken() === null && envToken === null)
+      log.info('Home Assistant: enter a long-lived access token on the status page');
+    await drive();
+  })().catch((error: unknown) =>
+    log.error(`Home Assistant: ${error instanceof Error ? error.message : String(error)}`),
+  );
+
+  const support: HomeAssistantSupport = {
+    async saveToken(token) {
+      const base = url;
+      if (base === null) return { ok: false, error: 'Start the companion with --home-assistant URL first.' };
+      const trimmed = token.trim();
+      if (!isHomeAssistantToken(trimmed))
+        return { ok: false, error: 'Paste the whole long-lived access token (one line, no spaces).' };
+      const agent = createHomeAssistantAgent(base, given.insecure);
+      try {
+        const check = await homeAssistantRequest(base, trimmed, { method: 'GET', path: '/api/', agent });
+        if (check.status === 401 || check.status === 403)
+          return { ok: false, error: 'Home Assistant refused this token: the token was not saved.' };
+      } catch {
+        // Home Assistant is not answering now: the token is kept and tried when it answers.
+      } finally {
+        agent.destroy();
+      }
+      store.update((s) => ({ ...s, homeAssistant: { url: base, token: trimmed } }));
+      log.info('Home Assistant: token saved');
+      await drive();
+      return { ok: true };
+    },
+    async forgetToken() {
+      if (!store.get().homeAssistant) return;
+      store.update((s) => ({ ...s, homeAssistant: undefined }));
+      log.info('Home Assistant: saved token forgotten');
+      await drive();
+    },
+    view() {
+      const lights = driver?.lights() ?? [];
+      const connection = driver?.connection();
+      const tokenSaved = savedToken() !== null;
+      const state: HomeAssistantView['state'] =
+        url === null
+          ? 'off'
+          : !driver
+            ? 'needs-token'
+            : connection === 'closed'
+              ? 'connecting'
+              : (connection ?? 'connecting');
+      return {
+        url,
+        state,
+        message:
+          state === 'needs-token'
+            ? (problem ?? 'Enter a long-lived access token (Home Assistant: your profile → Security).')
+            : state === 'token-refused'
+              ? (driver?.problem() ?? HOME_ASSISTANT_TOKEN_REFUSED)
+              : (driver?.problem() ?? problem),
+        tokenSaved,
+        tokenFromEnv: !tokenSaved && envToken !== null && !demoToken,
+        lights: lights.length,
+        entityErrors: driver?.entityErrors() ?? [],
+      };
+    },
+    withActions(actions) {
+      return {
+        ...actions,
+        status: (): BridgeStatus => ({ ...actions.status(), homeAssistant: support.view() }),
+        saveHomeAssistantToken: (token) => support.saveToken(token),
+        forgetHomeAssistantToken: () => support.forgetToken(),
+      };
+    },
+  };
+  return support;
+}

@@ -1,0 +1,372 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LAN_SIM_HOST } from './lifx-bulbs.js';
+import { WLED_SIM_EFFECTS } from './wled-effects.js';
+
+const LOG_LIMIT = 1000;
+/** WLED renders at 42 frames/s by default: Blink's period counts two of them (reference §3.3). */
+const FRAME_MS = 23;
+
+export interface WledSimOptions {
+  /** 0 = ephemeral. */
+  port?: number;
+  now?: () => number;
+  name?: string;
+  /** 12 hex digits; the driver's light id. */
+  mac?: string;
+  ledCount?: number;
+  /** RGBW strip (`leds.lc` 3): colours take a fourth, white channel. */
+  white?: boolean;
+  version?: string;
+  /** `GET /json/effects`; default WLED 0.15's 187 names. */
+  effects?: readonly string[];
+}
+
+export interface WledSimFault {
+  /** Every connection is closed at once (the device left the network). */
+  offline: boolean;
+  /** Every answer waits this long (an ESP8266 busy with its LEDs). */
+  delayMs: number;
+  /** Every `POST /json/state` gets 503 `{"error":3}` + `Retry-After: 1` unapplied (WLED 0.15 busy). */
+  busy: boolean;
+  /** The next this many state writes get that 503. */
+  failNext: number;
+  /** `GET /json/info` streams without end (something else answering in the device's place). */
+  endless: boolean;
+}
+
+export interface WledSimSegment {
+  id: number;
+  start: number;
+  stop: number;
+  on: boolean;
+  bri: number;
+  col: number[][];
+  fx: number;
+  sx: number;
+  ix: number;
+  pal: number;
+}
+
+export interface WledSimState {
+  on: boolean;
+  bri: number;
+  transition: number;
+  seg: WledSimSegment[];
+}
+
+export interface WledSimRequest {
+  at: number;
+  method: string;
+  path: string;
+  body: unknown;
+  status: number;
+}
+
+export interface WledSimView {
+  id: string;
+  name: string;
+  host: string;
+  port: number;
+  url: string;
+  state: WledSimState;
+  /** The effect running, by name. */
+  effect: string;
+  /** The first LED's colour now (`#rrggbb`, `bri` applied, black when off); Blink/Strobe on the clock. */
+  hex: string;
+  fault: WledSimFault;
+  requests: { total: number; writes: number; maxConcurrent: number };
+}
+
+export interface WledSimDevice {
+  id: string;
+  host: string;
+  port: number;
+  url: string;
+  setFault(patch: Partial<WledSimFault>): WledSimFault;
+  view(): WledSimView;
+  requests(): WledSimRequest[];
+  /** Back to the first look, no faults, log cleared (a power cycle). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type Body = Record<string, unknown>;
+const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
+const byte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
+const NO_FAULT: WledSimFault = { offline: false, delayMs: 0, busy: false, failNext: 0, endless: false };
+
+/**
+ * A WLED device on the LAN (reference home-assistant-mqtt-wled.md §3): its JSON API over plain HTTP
+ * on 127.0.0.1: `GET /json`, `/json/state`, `/json/info`, `/json/si`, `/json/effects` (`/json/eff`),
+ * `/json/palettes`; `POST /json/state` (`/json/si`) with `application/json` only (else the 404
+ * page), `on`, `bri`, `transition`, `tt`, `seg` as an object (the selected segment) or an array;
+ * bad JSON 400 `{"error":9}`, another `/json/*` 501 `{"error":4}`. Blink and Strobe play on the
+ * `now` clock. Faults: offline, slow, busy (503), an endless info answer.
+ */
+export async function startWledSim(options: WledSimOptions = {}): Promise<WledSimDevice> {
+  const now = options.now ?? Date.now;
+  const mac = (options.mac ?? 'a0b765000001').toLowerCase();
+  const name = options.name ?? 'WLED';
+  const ledCount = options.ledCount ?? 60;
+  const white = options.white ?? false;
+  const effects = [...(options.effects ?? WLED_SIM_EFFECTS)];
+  const startedAt = now();
+  const firstState = (): WledSimState => ({
+    on: true,
+    bri: 128,
+    transition: 7,
+    seg: [
+      {
+        id: 0,
+        start: 0,
+        stop: ledCount,
+        on: true,
+        bri: 255,
+        col: [white ? [255, 160, 0, 0] : [255, 160, 0], [0, 0, 0], [0, 0, 0]],
+        fx: 0,
+        sx: 128,
+        ix: 128,
+        pal: 0,
+      },
+    ],
+  });
+  let state = firstState();
+  let fxStartedAt = now();
+  let fault: WledSimFault = { ...NO_FAULT };
+  let log: WledSimRequest[] = [];
+  let counts = { total: 0, writes: 0, maxConcurrent: 0 };
+  let active = 0;
+
+  const info = () => ({
+    ver: options.version ?? '0.15.3',
+    vid: 2411250,
+    leds: { count: ledCount, lc: white ? 3 : 1, rgbw: white, fps: 42, maxpwr: 850 },
+    name,
+    udpport: 21324,
+    live: false,
+    fxcount: effects.length,
+    palcount: 71,
+    arch: 'esp32',
+    freeheap: 180_000,
+    uptime: Math.floor((now() - startedAt) / 1000),
+    mac,
+    ip: LAN_SIM_HOST,
+  });
+
+  /** Applies a `POST /json/state` body; an error text when a key is out of range (nothing applied). */
+  function apply(body: unknown): string | null {
+    if (!isObject(body)) return 'not an object';
+    const next: WledSimState = structuredClone(state);
+    if (body.on !== undefined) {
+      if (body.on === 't') next.on = !next.on;
+      else if (typeof body.on === 'boolean') next.on = body.on;
+      else return 'on is a boolean or "t"';
+    }
+    if (body.bri !== undefined) {
+      if (!byte(body.bri)) return 'bri is 0-255';
+      next.bri = body.bri as number;
+    }
+    if (body.transition !== undefined) {
+      if (typeof body.transition !== 'number' || body.transition < 0) return 'transition is a number';
+      next.transition = body.transition;
+    }
+    const segs = body.seg === undefined ? [] : Array.isArray(body.seg) ? body.seg : [body.seg];
+    for (const raw of segs) {
+      if (!isObject(raw)) return 'seg holds objects';
+      const id = typeof raw.id === 'number' ? raw.id : 0;
+      const seg = next.seg.find((s) => s.id === id);
+      if (!seg) continue;
+      for (const key of ['fx', 'sx', 'ix', 'pal', 'bri'] as const) {
+        if (raw[key] === undefined) continue;
+        if (!byte(raw[key])) return `seg.${key} is 0-255`;
+        seg[key] = raw[key] as number;
+      }
+      if (seg.fx >= effects.length) seg.fx = 0;
+      if (typeof raw.on === 'boolean') seg.on = raw.on;
+      if (raw.col !== undefined) {
+        if (!Array.isArray(raw.col) || raw.col.length > 3) return 'seg.col is up to 3 colours';
+        raw.col.forEach((c: unknown, k: number) => {
+          if (Array.isArray(c) && c.length >= 3 && c.length <= 4 && c.every(byte))
+            seg.col[k] = white
+              ? [...(c as number[]).slice(0, 3), (c as number[])[3] ?? 0]
+              : (c as number[]).slice(0, 3);
+        });
+        if (!raw.col.every((c: unknown) => Array.isArray(c) && c.length >= 3 && c.every(byte)))
+          return 'seg.col colours are [r,g,b(,w)] 0-255';
+      }
+      if (raw.fx !== undefined) fxStartedAt = now();
+    }
+    state = next;
+    return null;
+  }
+
+  /** The first LED now: Blink alternates col[0]/col[1]; Strobe lights col[0] for one frame a period. */
+  function hexNow(): string {
+    const seg = state.seg[0]!;
+    if (!state.on || !seg.on) return '#000000';
+    const fx = effects[seg.fx] ?? 'Solid';
+    let color = seg.col[0]!;
+    if (fx === 'Blink' || fx === 'Strobe' || fx === 'Strobe Mega') {
+      const cycle = (255 - seg.sx) * 20;
+      const period = cycle + 2 * FRAME_MS;
+      const onMs = fx === 'Blink' ? FRAME_MS + (cycle * seg.ix) / 256 : FRAME_MS;
+      if ((now() - fxStartedAt) % period >= onMs) color = seg.col[1]!;
+    }
+    const scale = (state.bri / 255) * (seg.bri / 255);
+    return `#${color
+      .slice(0, 3)
+      .map((c) =>
+        Math.round(c * scale)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
+  }
+
+  function reply(
+    response: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const type = typeof body === 'string' ? 'text/html' : 'application/json';
+    response
+      .writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', ...headers })
+      .end(text);
+    return status;
+  }
+
+  function handle(request: http.IncomingMessage, text: string, response: http.ServerResponse): number {
+    const method = request.method ?? 'GET';
+    const path = (request.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+    if (method === 'GET') {
+      if (path === '/json/info' && fault.endless) {
+        // Never ends: the client must stop reading.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const more = () => {
+          while (!response.destroyed && response.write(chunk));
+          if (!response.destroyed) response.once('drain', more);
+        };
+        more();
+        return 200;
+      }
+      switch (path) {
+        case '/json':
+          return reply(response, 200, { state, info: info(), effects, palettes: ['Default'] });
+        case '/json/state':
+          return reply(response, 200, state);
+        case '/json/info':
+          return reply(response, 200, info());
+        case '/json/si':
+          return reply(response, 200, { state, info: info() });
+        case '/json/eff':
+        case '/json/effects':
+          return reply(response, 200, effects);
+        case '/json/pal':
+        case '/json/palettes':
+          return reply(response, 200, ['Default', '* Random Cycle', '* Color 1']);
+      }
+      if (path.startsWith('/json/')) return reply(response, 501, { error: 4 });
+      return reply(response, 404, '<!DOCTYPE html><title>Not found</title>');
+    }
+    if (method !== 'POST' || (path !== '/json/state' && path !== '/json/si'))
+      return reply(response, 404, '<!DOCTYPE html><title>Not found</title>');
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? ''))
+      return reply(response, 404, '<!DOCTYPE html><title>Not found</title>');
+    counts.writes += 1;
+    if (fault.busy || fault.failNext > 0) {
+      if (fault.failNext > 0) fault.failNext -= 1;
+      return reply(response, 503, { error: 3 }, { 'retry-after': '1' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      return reply(response, 400, { error: 9 });
+    }
+    const error = apply(body);
+    if (error) return reply(response, 400, { error: 9, message: error });
+    return reply(response, 200, isObject(body) && body.v === true ? state : { success: true });
+  }
+
+  const server = http.createServer((request, response) => {
+    if (fault.offline) {
+      request.socket.destroy();
+      return;
+    }
+    active += 1;
+    counts.total += 1;
+    counts.maxConcurrent = Math.max(counts.maxConcurrent, active);
+    response.once('close', () => (active -= 1));
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const answer = () => {
+        if (fault.offline) {
+          request.socket.destroy();
+          return;
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text === '' ? undefined : text;
+        try {
+          body = text === '' ? undefined : (JSON.parse(text) as unknown);
+        } catch {
+          // Logged as sent.
+        }
+        const status = handle(request, text, response);
+        log.push({ at: now(), method: request.method ?? 'GET', path: request.url ?? '/', body, status });
+        if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+      };
+      if (fault.delayMs > 0) setTimeout(answer, fault.delayMs);
+      else answer();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, LAN_SIM_HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${LAN_SIM_HOST}:${port}`;
+
+  return {
+    id: mac,
+    host: LAN_SIM_HOST,
+    port,
+    url,
+    setFault(patch) {
+      fault = { ...fault, ...patch };
+      // Connections kept alive from before must not carry on past "offline".
+      if (fault.offline) server.closeIdleConnections();
+      return { ...fault };
+    },
+    view: () => ({
+      id: mac,
+      name,
+      host: LAN_SIM_HOST,
+      port,
+      url,
+      state: structuredClone(state),
+      effect: effects[state.seg[0]!.fx] ?? 'Solid',
+      hex: hexNow(),
+      fault: { ...fault },
+      requests: { ...counts },
+    }),
+    requests: () => [...log],
+    reset() {
+      state = firstState();
+      fault = { ...NO_FAULT };
+      log = [];
+      counts = { total: 0, writes: 0, maxConcurrent: 0 };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
