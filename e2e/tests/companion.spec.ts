@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,36 @@ function yellowish(hex: string): boolean {
     number,
   ];
   return r > 0x40 && g > 0x40 && Math.abs(r - g) < 0x30 && b < r / 3;
+}
+
+/** A private Mosquitto broker on a loopback port (Debian `mosquitto`; .ci/run installs it). */
+const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((file) => existsSync(file));
+const MOSQUITTO_SUB = ['/usr/bin/mosquitto_sub', '/usr/sbin/mosquitto_sub'].find((file) => existsSync(file));
+
+async function startBroker(dir: string, port: number): Promise<ChildProcess> {
+  const conf = path.join(dir, 'mosquitto.conf');
+  // stderr is unbuffered; as root Mosquitto would drop to a user that cannot read this folder.
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous true',
+    'persistence false',
+    'log_dest stderr',
+  ];
+  if (process.getuid?.() === 0) lines.push('user root');
+  writeFileSync(conf, `${lines.join('\n')}\n`);
+  const broker = spawn(MOSQUITTO!, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mosquitto did not start: ${log}`)), 10_000);
+    broker.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return broker;
 }
 
 /** LIFX HSBK hues (0–65535): red 0, yellow 60° = 10923. */
@@ -123,6 +153,11 @@ test.describe('desktop companion', () => {
   let bridgePort = 0;
   let server: DemoServer | null = null;
   let companion: ChildProcess | null = null;
+  let broker: ChildProcess | null = null;
+  let subscriber: ChildProcess | null = null;
+  let brokerPort = 0;
+  /** What the MQTT subscriber saw, `topic payload` a line. */
+  let mqttLines: string[] = [];
   let output = '';
   let api: APIRequestContext | null = null;
 
@@ -177,6 +212,8 @@ test.describe('desktop companion', () => {
     return (await (await fetch(`${base}/sims/lan/state`)).json()) as {
       govee: { devices: { on: boolean; lanControl: boolean; hex: string }[] };
       nanoleaf: { devices: { on: boolean; panels: { hex: string }[] }[] };
+      wled: { devices: { state: { on: boolean }; hex: string; effect: string }[] };
+      homeAssistant: { lights: { state: string; hs: [number, number] | null; hex: string }[] };
     };
   }
 
@@ -193,7 +230,8 @@ test.describe('desktop companion', () => {
   test.beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-server-'));
     companionDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-data-'));
-    [port, lifxPort, huePort, bridgePort] = await Promise.all([
+    [port, lifxPort, huePort, bridgePort, brokerPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -204,8 +242,13 @@ test.describe('desktop companion', () => {
   });
 
   test.afterAll(async () => {
-    // Both are waited for: a process the suite started never outlives it.
-    await Promise.all([endProcess(companion, 'SIGTERM'), endProcess(server?.process ?? null, 'SIGKILL')]);
+    // All are waited for: a process the suite started never outlives it.
+    await Promise.all([
+      endProcess(companion, 'SIGTERM'),
+      endProcess(server?.process ?? null, 'SIGKILL'),
+      endProcess(subscriber, 'SIGKILL'),
+      endProcess(broker, 'SIGKILL'),
+    ]);
     await api?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(companionDir, { recursive: true, force: true });
@@ -217,6 +260,18 @@ test.describe('desktop companion', () => {
     test.setTimeout(240_000);
     const base = server!.base;
     const session = await signUpViaApi(api!);
+    // A broker and a subscriber on it, to see what the companion tells home automation.
+    if (MOSQUITTO && MOSQUITTO_SUB) {
+      broker = await startBroker(companionDir, brokerPort);
+      subscriber = spawn(
+        MOSQUITTO_SUB,
+        ['-h', '127.0.0.1', '-p', String(brokerPort), '-t', 'flaglight/#', '-F', '%t %p'],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      subscriber.stdout!.on('data', (chunk: Buffer) =>
+        mqttLines.push(...chunk.toString().split('\n').filter(Boolean)),
+      );
+    }
     // Paused just before a yellow flag (a paused replay is placed at speed 1, then stopped).
     await setRace(base, BEFORE_YELLOW_MINUTES, 1);
     await setSpeed(base, 0);
@@ -244,6 +299,7 @@ test.describe('desktop companion', () => {
         String(bridgePort),
         '--name',
         'E2E Companion',
+        ...(broker ? ['--mqtt', `mqtt://127.0.0.1:${brokerPort}`] : []),
       ],
       { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -322,6 +378,31 @@ test.describe('desktop companion', () => {
       },
       20_000,
     );
+    // So do Home Assistant's colour lights and the WLED strips (their strobe settles on solid yellow).
+    await waitFor(
+      'yellow on Home Assistant colour lights and WLED devices',
+      async () => {
+        const lan = await lanState(base);
+        const colour = lan.homeAssistant.lights.filter((l) => l.hs !== null && l.state !== 'unavailable');
+        return (
+          colour.length >= 3 &&
+          colour.every((l) => l.state === 'on' && yellowish(l.hex)) &&
+          lan.wled.devices.length === 2 &&
+          lan.wled.devices.every((d) => d.state.on && yellowish(d.hex))
+        );
+      },
+      20_000,
+    );
+    if (broker) {
+      // The broker heard the same flag, retained under the companion's name, and it is online.
+      await waitFor(
+        'the flag on MQTT',
+        async () =>
+          mqttLines.some((line) => /^flaglight\/e2e_companion\/flag (yellow|double_yellow)$/.test(line)) &&
+          mqttLines.includes('flaglight/e2e_companion/availability online'),
+        10_000,
+      );
+    }
 
     // kill -9 the server; the race it comes back with is under a red flag.
     await endProcess(server!.process, 'SIGKILL');
@@ -365,5 +446,16 @@ test.describe('desktop companion', () => {
     );
     expect(after.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect(output).toMatch(/unlinked/i);
+
+    if (broker) {
+      // kill -9 the companion: the broker tells every subscriber it is offline (its last will).
+      mqttLines = [];
+      await endProcess(companion, 'SIGKILL');
+      await waitFor(
+        'availability offline after a kill -9',
+        async () => mqttLines.includes('flaglight/e2e_companion/availability offline'),
+        10_000,
+      );
+    }
   });
 });
