@@ -1,12 +1,15 @@
 import { shouldShowUpgradeSection } from '@flaglight/core';
 import {
+  Cable,
   Cloud,
   CloudSun,
   Crown,
   Hexagon,
+  House,
   Laptop,
   Lightbulb,
   LogOut,
+  RadioTower,
   Router,
   SlidersHorizontal,
 } from 'lucide-react';
@@ -17,10 +20,12 @@ import { useSignOut } from '../auth/use-sign-out';
 import { useLightControl } from '../lights/light-control-context';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
+import { CompanionBrandSection, MqttSection } from './CompanionBrandSection';
 import { DevicesSection } from './DevicesSection';
 import { GoveeLanSection } from './GoveeLanSection';
 import { GoveeSection } from './GoveeSection';
 import { HueSection } from './HueSection';
+import { LAN_TEXTS } from './lan-texts';
 import { LifxSection } from './LifxSection';
 import { NanoleafSection } from './NanoleafSection';
 import { PreferencesSection } from './PreferencesSection';
@@ -41,6 +46,9 @@ export function SettingsPage() {
   const [goveeOpen, setGoveeOpen] = useState(params.get('section') === 'govee');
   const [nanoleafOpen, setNanoleafOpen] = useState(params.get('section') === 'nanoleaf');
   const [goveeLanOpen, setGoveeLanOpen] = useState(params.get('section') === 'govee-lan');
+  const [homeAssistantOpen, setHomeAssistantOpen] = useState(params.get('section') === 'home-assistant');
+  const [wledOpen, setWledOpen] = useState(params.get('section') === 'wled');
+  const [mqttOpen, setMqttOpen] = useState(params.get('section') === 'mqtt');
   const [preferencesOpen, setPreferencesOpen] = useState(false);
   const [devicesOpen, setDevicesOpen] = useState(params.get('section') === 'devices');
   const section = params.get('section');
@@ -49,6 +57,9 @@ export function SettingsPage() {
     const open: Record<string, (open: boolean) => void> = {
       nanoleaf: setNanoleafOpen,
       'govee-lan': setGoveeLanOpen,
+      'home-assistant': setHomeAssistantOpen,
+      wled: setWledOpen,
+      mqtt: setMqttOpen,
       devices: setDevicesOpen,
     };
     if (!section || !open[section]) return;
@@ -115,6 +126,33 @@ export function SettingsPage() {
           onOpenChange={setGoveeLanOpen}
         >
           <GoveeLanSection />
+        </SettingsSection>
+        <SettingsSection
+          id="home-assistant"
+          title="Home Assistant"
+          icon={<House aria-hidden="true" className="size-5 text-accent" />}
+          open={homeAssistantOpen}
+          onOpenChange={setHomeAssistantOpen}
+        >
+          <CompanionBrandSection provider="home_assistant" texts={LAN_TEXTS.homeAssistant} />
+        </SettingsSection>
+        <SettingsSection
+          id="wled"
+          title="WLED"
+          icon={<Cable aria-hidden="true" className="size-5 text-accent" />}
+          open={wledOpen}
+          onOpenChange={setWledOpen}
+        >
+          <CompanionBrandSection provider="wled" texts={LAN_TEXTS.wled} />
+        </SettingsSection>
+        <SettingsSection
+          id="mqtt"
+          title="MQTT"
+          icon={<RadioTower aria-hidden="true" className="size-5 text-accent" />}
+          open={mqttOpen}
+          onOpenChange={setMqttOpen}
+        >
+          <MqttSection />
         </SettingsSection>
         <SettingsSection
           id="preferences"

@@ -52,6 +52,43 @@ export const LAN_TEXTS = {
     report: 'Govee LAN diagnostics report',
     diagnosticsNone: 'The companion on this computer found no Govee light on the LAN.',
   },
+  homeAssistant: {
+    intro:
+      'Home Assistant works through the Flaglight Companion: it drives the lights Home Assistant knows (IKEA, Zigbee, Z-Wave, Yeelight, WiZ and hundreds more) with a long-lived access token, from a computer on the same network.',
+    setup: [
+      'In Home Assistant: your profile → Security → Long-lived access tokens → Create token, and copy it (it is shown once).',
+      'Start the companion with --home-assistant http://homeassistant.local:8123 (or set FLAGLIGHT_HA_URL), then paste the token on its status page at http://127.0.0.1:47920/ (or set FLAGLIGHT_HA_TOKEN). The token stays on that computer: Flaglight never receives it.',
+      'Pick the lights in Light Control → Companion. White-only lights show the flag as warm or cool white; dimmers only dim.',
+    ],
+    list: 'Home Assistant lights',
+    none: 'No Home Assistant light reported yet.',
+    diagnostics: 'Home Assistant diagnostics',
+    report: 'Home Assistant diagnostics report',
+    diagnosticsNone:
+      'The companion on this computer drives no Home Assistant light: check its status page for "token refused" or an address it cannot reach.',
+  },
+  wled: {
+    intro:
+      'WLED strips work through the Flaglight Companion: it finds them on the network by itself, or you name them with --wled HOST (env FLAGLIGHT_WLED).',
+    setup: [
+      'Give each WLED controller a fixed address in your router (or use its name, e.g. wled-tv.local).',
+      'Red and chequered flags use WLED’s Blink effect where the strip has it; solid colours otherwise.',
+    ],
+    list: 'WLED devices',
+    none: 'No WLED device reported yet.',
+    diagnostics: 'WLED diagnostics',
+    report: 'WLED diagnostics report',
+    diagnosticsNone: 'The companion on this computer found no WLED device.',
+  },
+  mqtt: {
+    intro:
+      'MQTT lets any automation follow the flag: the companion publishes it to your broker, and Home Assistant shows a "Track flag" sensor by itself (MQTT discovery). Node-RED, Homey and openHAB can subscribe too.',
+    setup: [
+      'Start the companion with --mqtt mqtt://homeassistant.local:1883 (or set FLAGLIGHT_MQTT_URL; the user name and password in FLAGLIGHT_MQTT_USERNAME and FLAGLIGHT_MQTT_PASSWORD).',
+      'Topics, retained: flaglight/<computer>/flag (green, yellow, double_yellow, red, safety_car, vsc, vsc_ending, chequered, fastest_lap or none), …/state (JSON) and …/availability (online or offline).',
+      'The companion’s status page says whether it reached the broker; a wrong password or an unreachable broker is a line there, and it keeps trying.',
+    ],
+  },
 } as const;
 
 export interface CompanionLanLight {
