@@ -1,5 +1,5 @@
 /**
- * Govee LAN through the companion's driver (issue 16): commands per flag and the time from a flag
+ * Govee LAN through the companion's driver: commands per flag and the time from a flag
  * to the last of 10 devices showing it. Prints figures, asserts nothing; exits non-zero only when
  * the set-up fails. `npm run bench:govee-lan -w @flaglight/bench`.
  *

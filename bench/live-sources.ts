@@ -1,5 +1,5 @@
 /**
- * Live sources benchmark (issue 15): the demo server's F1 live-timing feed (simulator, delay 0)
+ * Live sources benchmark: the demo server's F1 live-timing feed (simulator, delay 0)
  * and OpenF1 behind it. Prints figures, asserts nothing:
  * - TrackStatus line received by the server's client → flag event published (p50, p99, max);
  * - failover: the feed goes silent (stall) or refuses (down) → OpenF1 active;
@@ -85,7 +85,7 @@ for (const outage of [3_000, 12_000, 25_000]) {
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : 'never');
-console.log('Live sources (issue 15), demo server, F1 live-timing simulator, delay 0');
+console.log('Live sources, demo server, F1 live-timing simulator, delay 0');
 console.log(
   `  TrackStatus → flag event: ${latencies.length} changes caused by TrackStatus (${flags} flags in all); ` +
     `p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1) ?? NaN)} (target ≤ 200 ms)`,

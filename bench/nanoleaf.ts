@@ -1,6 +1,6 @@
 /**
- * Nanoleaf on the LAN through the companion's driver (issue 16: "commands per flag per brand, time
- * from flag to last device updated with 10 devices"). Prints figures, asserts nothing; exits
+ * Nanoleaf on the LAN through the companion's driver: commands per flag per brand, and the time
+ * from a flag to the last of 10 devices updated. Prints figures, asserts nothing; exits
  * non-zero only when the set-up fails. `npm run bench:nanoleaf -w @flaglight/bench`.
  *
  * Ten simulated controllers (7 LED panels and an LED-less controller each), each on its own HTTP

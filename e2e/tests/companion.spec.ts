@@ -10,7 +10,7 @@ import { DelayPanel } from '../page-models/delay-panel';
 import { signUpViaApi } from '../support/accounts';
 
 /**
- * The desktop companion's whole journey (issue 14 item 6), against a demo server of its own (this
+ * The desktop companion's whole journey, against a demo server of its own (this
  * test kills it with kill -9 and starts it again) and the demo's LAN simulator: the built Linux
  * executable links in the browser, follows the demo race with the browser closed, holds each flag
  * back by the account's delay, drives the virtual LIFX bulbs over UDP, survives the server's
@@ -364,7 +364,7 @@ test.describe('desktop companion', () => {
       20_000,
     );
     expect(Date.now() - receivedAt).toBeGreaterThan(4_000);
-    // The other LAN brands the companion found in demo mode follow the same flag (issue 16).
+    // The other LAN brands the companion found in demo mode follow the same flag.
     await waitFor(
       'yellow on every Govee device and Nanoleaf controller',
       async () => {

@@ -3,7 +3,7 @@ import { expect, signInAs, test, USERS } from '../fixtures';
 import { LightControlPanel, LightSettings } from '../page-models/light-control';
 
 /**
- * Govee's cloud through the server (issue 16), in demo mode against the Govee simulator: connect
+ * Govee's cloud through the server, in demo mode against the Govee simulator: connect
  * with the demo key, pick a light in Light Control, and the test flags land on it as solid colours
  * (Govee's cloud cannot strobe); a wrong key gets a clear message and keeps nothing.
  */

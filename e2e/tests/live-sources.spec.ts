@@ -1,7 +1,7 @@
 import { expect, signInAs, test, USERS } from '../fixtures';
 
 /**
- * Issue 15's "done means": the demo race arrives through the simulated F1 live-timing feed;
+ * The two live sources end to end: the demo race arrives through the simulated F1 live-timing feed;
  * killing the feed switches the lights' source to OpenF1, and Race Control says so in one line;
  * turning it back on returns to it. (The server suite checks that no flag is missed meanwhile.)
  */

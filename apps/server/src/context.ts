@@ -145,7 +145,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     redis && config.redisUrl
       ? createRedisUserEvents(config.redisUrl, redis.client, { prefix: redis.prefix, logger })
       : createInProcessUserEvents();
-  // One F1 live-timing connection per instance, whatever the number of users (issue 15).
+  // One F1 live-timing connection per instance, whatever the number of users: F1 tolerates light,
+  // personal use of its feed, not a connection per fan.
   const f1Feed = config.f1Live
     ? startF1Feed({ url: config.f1Live.url ?? simUrl('f1live/signalrcore'), logger })
     : undefined;

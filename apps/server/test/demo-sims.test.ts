@@ -154,7 +154,7 @@ describe('no open redirect through the demo simulators', () => {
   });
 });
 
-// Issue 14: the LAN simulator of demo mode, on 127.0.0.1 only, seen at /sims/lan/.
+// The LAN simulator of demo mode, on 127.0.0.1 only, seen at /sims/lan/.
 describe('the LAN simulator in demo mode', () => {
   test('virtual LIFX bulbs and the Hue bridge listen on 127.0.0.1 and their state follows UDP writes', async () => {
     const t = await buildTestApp();

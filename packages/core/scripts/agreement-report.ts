@@ -13,7 +13,7 @@ import {
   TEST_DATA_DIR,
 } from '../test/fixtures.js';
 
-/** The reading issue 15 and DESIGN §6 quote: the whole recording, chequered time counted as agreeing. */
+/** The reading DESIGN §7's targets quote: the whole recording, chequered time counted as agreeing. */
 const WHOLE: AgreementOptions = { window: 'whole', checkered: 'agree' };
 /** The same, from TrackStatus's first line (before it F1 has said nothing to compare with). */
 const SPOKEN: AgreementOptions = { ...WHOLE, beforeTrackStatus: 'exclude' };

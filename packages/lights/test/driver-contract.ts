@@ -137,7 +137,7 @@ function settledLook(flag: EffectFlag): ExpectedLook {
 const FASTEST_LAP_LOOK: ExpectedLook = { color: FASTEST_LAP_PURPLE, brightness: 1 };
 
 /**
- * The contract every light driver keeps (issue 16): through the product's effect player, each
+ * The contract every light driver keeps: through the product's effect player, each
  * flag of core's list ends on SPEC's look on every light; a burst of flags ends on the last one
  * within the declared command bound; one simulator error does not stop the next flag;
  * `cancelPending()` drops queued work; `listDevices()` lists the simulator's lights.

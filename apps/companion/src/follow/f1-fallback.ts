@@ -85,7 +85,7 @@ interface Active {
 
 /**
  * Follows F1 live timing itself while the Flaglight server cannot be reached during a session, so
- * an outage on race day does not stop the room (issue 15 item 6, decision 020).
+ * an outage on race day does not stop the room (decision 020).
  *
  * - **When.** The server has not answered for `outageMs` (network errors and 5xx: the follower is
  *   `connecting`/`reconnecting`; a 401, an unlink or a refusal is an answer and never starts it), and

@@ -19,7 +19,7 @@ function content(message: Record<string, unknown>): string {
     .join('|');
 }
 
-/** The live sources a session is followed from (issue 15). */
+/** The live sources a session is followed from (decision 021). */
 export type LiveSourceName = 'openf1' | 'f1-live-timing';
 
 /**

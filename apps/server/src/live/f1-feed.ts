@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 
 /**
  * No frame for this long and the feed counts as down: heartbeats come every 5 s, so two missed
- * ones. With the 1 s health check the lights fail over to OpenF1 within 9 s (issue target: 10 s).
+ * ones. With the 1 s health check the lights fail over to OpenF1 within 9 s (DESIGN §7: 10 s).
  */
 export const F1_FEED_SILENCE_MS = 8_000;
 export const F1_FEED_CHECK_MS = 1_000;
@@ -52,8 +52,8 @@ export interface F1SessionState {
 }
 
 /**
- * The server instance's one connection to F1 live timing (issue 15: one per instance, whatever
- * the number of users), shared by every live session it follows, and what arms a session from
+ * The server instance's one connection to F1 live timing (one per instance, whatever the number
+ * of users: the feed tolerates light personal use, not a connection per fan), shared by every live session it follows, and what arms a session from
  * SessionInfo/SessionStatus. Health is judged here, not in the client: the client reconnects after
  * 20 s without a frame, the lights must fail over sooner.
  */

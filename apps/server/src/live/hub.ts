@@ -74,7 +74,7 @@ export interface LiveHubOptions {
   f1?: F1Feed | undefined;
 }
 
-/** `GET /api/live/sources` (issue 15): which source drives the lights, and how each is doing. */
+/** `GET /api/live/sources`: which source drives the lights, and how each is doing. */
 export interface LiveSourceView {
   name: 'f1-live-timing' | 'openf1';
   state: 'active' | 'standby' | 'down';

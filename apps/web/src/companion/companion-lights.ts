@@ -94,7 +94,7 @@ export function findSharedLights(
   devices: readonly LinkedDevice[] | null | undefined,
   settings: SelectionSettings,
 ): SharedLights {
-  // `govee`: the cloud Govee selection is matched here once the browser has one (issue 16).
+  // `govee`: the cloud Govee selection is matched here once the browser has one.
   const companion = { lifx: new Set<string>(), hue: new Set<string>(), govee: new Set<string>() };
   for (const device of devices ?? []) {
     if (!device.online) continue;

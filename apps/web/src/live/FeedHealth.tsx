@@ -33,7 +33,7 @@ export function feedHealthText(sources: readonly LiveSourceView[]): { text: stri
   };
 }
 
-/** Race Control's feed-health line (issue 15), shown while a session is live or followed. */
+/** Race Control's feed-health line (which live source drives the lights), shown while a session is live or followed. */
 export function FeedHealth() {
   const sources = useQuery({
     queryKey: ['live', 'sources'],

@@ -31,7 +31,7 @@ export interface AgreementOptions {
   source?: AgreementSource;
   /**
    * `first-message` (default): from the first race-control message to the last line of any stream.
-   * `whole`: the whole recording, from offset 0 (the reading issue 15 and DESIGN §6 quote).
+   * `whole`: the whole recording, from offset 0 (the reading DESIGN §7's targets quote).
    */
   window?: 'first-message' | 'whole';
   /** Time in `checkered`: left out of both sides (default), or counted as agreeing. */
