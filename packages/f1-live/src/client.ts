@@ -1,7 +1,14 @@
 import { type RaceControlMessage } from '@flaglight/core';
 import { type HubConnection } from '@microsoft/signalr';
 import { buildHubConnection, DEFAULT_HEADERS } from './connection.js';
-import { clipForLog, describe, describeF1LiveFailure, type F1LivePhase, signalrLogger } from './failure.js';
+import {
+  clipForLog,
+  describe,
+  describeF1LiveFailure,
+  type F1LivePhase,
+  signalrLogger,
+  type F1LiveLogger,
+} from './failure.js';
 import {
   applyDelta,
   type FeedObject,
@@ -88,14 +95,7 @@ export interface F1LiveEvents {
   state: F1LiveState;
 }
 
-type LogFn = (data: Record<string, unknown>, message: string) => void;
-/** pino-compatible. */
-export interface F1LiveLogger {
-  debug: LogFn;
-  info: LogFn;
-  warn: LogFn;
-  error: LogFn;
-}
+export type { F1LiveLogger };
 
 export interface F1LiveClientOptions {
   /** The hub URL: {@link F1_LIVE_TIMING_URL} in production, a simulator's `…/signalrcore` in tests and demo. */

@@ -1,5 +1,4 @@
 import { type ILogger, LogLevel } from '@microsoft/signalr';
-import type { F1LiveLogger } from './client.js';
 
 /** Where a connection attempt was when it failed. */
 export type F1LivePhase = 'setup' | 'connect' | 'subscribe' | 'snapshot' | 'closed';
@@ -51,4 +50,13 @@ export function signalrLogger(logger: F1LiveLogger): ILogger {
       else if (level === LogLevel.Information) logger.debug({ signalr: true }, line);
     },
   };
+}
+
+type LogFn = (data: Record<string, unknown>, message: string) => void;
+/** pino-compatible. */
+export interface F1LiveLogger {
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
 }

@@ -1,5 +1,5 @@
 import { DeviceLightSchema } from '@flaglight/contract';
-import type { LanProvider } from './lights-hub.js';
+import type { LanProvider } from './lan-provider.js';
 
 /** The longest label the server takes (`PUT /api/device/lights`), read from the contract itself. */
 export const LIGHT_LABEL_MAX = DeviceLightSchema.shape.label.maxLength ?? 80;

@@ -6,9 +6,10 @@ import {
   type LightDeviceInfo,
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
+import type { LanProvider } from './lan-provider.js';
 import { fallbackLightLabel, normalizeLightLabel } from './light-label.js';
 
-export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf' | 'home_assistant' | 'wled';
+export type { LanProvider };
 
 /** A LAN driver as the hub uses it: the shared driver interface plus discovery and shutdown. */
 export interface LanDriver extends LightDriver {

@@ -1,6 +1,10 @@
 import type { AuthLevel } from '@flaglight/contract';
 import { isPlanActive, normalizeEmail } from '@flaglight/core';
-import type { UserRow } from './repository.js';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema.js';
+
+/** A user row as the database gives it (repository.ts names it UserRow). */
+type UserRow = Selectable<UsersTable>;
 
 /** What an account may do. Decided here and nowhere else (routes, services and admin read it). */
 export interface Access {

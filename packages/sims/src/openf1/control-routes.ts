@@ -2,8 +2,8 @@ import { type BundledSession } from '@flaglight/data';
 import { type FastifyInstance, type FastifyReply } from 'fastify';
 import { optionalNumber, parseFaultSpec } from '../shared/faults.js';
 import { requireBundledSession } from '../shared/recording-names.js';
+import type { OpenF1SimControl } from './control.js';
 import { type ReplayOptions } from './replay.js';
-import { type OpenF1SimControl } from './sim.js';
 
 type Body = Record<string, unknown>;
 

@@ -6,16 +6,11 @@ import {
   type FastifyRequest,
 } from 'fastify';
 import { type Clock, systemClock } from '../shared/clock.js';
-import {
-  applyFaults,
-  type ActiveFault,
-  type FaultResponses,
-  Faults,
-  type FaultSpec,
-} from '../shared/faults.js';
+import { applyFaults, type FaultResponses, Faults } from '../shared/faults.js';
 import { requireBundledSession } from '../shared/recording-names.js';
-import { type LoggedRequest, RequestLog, splitUrl } from '../shared/request-log.js';
+import { RequestLog, splitUrl } from '../shared/request-log.js';
 import { registerControlRoutes } from './control-routes.js';
+import type { OpenF1SimControl } from './control.js';
 import { type Endpoint, ENDPOINTS, latestKeys, rowsAt, toCsv } from './data.js';
 import { matchesFilters, parseFilterQuery, usesLatest } from './filters.js';
 import { PushBroker, RACE_CONTROL_TOPIC } from './push.js';
@@ -71,36 +66,7 @@ export interface OpenF1SimOptions {
   onReplaysChanged?: (replays: ReplayInfo[]) => void;
 }
 
-export interface OpenF1SimControl {
-  /** Adds a session replayed as live; returns what it looks like now. */
-  replay(options: ReplayOptions): ReplayInfo;
-  /** Replaces every live replay. */
-  setReplays(options: ReplayOptions[]): ReplayInfo[];
-  clearReplays(): void;
-  replays(): ReplayInfo[];
-  /** Changes the speed of every replay from now on (already visible messages keep their dates). */
-  setSpeed(speed: number): void;
-  fault(spec: FaultSpec): ActiveFault;
-  clearFaults(): void;
-  faults(): ActiveFault[];
-  requireToken(required: boolean): void;
-  setRateLimit(limit: { max: number; windowMs: number } | null): void;
-  /** Closes every MQTT connection; with `refuseForMs`, refuses new ones for that long (sim clock). */
-  dropPush(options?: { refuseForMs?: number }): number;
-  pushClients(): number;
-  /** Publishes every message that has become visible; resolves with how many were published. */
-  tick(): Promise<number>;
-  /** Upstream calls: all, or one path (`/v1/race_control`), optionally since an instant (sim clock). */
-  requestCount(path?: string, since?: number): number;
-  requestCounts(): Record<string, number>;
-  requestLog(): LoggedRequest[];
-  resetRequests(): void;
-  /** A valid access token without going through `POST /token`. */
-  issueToken(username?: string): string;
-  /** Invalidates every token (to test refreshing). */
-  expireTokens(): void;
-  now(): number;
-}
+export type { OpenF1SimControl } from './control.js';
 
 export interface OpenF1Sim {
   control: OpenF1SimControl;
