@@ -21,16 +21,18 @@ export const STATUS_PAGE_HTML = `<!doctype html>
   .flag { display: inline-flex; align-items: center; gap: 10px; }
   .swatch { width: 18px; height: 18px; border-radius: 50%; border: 1px solid #0006; display: inline-block; flex: none; }
   .code { font: 600 28px/1.2 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; letter-spacing: .08em; }
-  button { font: inherit; color: var(--text); background: #222938; border: 1px solid #343d50; border-radius: 8px; padding: 6px 12px; cursor: pointer; }
+  button { font: inherit; color: var(--text); background: #222938; border: 1px solid #343d50; border-radius: 8px; padding: 6px 12px; min-height: 44px; cursor: pointer; }
   button:hover { background: #2b3446; }
-  button.primary { background: var(--accent); border-color: var(--accent); }
+  /* A darker red than the brand's: light text on it keeps WCAG AA contrast. */
+  button.primary { background: #b80500; border-color: #b80500; color: #fff; }
   .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
   table { width: 100%; border-collapse: collapse; }
+  #lights { overflow-x: auto; }
   td, th { text-align: left; padding: 6px 4px; border-bottom: 1px solid var(--line); font-size: 14px; }
   th { color: var(--muted); font-weight: 500; }
   .log { font: 12px/1.5 ui-monospace, Menlo, Consolas, monospace; max-height: 220px; overflow: auto; white-space: pre-wrap; }
   .warn { color: #ffcc4d; } .error { color: #ff6b6b; }
-  input { font: inherit; background: #0f1218; color: var(--text); border: 1px solid #343d50; border-radius: 8px; padding: 6px 10px; min-width: 220px; }
+  input { font: inherit; background: #0f1218; color: var(--text); border: 1px solid #343d50; border-radius: 8px; padding: 6px 10px; min-height: 44px; min-width: min(220px, 100%); box-sizing: border-box; }
   a { color: #7ab8ff; }
 </style>
 </head>

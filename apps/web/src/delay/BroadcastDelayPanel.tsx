@@ -90,9 +90,9 @@ export function BroadcastDelayPanel() {
             id={ids.switch}
             checked={delayEnabled}
             onCheckedChange={(checked) => update({ delayEnabled: checked })}
-            className="relative inline-flex h-8 w-14 shrink-0 items-center rounded-full border border-ink-600 bg-ink-700 transition-colors data-[state=checked]:border-accent data-[state=checked]:bg-accent"
+            className="relative inline-flex h-11 w-[4.5rem] shrink-0 items-center rounded-full border border-ink-600 bg-ink-700 transition-colors data-[state=checked]:border-accent data-[state=checked]:bg-accent"
           >
-            <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-ink-100 shadow transition-transform data-[state=checked]:translate-x-[1.6rem] data-[state=checked]:bg-on-accent" />
+            <Switch.Thumb className="block size-9 translate-x-1 rounded-full bg-ink-100 shadow transition-transform data-[state=checked]:translate-x-[1.875rem] data-[state=checked]:bg-on-accent" />
           </Switch.Root>
         </div>
       }
@@ -162,8 +162,11 @@ export function BroadcastDelayPanel() {
           <Slider.Thumb
             aria-labelledby={ids.slider}
             aria-valuetext={`${sliderValue} seconds`}
-            className="block size-7 rounded-full border-4 border-accent bg-ink-100 shadow-card"
-          />
+            className="flex size-11 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            {/* The 28 px knob inside a 44 px tap target. */}
+            <span className="block size-7 rounded-full border-4 border-accent bg-ink-100 shadow-card" />
+          </Slider.Thumb>
         </Slider.Root>
         <div aria-hidden="true" className="flex justify-between font-mono text-caption text-ink-300">
           <span>{DELAY_MIN_SECONDS} s</span>

@@ -30,11 +30,12 @@ describe('the desktop downloads offered for the visitor’s system', () => {
     expect(screen.queryByText('macOS: coming later')).not.toBeInTheDocument();
   });
 
-  test('macOS and the rest: both builds, and an honest word about macOS', () => {
+  test('macOS and the rest: both builds, the Raspberry Pi one, and an honest word about macOS', () => {
     render(<DesktopDownloads variant="panel" system="other" />);
     expect(linkTargets()).toEqual([
       ['Download for Windows', '/api/downloads/flaglight-setup'],
       ['Download for Linux', '/api/downloads/flaglight-linux'],
+      ['Download for Raspberry Pi', '/api/downloads/flaglight-linux-arm64'],
     ]);
     expect(screen.getByText('macOS: coming later')).toBeInTheDocument();
   });

@@ -11,7 +11,9 @@ const BUILDS_FOR: Record<DesktopSystem, readonly Build[]> = {
   other: ['windows', 'linux'],
 };
 
-const FOOTER_LINK = 'rounded text-ink-300 underline-offset-4 hover:text-ink-100 hover:underline';
+// min-h-11: a 44 px tap target on a phone.
+const FOOTER_LINK =
+  'inline-flex min-h-11 items-center rounded text-ink-300 underline-offset-4 hover:text-ink-100 hover:underline';
 const NOTE = 'text-caption text-ink-300';
 
 /**
@@ -31,10 +33,7 @@ export function DesktopDownloads({
       <>
         {builds.map((build) => (
           <li key={build} className="flex flex-wrap items-baseline gap-x-2">
-            <a
-              href={DESKTOP_BUILDS[build].href}
-              className={`${FOOTER_LINK} inline-flex items-center gap-1.5`}
-            >
+            <a href={DESKTOP_BUILDS[build].href} className={`${FOOTER_LINK} gap-1.5`}>
               <Download aria-hidden="true" className="size-4 self-center" />
               {DESKTOP_BUILDS[build].label}
             </a>
@@ -60,6 +59,11 @@ export function DesktopDownloads({
         ))}
       </div>
       {builds.includes('linux') && <p className={NOTE}>Linux (x64): {DESKTOP_BUILDS.linux.hint}.</p>}
+      <a href={DESKTOP_BUILDS.raspberryPi.href} className={buttonClass('secondary')}>
+        <Download aria-hidden="true" className="size-5" />
+        {DESKTOP_BUILDS.raspberryPi.label}
+      </a>
+      <p className={NOTE}>{DESKTOP_BUILDS.raspberryPi.hint}</p>
       {system === 'other' && <p className={NOTE}>{MAC_NOTE}</p>}
     </div>
   );

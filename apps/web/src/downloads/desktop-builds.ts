@@ -9,6 +9,11 @@ export const DESKTOP_BUILDS = {
     // A downloaded file loses its executable bit.
     hint: 'then chmod +x and run it',
   },
+  raspberryPi: {
+    label: 'Download for Raspberry Pi',
+    href: '/api/downloads/flaglight-linux-arm64',
+    hint: 'Raspberry Pi 3, 4 or 5 with a 64-bit OS; to run it at boot, see “Can the companion run on a Raspberry Pi?”',
+  },
 } as const;
 
 export const MAC_NOTE = 'macOS: coming later';

@@ -128,9 +128,9 @@ export const FAQ_ITEMS: readonly FaqEntry[] = [
   },
   {
     category: 'compatibility',
-    question: 'Can I use LIFX and Hue lights together?',
+    question: 'Can I use lights of different brands together?',
     answer:
-      'You can connect both, and choose which lights follow the flags. When both are ready, Flaglight drives the Hue lights during a session.',
+      'Yes. Choose which lights follow the flags: Govee lights, the lights the desktop companion drives on your network (LIFX, Philips Hue, Nanoleaf, Govee) and the on-screen light all follow together. Of the two cloud connections in the browser, LIFX and Philips Hue, one drives the lights during a session: Hue when both are ready.',
   },
 ];
 

@@ -46,7 +46,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'first-steps',
         question: 'How do I set Flaglight up?',
         answer:
-          'Three steps: connect your lights in Settings (LIFX with an API token, Philips Hue through your Hue account, Govee with an API key) or through the desktop app on your network (Nanoleaf, Govee, LIFX and Hue), choose which lights follow the flags in Light Control on the dashboard, then connect to the live session in Race Control when it starts.',
+          'Three steps: connect your lights in Settings (LIFX with an API token, Philips Hue through your Hue account, Govee with an API key) or through the Flaglight Companion desktop app on your network (Nanoleaf, Govee, LIFX and Hue), or use the on-screen light on the dashboard; choose which lights follow the flags in Light Control on the dashboard, then connect to the live session in Race Control when it starts.',
         links: [SETTINGS, DASHBOARD],
       },
       {
@@ -103,6 +103,34 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         answer:
           'Nanoleaf Light Panels, Canvas, Shapes, Elements, Lines and 4D work through the Flaglight Companion desktop app, on a computer on the same network as the controller. Link the companion, open the Companion tab in Light Control (or Settings → Nanoleaf) and press Pair a Nanoleaf. Then hold the power button on your Nanoleaf controller for 5–7 seconds until the lights flash: the companion waits up to 60 seconds. If it finds no controller, type its address (Nanoleaf app: the device → Settings → IP address). Nanoleaf Essentials bulbs and strips that only work through Matter or Thread are not supported.',
         links: [DASHBOARD, DOWNLOAD],
+      },
+      {
+        id: 'home-assistant-setup',
+        question: 'How do I connect lights through Home Assistant?',
+        answer:
+          'The Flaglight Companion drives every light Home Assistant knows. In Home Assistant open your profile → Security → Long-lived access tokens → Create token, and copy it (it is shown once). Start the companion with --home-assistant http://homeassistant.local:8123 (or set FLAGLIGHT_HA_URL), open its status page at http://127.0.0.1:47920/ and paste the token there (or set FLAGLIGHT_HA_TOKEN). The token stays on that computer. Then pick the lights in the Companion tab of Light Control. White-only lights show flags as warm or cool white, and dimmers only dim.',
+        links: [DASHBOARD, DOWNLOAD],
+      },
+      {
+        id: 'wled-setup',
+        question: 'How do I connect a WLED strip?',
+        answer:
+          'The Flaglight Companion finds WLED controllers on your network by itself. If it does not, give the controller a fixed address in your router and start the companion with --wled 192.168.1.50 (several: separated by commas; or set FLAGLIGHT_WLED). Red and chequered flags use WLED’s Blink effect.',
+        links: [DASHBOARD, DOWNLOAD],
+      },
+      {
+        id: 'mqtt-setup',
+        question: 'Can my automations follow the flag (MQTT)?',
+        answer:
+          'Yes. Start the Flaglight Companion with --mqtt mqtt://your-broker:1883 (or set FLAGLIGHT_MQTT_URL, with FLAGLIGHT_MQTT_USERNAME and FLAGLIGHT_MQTT_PASSWORD). It publishes the flag the room shows, after your delay, to flaglight/<computer>/flag (green, yellow, double_yellow, red, safety_car, vsc, vsc_ending, chequered, fastest_lap or none), with a JSON state and availability beside it, all retained. Home Assistant shows a "Track flag" sensor by itself through MQTT discovery; Node-RED, Homey and openHAB can subscribe too.',
+        links: [SETTINGS, DOWNLOAD],
+      },
+      {
+        id: 'raspberry-pi',
+        question: 'Can the companion run on a Raspberry Pi?',
+        answer:
+          'Yes, on a Raspberry Pi 3, 4 or 5 with a 64-bit OS, so the room follows the race with no computer switched on. Download the Raspberry Pi build below, run chmod +x on it, run it with link --no-browser and open the link it prints on your phone. Then autostart on starts it at boot (with sudo loginctl enable-linger $USER so it runs without anyone logged in). Settings such as --mqtt go in its environment, e.g. FLAGLIGHT_MQTT_URL.',
+        links: [DOWNLOAD],
       },
       {
         id: 'govee-lan',
@@ -248,7 +276,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'systems',
         question: 'Which systems can I use?',
         answer:
-          'Windows 10/11, macOS 10.15+, iOS 14+ and Android 8+ in a current browser, and the desktop app on Windows.',
+          'Windows 10/11, macOS 10.15+, iOS 14+ and Android 8+ in a current browser; the desktop companion on Windows, Linux (x64) and a Raspberry Pi or other 64-bit ARM Linux.',
         links: [DOWNLOAD],
       },
     ],

@@ -12,6 +12,9 @@ test('the integrations grid shows only brands that work, none badged as coming',
     'Philips Hue',
     'Nanoleaf',
     'Govee',
+    'Home Assistant',
+    'WLED',
+    'MQTT',
   ]);
   for (const integration of INTEGRATIONS) {
     expect(within(grid).getByRole('img', { name: `${integration.name} logo` })).toBeInTheDocument();

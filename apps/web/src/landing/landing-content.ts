@@ -10,9 +10,12 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import govee from './logos/govee.svg';
+import homeAssistant from './logos/home-assistant.svg';
 import hue from './logos/hue.svg';
 import lifx from './logos/lifx.svg';
+import mqtt from './logos/mqtt.svg';
 import nanoleaf from './logos/nanoleaf.svg';
+import wled from './logos/wled.svg';
 
 export interface Step {
   title: string;
@@ -23,7 +26,7 @@ export interface Step {
 export const HOW_IT_WORKS: readonly Step[] = [
   {
     title: 'Connect your lights',
-    text: 'Paste a LIFX token, sign in to Philips Hue or add a Govee key (Nanoleaf and Govee also pair on your network through the desktop app), then pick the lights in the room where you watch.',
+    text: 'Paste a LIFX token, sign in to Philips Hue or add a Govee key, or let the Flaglight Companion desktop app drive LIFX, Hue, Nanoleaf, Govee, WLED and everything in Home Assistant on your network, and tell your MQTT broker the flag. No smart lights? The on-screen light shows every flag.',
     icon: Plug,
   },
   {
@@ -88,4 +91,15 @@ export const INTEGRATIONS: readonly Integration[] = [
   { name: 'Philips Hue', logo: hue, text: 'Hue account or a bridge on your network.' },
   { name: 'Nanoleaf', logo: nanoleaf, text: 'Panels, Shapes and Lines, through the desktop app.' },
   { name: 'Govee', logo: govee, text: "Wi-Fi lights and strips, on your network or through Govee's cloud." },
+  {
+    name: 'Home Assistant',
+    logo: homeAssistant,
+    text: 'Every light Home Assistant knows (IKEA, Zigbee, Z-Wave, WiZ…), through the desktop app.',
+  },
+  { name: 'WLED', logo: wled, text: 'LED strips behind the TV, through the desktop app.' },
+  {
+    name: 'MQTT',
+    logo: mqtt,
+    text: 'The flag for any automation: Home Assistant, Node-RED, Homey, openHAB.',
+  },
 ];

@@ -2,7 +2,9 @@ import { Link } from 'react-router';
 import { DesktopDownloads } from '../downloads/DesktopDownloads';
 import { Logo } from './Logo';
 
-const FOOTER_LINK = 'rounded text-ink-300 underline-offset-4 hover:text-ink-100 hover:underline';
+// min-h-11: a 44 px tap target on a phone.
+const FOOTER_LINK =
+  'inline-flex min-h-11 items-center rounded text-ink-300 underline-offset-4 hover:text-ink-100 hover:underline';
 
 export function SiteFooter() {
   return (
@@ -17,7 +19,7 @@ export function SiteFooter() {
           </p>
         </div>
         <nav aria-label="Footer">
-          <ul className="flex flex-wrap gap-x-6 gap-y-2">
+          <ul className="flex flex-wrap gap-x-6">
             <li>
               <Link to="/aboutme" className={FOOTER_LINK}>
                 About

@@ -18,7 +18,7 @@ export function TopBar() {
     <header className="sticky top-0 z-30 border-b border-ink-700 bg-ink-950/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-content items-center gap-3 px-gutter">
         <MobileMenu />
-        <Link to="/" aria-label="Flaglight home" className="mr-auto">
+        <Link to="/" aria-label="Flaglight home" className="mr-auto flex min-h-11 items-center">
           <Logo />
         </Link>
         {user?.plan === 'lifetime' && <LifetimeBadge />}

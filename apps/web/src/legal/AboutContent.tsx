@@ -44,7 +44,7 @@ export function AboutContent() {
         <LegalSection title="Not affiliated">
           <p>
             Flaglight is independent and is not affiliated with Formula 1, the FIA or Formula One Management.
-            LIFX and Philips Hue are trademarks of their owners.
+            LIFX, Philips Hue, Nanoleaf and Govee are trademarks of their owners.
           </p>
         </LegalSection>
         <LegalSection title="Say hello">

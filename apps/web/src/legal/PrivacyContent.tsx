@@ -51,7 +51,11 @@ export function PrivacyContent() {
           <ul>
             <li>A bot check (Cloudflare Turnstile) when you sign up or sign in.</li>
             <li>Our checkout provider (Stripe) for payments.</li>
-            <li>LIFX and Philips Hue, when you connect them, to control your lights.</li>
+            <li>
+              LIFX, Philips Hue and Govee, when you connect them in Settings, to control your lights through
+              their cloud. Lights the desktop companion drives on your home network (LIFX, Philips Hue,
+              Nanoleaf, Govee) are reached from your computer.
+            </li>
             <li>
               Open race-data services for race-control messages and the calendar. They receive no data about
               you.
@@ -70,7 +74,7 @@ export function PrivacyContent() {
           <p>
             You can ask for a copy of your data, have it corrected, or have your account deleted by e-mailing{' '}
             <a href={`mailto:${supportEmail}`}>{supportEmail}</a> from the address you signed up with.
-            Disconnecting LIFX or Hue in Settings removes those tokens.
+            Disconnecting LIFX, Philips Hue or Govee in Settings removes its token or key.
           </p>
         </LegalSection>
         <LegalSection title="Children">

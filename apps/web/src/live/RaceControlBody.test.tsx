@@ -82,8 +82,8 @@ function stubServer(current: unknown = LIVE, overrides: Parameters<typeof stubAp
   });
 }
 
-function tree(lights: LightsApi) {
-  const auth = { status: 'authenticated', isAuthenticated: true, user: USER, token: 't' } as AuthContextValue;
+function tree(lights: LightsApi, user = USER) {
+  const auth = { status: 'authenticated', isAuthenticated: true, user, token: 't' } as AuthContextValue;
   return (
     <QueryClientProvider client={createTestQueryClient()}>
       <AuthContext.Provider value={auth}>
@@ -162,6 +162,17 @@ describe('Race Control: setup', () => {
     expect(screen.getByRole('link', { name: 'Go to Settings' })).toHaveAttribute('href', '/settings');
     expect(screen.getByText(/Use this screen as a light/)).toBeInTheDocument();
     expect(FakeEventSource.instances).toHaveLength(0);
+  });
+
+  test('an ended trial does not auto-connect (the Trial Expired dialog explains it; the stream would refuse)', async () => {
+    stubServer();
+    render(
+      tree(recordingLights(null).api, { ...USER, plan: 'trial', trialExpires: '2020-01-01T00:00:00.000Z' }),
+    );
+    await tick();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Connect' })).toBeEnabled();
   });
 
   test('with no smart lights the on-screen light is enough: auto-connect follows the live race on screen', async () => {

@@ -1,4 +1,8 @@
-import { createFallbackPracticeSession, formatTimelineTime } from '@flaglight/core';
+import {
+  createFallbackPracticeSession,
+  formatTimelineTime,
+  shouldShowTrialExpiredModal,
+} from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
 import { useEffect } from 'react';
@@ -147,11 +151,14 @@ export function RaceControlBody() {
   // A followed live session that another has replaced (the weekend's next session, or the demo race
   // starting again) is over: auto-connect moves on to the new one. Replays are never interrupted.
   const { autoConnect } = settings;
+  // A trial that has ended follows nothing: the Trial Expired dialog says so, and the server would
+  // refuse the stream anyway.
+  const trialEnded = user ? shouldShowTrialExpiredModal(user, { now: Date.now() }) : false;
   const liveId = liveSession ? sessionId(liveSession) : null;
   const followedId =
     state.target?.kind === 'live' && state.target.session ? sessionId(state.target.session) : null;
   useEffect(() => {
-    if (!autoConnect || !liveSession || !liveId || !ready || lights.restoring) return;
+    if (!autoConnect || trialEnded || !liveSession || !liveId || !ready || lights.restoring) return;
     if (autoConnectTried.current === liveId) return;
     const replaced = state.status === 'connected' && followedId !== null && followedId !== liveId;
     if (state.status !== 'disconnected' && !replaced) return;
@@ -159,6 +166,7 @@ export function RaceControlBody() {
     connect({ kind: 'live', session: liveSession });
   }, [
     autoConnect,
+    trialEnded,
     liveSession,
     liveId,
     followedId,

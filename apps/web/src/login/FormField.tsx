@@ -9,6 +9,9 @@ export const LINK_CLASS =
   'rounded-sm font-semibold text-accent underline-offset-4 hover:underline focus-visible:outline-2 ' +
   'focus-visible:outline-offset-2 focus-visible:outline-accent';
 
+/** A link standing on its own line (not inside a sentence) is a 44 px tap target on a phone. */
+export const LINK_TARGET_CLASS = 'inline-flex min-h-11 items-center';
+
 interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   hint?: ReactNode;

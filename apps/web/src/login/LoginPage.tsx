@@ -6,7 +6,7 @@ import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
 import { AuthForm } from './AuthForm';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
-import { CARD_CLASS, FormMessage, LINK_CLASS } from './FormField';
+import { CARD_CLASS, FormMessage, LINK_CLASS, LINK_TARGET_CLASS } from './FormField';
 
 /**
  * SPEC §2 Login. The route guard sends a signed-in visitor of /login to /dashboard (the route
@@ -38,7 +38,11 @@ export function LoginPage() {
       <Page width="prose" title="Forgot Password">
         <div className={`${CARD_CLASS} flex flex-col gap-6`}>
           <ForgotPasswordForm />
-          <button type="button" className={`${LINK_CLASS} self-start`} onClick={() => setView('auth')}>
+          <button
+            type="button"
+            className={`${LINK_CLASS} ${LINK_TARGET_CLASS} self-start`}
+            onClick={() => setView('auth')}
+          >
             Back to Login
           </button>
         </div>
@@ -77,7 +81,11 @@ export function LoginPage() {
         {/* A new key per mode: switching clears the fields, the message and the bot check. */}
         <AuthForm key={signUp ? 'signup' : 'signin'} mode={signUp ? 'signup' : 'signin'} />
         {!signUp && (
-          <button type="button" className={`${LINK_CLASS} self-start`} onClick={() => setView('forgot')}>
+          <button
+            type="button"
+            className={`${LINK_CLASS} ${LINK_TARGET_CLASS} self-start`}
+            onClick={() => setView('forgot')}
+          >
             Forgot your password?
           </button>
         )}

@@ -6,7 +6,7 @@ import { resetPasswordRequest } from '../auth/auth-api';
 import { AUTH_TEXTS, serverErrorText } from '../auth/auth-texts';
 import { buttonClass } from '../ui/button-styles';
 import { Page } from '../ui/Page';
-import { CARD_CLASS, FormField, FormMessage, LINK_CLASS } from './FormField';
+import { CARD_CLASS, FormField, FormMessage, LINK_CLASS, LINK_TARGET_CLASS } from './FormField';
 
 const PASSWORD_HINT =
   'At least 8 characters, with an uppercase and a lowercase letter, a number and one of @$!%*?&';
@@ -49,7 +49,7 @@ export function ResetPasswordPage() {
         {token === '' ? (
           <>
             <FormMessage kind="error">{VALIDATION_MESSAGES.invalidResetLink}</FormMessage>
-            <Link to="/forgot-password" className={`${LINK_CLASS} self-start`}>
+            <Link to="/forgot-password" className={`${LINK_CLASS} ${LINK_TARGET_CLASS} self-start`}>
               Request a new reset link
             </Link>
           </>
@@ -87,7 +87,7 @@ export function ResetPasswordPage() {
           </form>
         )}
         {done === null && (
-          <Link to="/login" className={`${LINK_CLASS} self-start`}>
+          <Link to="/login" className={`${LINK_CLASS} ${LINK_TARGET_CLASS} self-start`}>
             Back to Login
           </Link>
         )}

@@ -24,9 +24,9 @@ export function PreferencesSection() {
         aria-describedby={ids.help}
         checked={settings.autoConnect}
         onCheckedChange={(checked) => update({ autoConnect: checked })}
-        className="relative inline-flex h-8 w-14 shrink-0 items-center rounded-full border border-ink-600 bg-ink-700 transition-colors data-[state=checked]:border-accent data-[state=checked]:bg-accent"
+        className="relative inline-flex h-11 w-[4.5rem] shrink-0 items-center rounded-full border border-ink-600 bg-ink-700 transition-colors data-[state=checked]:border-accent data-[state=checked]:bg-accent"
       >
-        <Switch.Thumb className="block size-6 translate-x-0.5 rounded-full bg-ink-100 shadow transition-transform data-[state=checked]:translate-x-[1.6rem] data-[state=checked]:bg-on-accent" />
+        <Switch.Thumb className="block size-9 translate-x-1 rounded-full bg-ink-100 shadow transition-transform data-[state=checked]:translate-x-[1.875rem] data-[state=checked]:bg-on-accent" />
       </Switch.Root>
     </div>
   );

@@ -175,8 +175,11 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
             aria-label={T.label}
             aria-valuetext={formatOffset(clampRoomOffset(valueMs))}
             aria-describedby={ids.total}
-            className="block size-7 rounded-full border-4 border-accent bg-ink-100 shadow-card"
-          />
+            className="flex size-11 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            {/* The 28 px knob inside a 44 px tap target. */}
+            <span className="block size-7 rounded-full border-4 border-accent bg-ink-100 shadow-card" />
+          </Slider.Thumb>
         </Slider.Root>
         <button
           type="button"

@@ -46,7 +46,7 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
                     item.action?.onClick();
                     store.dismiss(item.id);
                   }}
-                  className="mt-2 rounded-control text-caption font-semibold text-accent underline underline-offset-4 hover:text-accent-strong"
+                  className="mt-1 inline-flex min-h-11 items-center rounded-control text-caption font-semibold text-accent underline underline-offset-4 hover:text-accent-strong"
                 >
                   {item.action.label}
                 </button>
@@ -56,7 +56,7 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
               type="button"
               aria-label="Dismiss notification"
               onClick={() => store.dismiss(item.id)}
-              className="-m-1 rounded-control p-1 text-ink-300 hover:bg-ink-700 hover:text-ink-100"
+              className="-my-3 -mr-3 flex size-11 shrink-0 items-center justify-center rounded-control text-ink-300 hover:bg-ink-700 hover:text-ink-100"
             >
               <X aria-hidden="true" className="size-4" />
             </button>
