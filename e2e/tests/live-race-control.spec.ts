@@ -83,6 +83,9 @@ test('without lights, Connect says Setup Required and a test flag explains where
   await signInAs(page, FAN);
   await page.goto('/#/dashboard');
   const race = new RaceControl(page);
+  // The on-screen light is a light of its own (ticked by default): with it unticked and no provider,
+  // there is nowhere to show the flags.
+  await page.getByRole('checkbox', { name: 'Use this screen as a light' }).uncheck();
   await expect(race.panel.getByRole('button', { name: 'Setup Required' })).toBeDisabled();
   await race.panel.getByRole('button', { name: 'Red flag', exact: true }).click();
   await expect(race.panel.getByRole('alert')).toContainText('not connected or no devices selected');
