@@ -86,6 +86,10 @@ test('without lights, Connect says Setup Required and a test flag explains where
   // The on-screen light is a light of its own (ticked by default): with it unticked and no provider,
   // there is nowhere to show the flags.
   await page.getByRole('checkbox', { name: 'Use this screen as a light' }).uncheck();
+  // Auto-connect may already have followed the demo race on the screen alone: disconnect first.
+  await expect(race.panel.getByRole('button', { name: /^(Setup Required|Disconnect)$/ })).toBeVisible();
+  const disconnect = race.panel.getByRole('button', { name: 'Disconnect' });
+  if (await disconnect.isVisible()) await disconnect.click();
   await expect(race.panel.getByRole('button', { name: 'Setup Required' })).toBeDisabled();
   await race.panel.getByRole('button', { name: 'Red flag', exact: true }).click();
   await expect(race.panel.getByRole('alert')).toContainText('not connected or no devices selected');
