@@ -157,34 +157,29 @@ export function parseHueBridges(value: string): string[] {
     });
 }
 
-/** `HOST[:PORT][,…]` of Nanoleaf controllers (DESIGN §5.9 `--nanoleaf`); a bare host means port 16021. */
-export function parseNanoleafAddresses(value: string): NanoleafAddress[] {
+/** A comma-separated list of device addresses, each read by `parse`; a bad one names its flag. */
+function parseAddressList<T>(value: string, flag: string, parse: (part: string) => T): T[] {
   return value
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean)
     .map((part) => {
       try {
-        return parseNanoleafAddress(part);
+        return parse(part);
       } catch (error) {
-        throw new OptionError(`--nanoleaf: ${error instanceof Error ? error.message : String(error)}`);
+        throw new OptionError(`${flag}: ${error instanceof Error ? error.message : String(error)}`);
       }
     });
 }
 
+/** `HOST[:PORT][,…]` of Nanoleaf controllers (DESIGN §5.9 `--nanoleaf`); a bare host means port 16021. */
+export function parseNanoleafAddresses(value: string): NanoleafAddress[] {
+  return parseAddressList(value, '--nanoleaf', parseNanoleafAddress);
+}
+
 /** `HOST[:PORT][,…]` of WLED devices (`--wled`); a bare host means port 80. */
 export function parseWledAddresses(value: string): WledAddress[] {
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      try {
-        return parseWledAddress(part);
-      } catch (error) {
-        throw new OptionError(`--wled: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
+  return parseAddressList(value, '--wled', parseWledAddress);
 }
 
 export function resolveCommon(flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): ResolvedCommon {
