@@ -59,6 +59,20 @@ describe('the API contract, as the server registered it', () => {
     }
   });
 
+  test('every contract route declares its client errors (4xx), and one with a per-minute limit declares its 429', () => {
+    const withoutClientErrors = contractRoutes.filter(
+      (route) =>
+        !Object.keys(route.responses).some((status) => Number(status) >= 400 && Number(status) < 500),
+    );
+    expect(withoutClientErrors.map(key)).toEqual([]);
+    const declared = new Map(contractRoutes.map((route) => [key(route), route]));
+    const limitedWithout429 = productRoutes(t.app).filter(
+      (route) =>
+        route.rateLimited && declared.has(key(route)) && !('429' in declared.get(key(route))!.responses),
+    );
+    expect(limitedWithout429.map(key)).toEqual([]);
+  });
+
   test('route × role, from the registered routes: signed out, signed in, admin, linked companion', async () => {
     for (const route of productRoutes(t.app)) {
       if (route.url === '/api/live/events') continue; // its ticket is the credential, checked below

@@ -1,3 +1,4 @@
+import { HUE_CALLBACKS_PER_MINUTE, LOGOUTS_PER_MINUTE, PUBLIC_READS_PER_MINUTE } from '@flaglight/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from './helper.js';
 
@@ -118,5 +119,75 @@ describe('the two sign-in paths', () => {
       code: 'rate_limited',
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('the public routes without a sign-in have a per-address ceiling too', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** Calls `url` until the first 429 (or `limit` + 5 calls): the statuses in order. */
+  async function untilRefused(method: 'GET' | 'POST', url: string, limit: number, remoteAddress: string) {
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 5 && !statuses.includes(429); i++)
+      statuses.push((await t.app.inject({ method, url, remoteAddress })).statusCode);
+    return statuses;
+  }
+
+  test('sign-out: 60 a minute per address, then a JSON 429; another address still signs out', async () => {
+    const statuses = await untilRefused('POST', '/auth/logout', LOGOUTS_PER_MINUTE, '198.51.100.7');
+    expect(statuses.length).toBe(LOGOUTS_PER_MINUTE + 1);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([200]));
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      remoteAddress: '198.51.100.7',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+    const other = await t.app.inject({ method: 'POST', url: '/auth/logout', remoteAddress: '198.51.100.8' });
+    expect(other.statusCode).toBe(200);
+  });
+
+  test('sign-out with a body that is not the JSON it claims: a 400, not a 500', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      remoteAddress: '198.51.100.9',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"token": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+  });
+
+  test("Hue's OAuth callback: a page for each of 30 calls a minute per address, then a JSON 429", async () => {
+    const statuses = await untilRefused(
+      'GET',
+      '/auth/hue/callback?code=x&state=y',
+      HUE_CALLBACKS_PER_MINUTE,
+      '198.51.100.10',
+    );
+    expect(statuses.length).toBe(HUE_CALLBACKS_PER_MINUTE + 1);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([200]));
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/auth/hue/callback',
+      remoteAddress: '198.51.100.10',
+    });
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+  });
+
+  test('public reads: 600 a minute per address and route (the health probe shown; the configuration counted apart)', async () => {
+    const health = await untilRefused('GET', '/api/health', PUBLIC_READS_PER_MINUTE, '198.51.100.11');
+    expect(health.length).toBe(PUBLIC_READS_PER_MINUTE + 1);
+    expect(new Set(health.slice(0, -1))).toEqual(new Set([200]));
+    // The configuration has its own count: the health probes above took nothing from it.
+    const config = await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '198.51.100.11' });
+    expect(config.statusCode).toBe(200);
   });
 });

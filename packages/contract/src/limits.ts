@@ -46,5 +46,15 @@ export const DEVICE_MAX_LIGHTS = 256;
 export const DEVICE_LIGHT_REPORTS_PER_MINUTE = 30;
 /** `POST /api/devices/test` per account and minute. */
 export const DEVICE_TESTS_PER_MINUTE = 20;
+/**
+ * Public reads (health, configuration, schedule, centralized status, the Hue callback's script) per
+ * client address and minute: far above any page's polling (3 s) or a load balancer's probe, even for
+ * a room of fans behind one address, and a ceiling on what one address can make the server do.
+ */
+export const PUBLIC_READS_PER_MINUTE = 600;
+/** `POST /auth/logout` per client address and minute (each one deletes a session row). */
+export const LOGOUTS_PER_MINUTE = 60;
+/** `GET /auth/hue/callback` per client address and minute (each one looks up and spends a state). */
+export const HUE_CALLBACKS_PER_MINUTE = 30;
 /** The companion's local bridge (DESIGN §9): reached by the web app only after a user gesture. */
 export const COMPANION_BRIDGE_URL = 'http://127.0.0.1:47920';

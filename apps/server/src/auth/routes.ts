@@ -1,5 +1,5 @@
 import { normalizeIP } from '@fastify/rate-limit';
-import { api } from '@flaglight/contract';
+import { api, LOGOUTS_PER_MINUTE } from '@flaglight/contract';
 import {
   VALIDATION_MESSAGES,
   validateEmail,
@@ -80,7 +80,7 @@ export async function authRoutes(fastify: FastifyInstance, opts: AuthRoutesOptio
   });
 
   app.route({
-    ...fromContract(api.auth.logout),
+    ...fromContract(api.auth.logout, { rateLimitPerMinute: LOGOUTS_PER_MINUTE }),
     handler: async (request) => {
       await auth.logout(request.headers.authorization);
       return { ok: true as const };

@@ -1,13 +1,12 @@
-import { api } from '@flaglight/contract';
+import { api, PUBLIC_READS_PER_MINUTE } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromContract } from '../http/contract-route.js';
 
 export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
-  const route = fromContract(api.meta.health);
+  // Limited like every public read, far above any probe: a flood from one address is not a probe.
   fastify.withTypeProvider<ZodTypeProvider>().route({
-    ...route,
-    config: { ...route.config, rateLimit: false },
+    ...fromContract(api.meta.health, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
     handler: async () => ({ ok: true as const }),
   });
 }

@@ -8,6 +8,8 @@ export interface RegisteredRoute {
   plan: string | undefined;
   /** Only a companion's device token may call it (the contract's `deviceOnly`). */
   deviceOnly: boolean;
+  /** A per-minute limit is set (answers 429 past it). */
+  rateLimited: boolean;
   schema: FastifySchema | undefined;
 }
 
@@ -36,6 +38,10 @@ export function recordRoutes(app: FastifyInstance): void {
         },
         get deviceOnly() {
           return route.config?.deviceOnly === true;
+        },
+        get rateLimited() {
+          const limit = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit;
+          return typeof limit === 'object' && limit !== null;
         },
         schema: route.schema,
       });

@@ -1,4 +1,9 @@
-import { api, HueCallbackQuerySchema } from '@flaglight/contract';
+import {
+  api,
+  HUE_CALLBACKS_PER_MINUTE,
+  HueCallbackQuerySchema,
+  PUBLIC_READS_PER_MINUTE,
+} from '@flaglight/contract';
 import { validateApplicationKey } from '@flaglight/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -70,15 +75,16 @@ export async function hueRoutes(fastify: FastifyInstance, opts: HueRoutesOptions
   });
 
   app.route({
-    ...fromContract(api.hue.callbackScript),
+    ...fromContract(api.hue.callbackScript, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
     handler: async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(CALLBACK_SCRIPT),
   });
 
   // Every outcome is a page for the popup, never a JSON error or a 500: the user is looking at it,
-  // so the query is parsed here rather than refused with a 400.
+  // so the query is parsed here rather than refused with a 400. Only a flood from one address (far
+  // beyond one person connecting a bridge) gets the JSON 429: each call looks up and spends a state.
   app.route({
-    ...fromContract(api.hue.callback),
+    ...fromContract(api.hue.callback, { rateLimitPerMinute: HUE_CALLBACKS_PER_MINUTE }),
     handler: async (request, reply) => {
       const query = HueCallbackQuerySchema.safeParse(request.query);
       const outcome = query.success

@@ -1,4 +1,4 @@
-import { api, MAX_STREAMS_PER_USER, STREAM_TICKETS_PER_MINUTE } from '@flaglight/contract';
+import { api, MAX_STREAMS_PER_USER, PUBLIC_READS_PER_MINUTE, STREAM_TICKETS_PER_MINUTE } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
@@ -309,7 +309,7 @@ export async function liveRoutes(
   });
 
   app.route({
-    ...fromContract(api.live.centralizedStatus),
+    ...fromContract(api.live.centralizedStatus, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
     handler: async () => ({
       success: true as const,
       // The server always follows live sessions for its clients (DESIGN §1).

@@ -1,4 +1,4 @@
-import { api, type PublicConfig } from '@flaglight/contract';
+import { api, PUBLIC_READS_PER_MINUTE, type PublicConfig } from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
@@ -28,5 +28,8 @@ export async function publicConfigRoutes(
   };
   app
     .withTypeProvider<ZodTypeProvider>()
-    .route({ ...fromContract(api.meta.config), handler: async () => body });
+    .route({
+      ...fromContract(api.meta.config, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
+      handler: async () => body,
+    });
 }

@@ -1,4 +1,4 @@
-import { api } from '@flaglight/contract';
+import { api, PUBLIC_READS_PER_MINUTE } from '@flaglight/contract';
 import {
   findNextRace,
   parseSessionStart,
@@ -83,7 +83,7 @@ export async function scheduleRoutes(
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.route({
-    ...fromContract(api.schedule.schedule),
+    ...fromContract(api.schedule.schedule, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
     handler: async () => {
       const schedule = await opts.schedule.schedule();
       return {
@@ -97,7 +97,7 @@ export async function scheduleRoutes(
   });
 
   app.route({
-    ...fromContract(api.schedule.current),
+    ...fromContract(api.schedule.current, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
     handler: async () => {
       const schedule = await opts.schedule.schedule();
       const extra = schedule.fallback ? { fallback: true, message: schedule.message } : {};

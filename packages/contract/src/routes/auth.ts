@@ -85,7 +85,8 @@ export const authRoutes = {
     auth: 'public',
     summary: 'End the session of the bearer token, if any',
     tags: ['auth'],
-    responses: { 200: z.object({ ok: z.literal(true) }) },
+    // 400: a body that is not the JSON its content type says.
+    responses: { 200: z.object({ ok: z.literal(true) }), ...errors(400, 429) },
   }),
   forgotPassword: defineRoute({
     method: 'POST',

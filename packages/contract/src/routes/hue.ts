@@ -157,7 +157,7 @@ export const hueRoutes = {
     summary: 'The script of the OAuth callback page',
     tags: ['hue'],
     produces: 'text/javascript',
-    responses: {},
+    responses: { ...errors(429) },
   }),
   callback: defineRoute({
     method: 'GET',
@@ -166,10 +166,11 @@ export const hueRoutes = {
     summary: "Hue's OAuth redirect target: a page that reports to the app window",
     description:
       'Needs the `flaglight_hue_oauth` cookie set by the start in this browser; spends the state and ' +
-      'clears the cookie whatever the outcome.',
+      'clears the cookie whatever the outcome. Every outcome is a page, but for too many calls from ' +
+      'one address (a JSON 429).',
     tags: ['hue'],
     produces: 'text/html',
-    responses: {},
+    responses: { ...errors(429) },
   }),
   diagnostics: defineRoute({
     method: 'GET',

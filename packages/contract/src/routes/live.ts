@@ -116,6 +116,7 @@ export const liveRoutes = {
         centralizedPollingEnabled: z.boolean(),
         isPollingActive: z.boolean(),
       }),
+      ...errors(429),
     },
   }),
   openf1Proxy: defineRoute({
@@ -211,6 +212,7 @@ export const scheduleRoutes = {
         fallback: z.boolean(),
         message: z.string().optional(),
       }),
+      ...errors(429),
     },
   }),
   current: defineRoute({
@@ -227,6 +229,7 @@ export const scheduleRoutes = {
         fallback: z.boolean().optional(),
         message: z.string().optional(),
       }),
+      ...errors(429),
     },
   }),
 };

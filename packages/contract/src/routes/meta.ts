@@ -24,7 +24,7 @@ export const metaRoutes = {
     auth: 'public',
     summary: 'Liveness check',
     tags: ['meta'],
-    responses: { 200: z.object({ ok: z.literal(true) }) },
+    responses: { 200: z.object({ ok: z.literal(true) }), ...errors(429) },
   }),
   config: defineRoute({
     method: 'GET',
@@ -32,7 +32,7 @@ export const metaRoutes = {
     auth: 'public',
     summary: 'The public part of the server configuration the browser needs',
     tags: ['meta'],
-    responses: { 200: PublicConfigSchema },
+    responses: { 200: PublicConfigSchema, ...errors(429) },
   }),
   download: defineRoute({
     method: 'GET',
