@@ -12,9 +12,10 @@ const COLOUR_LIGHTS = HOME_ASSISTANT_DEMO_LIGHTS.filter((l) =>
 );
 
 /**
- * Home Assistant (`home_assistant`): one `light.turn_on`/`turn_off` call per entity per look, no
- * native strobe (the player expands at 400 ms halves, the per-entity pace), so chequered (3 s) is
- * up to 8 looks and the solid one; a 5xx is tried once more. Bound 12. The xy light goes through
+ * Home Assistant (`home_assistant`): one `light.turn_on`/`turn_off` call per entity per look; a
+ * strobe is one call with `flash: short` on an entity that flashes, else the driver's own looks at
+ * 400 ms halves (the per-entity pace), so chequered (3 s) is up to 8 looks and the solid one; a 5xx
+ * is tried once more. Bound 12. The xy light goes through
  * CIE xy and back, which moves hues as Hue's gamut does.
  */
 export const homeAssistantHarness: DriverHarness = {

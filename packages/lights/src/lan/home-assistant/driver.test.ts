@@ -118,6 +118,62 @@ describe('Home Assistant driver against the simulator', () => {
     expect(sim.light('light.kitchen_strip')!.maxInFlight).toBe(1);
   });
 
+  test("a strobe: one call with flash 'short' where the entity flashes, its halves at the pace elsewhere", async () => {
+    const { driver, sim } = await start({ paceMs: 50 });
+    await driver.connect();
+    const strobe = {
+      kind: 'strobe' as const,
+      atMs: 0,
+      color: COLOR_PRESETS.yellow,
+      fromColor: COLOR_PRESETS.black,
+      brightness: 1,
+      periodMs: 100,
+      cycles: 3,
+    };
+    await driver.playStep(['light.living_room_lamp', 'light.kitchen_strip'], strobe);
+    await vi.waitFor(() => expect(sim.light('light.kitchen_strip')!.calls).toBe(6), WAIT);
+    const callsOf = (id: string) => sim.requests().filter((r) => r.entityIds.includes(id));
+    // The lamp lists flash in supported_features: one request, the device blinks by itself.
+    expect(callsOf('light.living_room_lamp').map((r) => r.body)).toEqual([
+      expect.objectContaining({ flash: 'short', rgb_color: [255, 255, 0] }),
+    ]);
+    expect(sim.light('light.living_room_lamp')!.lastFlash).toBe('short');
+    // The strip does not: yellow and off alternate, 50 ms apart, ending off (the strobe's last half).
+    const strip = callsOf('light.kitchen_strip');
+    expect(strip.map((r) => r.path.split('/').pop())).toEqual([
+      'turn_on',
+      'turn_off',
+      'turn_on',
+      'turn_off',
+      'turn_on',
+      'turn_off',
+    ]);
+    expect(strip.every((r) => !('flash' in (r.body as object)))).toBe(true);
+    expect(strip.at(-1)!.at - strip[0]!.at).toBeGreaterThanOrEqual(240);
+  });
+
+  test('a newer look ends a running strobe: no half of it comes after the look', async () => {
+    const { driver, sim } = await start({ paceMs: 40 });
+    await driver.connect();
+    const strobe = {
+      kind: 'strobe' as const,
+      atMs: 0,
+      color: COLOR_PRESETS.red,
+      fromColor: COLOR_PRESETS.black,
+      brightness: 1,
+      periodMs: 80,
+      cycles: 10,
+    };
+    await driver.playStep(['light.kitchen_strip'], strobe);
+    await driver.setState(['light.kitchen_strip'], look(COLOR_PRESETS.green));
+    const calls = () => sim.light('light.kitchen_strip')!.calls;
+    const settled = calls();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls()).toBe(settled);
+    expect(sim.light('light.kitchen_strip')!.hex).toBe('#00ff00');
+    await expect(driver.playStep([], { ...strobe, cycles: 0 })).rejects.toThrow(/period and cycles/);
+  });
+
   test('Home Assistant down: unreachable, probed, and the last look is sent again when it is back', async () => {
     const { driver, sim, events } = await start();
     await driver.connect();

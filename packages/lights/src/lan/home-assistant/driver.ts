@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { LightStep } from '@flaglight/core';
 import {
   DriverEvents,
   type DriverListener,
@@ -7,7 +8,9 @@ import {
   type LightStateCommand,
 } from '../../driver.js';
 import { LightError } from '../../errors.js';
+import { expandStrobe } from '../../player/strobe.js';
 import { systemTimers, type Timers } from '../../timers.js';
+import { createEntityQueue } from './entity-queue.js';
 import {
   createHomeAssistantAgent,
   HOME_ASSISTANT_BANNED,
@@ -19,8 +22,10 @@ import {
 } from './http.js';
 import {
   describeModes,
+  HA_FEATURE_FLASH,
   HOME_ASSISTANT_AREA_TEMPLATE,
   homeAssistantCall,
+  homeAssistantFlashCall,
   parseHomeAssistantAreas,
   parseHomeAssistantLights,
   type HomeAssistantCall,
@@ -76,20 +81,16 @@ export interface HomeAssistantDriver extends LightDriver {
   close(): Promise<void>;
 }
 
-interface Slot {
-  inFlight: boolean;
-  next: { call: HomeAssistantCall; done: () => void } | null;
-  lastStartMs: number;
-  timer: unknown;
-}
+type Strobe = Extract<LightStep, { kind: 'strobe' }>;
 
 const CLOSED = 'This Home Assistant driver is closed';
 
 /**
  * Home Assistant's lights (provider `home_assistant`) over its REST API, one light per `light.*`
- * entity. A look is one `light.turn_on`/`turn_off` call per entity; strobes are expanded by the
- * player at 400 ms halves. Each entity has one call in flight at most, 400 ms apart, and only its
- * newest look waits behind it. A time-out or refused connection marks Home Assistant unreachable:
+ * entity. A look is one `light.turn_on`/`turn_off` call per entity. A strobe is one call with
+ * `flash: short` on an entity whose `supported_features` lists flash, and looks at 400 ms halves
+ * on the others. Each entity has one call in flight at most, 400 ms apart, and only its newest look
+ * waits behind it. A time-out or refused connection marks Home Assistant unreachable:
  * it is asked again after 2 s (doubling to 30 s) and every entity gets its last look when it
  * answers; an entity that turns `unavailable` gets its last look when it comes back. A 401 (or 403)
  * stops the driver: a new token is needed. A 400 or 5xx for one entity is reported with its name.
@@ -105,8 +106,9 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
     throw new LightError('bad-request', 'A Home Assistant access token is printable text without spaces');
   const events = new DriverEvents();
   const agent: http.Agent = createHomeAssistantAgent(options.url, options.insecure ?? false);
-  const slots = new Map<string, Slot>();
   const lastLooks = new Map<string, LightStateCommand>();
+  /** A strobe's later halves on an entity without flash, cancelled by any newer look. */
+  const flashTimers = new Map<string, unknown[]>();
   const errors = new Map<string, HomeAssistantEntityError>();
   let lights = new Map<string, HomeAssistantLight>();
   let state: HomeAssistantConnection = 'connecting';
@@ -118,6 +120,7 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
   let read = false;
 
   const usable = () => state === 'connected' || state === 'connecting';
+  const queue = createEntityQueue({ timers, paceMs, usable, send });
 
   const request = (init: { method: 'GET' | 'POST'; path: string; body?: unknown }) =>
     homeAssistantRequest(options.url, options.token, {
@@ -179,13 +182,13 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
   }
 
   function dropQueued(): void {
-    for (const slot of slots.values()) {
-      timers.clearTimeout(slot.timer);
-      slot.timer = null;
-      const waiting = slot.next;
-      slot.next = null;
-      waiting?.done();
-    }
+    for (const id of [...flashTimers.keys()]) stopFlashes(id);
+    queue.dropWaiting();
+  }
+
+  function stopFlashes(entityId: string): void {
+    for (const timer of flashTimers.get(entityId) ?? []) timers.clearTimeout(timer);
+    flashTimers.delete(entityId);
   }
 
   /** A new list of lights: the ones that came back (or Home Assistant itself) get their last look. */
@@ -262,7 +265,7 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
     events.emit({ type: 'error', error: { kind: answer.status >= 500 ? 'server' : 'bad-request', message } });
   }
 
-  async function send(light: HomeAssistantLight, call: HomeAssistantCall): Promise<void> {
+  async function send(entityId: string, call: HomeAssistantCall): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       let answer: HomeAssistantAnswer;
       try {
@@ -277,58 +280,80 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
       }
       if (answer.status === 401 || answer.status === 403) return refused(answer.status);
       if (answer.status >= 200 && answer.status < 300) {
-        errors.delete(light.entityId);
+        errors.delete(entityId);
         return;
       }
       // A 5xx is the device or its integration failing: tried once more, unless a newer look waits.
-      const slot = slots.get(light.entityId);
-      if (answer.status >= 500 && attempt === 1 && !slot?.next && usable()) {
+      const fresh = () => !queue.hasWaiting(entityId) && usable();
+      if (answer.status >= 500 && attempt === 1 && fresh()) {
         await new Promise<void>((resolve) => timers.setTimeout(resolve, paceMs));
-        if (!slot?.next && usable()) continue;
+        if (fresh()) continue;
         return;
       }
-      entityFailed(light, answer, call.service);
+      const light = lights.get(entityId);
+      if (light) entityFailed(light, answer, call.service);
       return;
     }
   }
 
-  function pump(light: HomeAssistantLight): void {
-    const slot = slots.get(light.entityId);
-    if (!slot || slot.inFlight || !slot.next || slot.timer !== null || !usable()) return;
-    const wait = slot.lastStartMs + paceMs - timers.now();
-    if (wait > 0) {
-      slot.timer = timers.setTimeout(() => {
-        slot.timer = null;
-        pump(light);
-      }, wait);
-      return;
-    }
-    const { call, done } = slot.next;
-    slot.next = null;
-    slot.inFlight = true;
-    slot.lastStartMs = timers.now();
-    void send(light, call).finally(() => {
-      slot.inFlight = false;
-      done();
-      pump(lights.get(light.entityId) ?? light);
-    });
+  /** The entity's newest look, as one call (the same look with `flash` for a strobe's start). */
+  function submit(light: HomeAssistantLight, look: LightStateCommand, flash = false): Promise<void> {
+    const call = flash ? homeAssistantFlashCall(light, look) : homeAssistantCall(light, look);
+    return queue.submit(light.entityId, call);
   }
 
-  /** Queues the entity's newest look: it replaces the one still waiting (newest look wins). */
-  function submit(light: HomeAssistantLight, look: LightStateCommand): Promise<void> {
-    let slot = slots.get(light.entityId);
-    if (!slot)
-      slots.set(
-        light.entityId,
-        (slot = { inFlight: false, next: null, lastStartMs: -Infinity, timer: null }),
-      );
-    const replaced = slot.next;
-    const done = new Promise<void>((resolve) => {
-      slot.next = { call: homeAssistantCall(light, look), done: resolve };
-    });
-    replaced?.done();
-    pump(light);
-    return done;
+  /** Shows `look` on one entity now, or keeps it for when Home Assistant or the entity answers. */
+  function showOn(light: HomeAssistantLight, look: LightStateCommand, flash = false): Promise<void> {
+    lastLooks.set(light.entityId, look);
+    if (state !== 'connected' || !light.available) return Promise.resolve();
+    return submit(light, look, flash);
+  }
+
+  /**
+   * One strobe on one entity: `flash: short` in the call of its colour where the entity flashes by
+   * itself (one request, the device's own blink), else its halves as looks at the entity's pace.
+   */
+  function strobeOn(light: HomeAssistantLight, step: Strobe): Promise<void> {
+    const solid = { on: true, color: step.color, brightness: step.brightness, transitionMs: 0 };
+    if (light.features & HA_FEATURE_FLASH) return showOn(light, solid, true);
+    const flashes = expandStrobe(step, paceMs).map((f) => ({
+      look: { on: true, color: f.color, brightness: f.brightness, transitionMs: 0 },
+      afterMs: f.atMs - step.atMs,
+    }));
+    flashTimers.set(
+      light.entityId,
+      flashes.slice(1).map((f) =>
+        timers.setTimeout(() => {
+          const now = lights.get(light.entityId);
+          if (now) void showOn(now, f.look);
+        }, f.afterMs),
+      ),
+    );
+    return showOn(light, flashes[0]!.look);
+  }
+
+  /** The known lights among `ids` (all for none), warning once about the ones it does not know. */
+  function targetsOf(ids: readonly string[]): HomeAssistantLight[] {
+    const targets = ids.length === 0 ? [...lights.keys()] : ids;
+    const unknown = targets.filter((id) => !lights.has(id));
+    if (unknown.length > 0)
+      events.emit({ type: 'warning', message: `Unknown Home Assistant lights: ${unknown.join(', ')}` });
+    return targets.flatMap((id) => lights.get(id) ?? []);
+  }
+
+  /** Sends `show` to every target; a newer look on an entity ends its running strobe first. */
+  async function each(
+    ids: readonly string[],
+    show: (light: HomeAssistantLight) => Promise<void>,
+  ): Promise<void> {
+    ensureUsable();
+    if (!read && state === 'connecting') await connect();
+    await Promise.all(
+      targetsOf(ids).map((light) => {
+        stopFlashes(light.entityId);
+        return show(light);
+      }),
+    );
   }
 
   async function setState(ids: readonly string[], look: LightStateCommand): Promise<void> {
@@ -340,21 +365,7 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
       );
     if (!Number.isFinite(look.brightness) || look.brightness < 0 || look.brightness > 1)
       throw new LightError('bad-request', `Brightness must be 0 to 1, not ${look.brightness}`);
-    if (!read && state === 'connecting') await connect();
-    const targets = ids.length === 0 ? [...lights.keys()] : ids;
-    const unknown = targets.filter((id) => !lights.has(id));
-    if (unknown.length > 0)
-      events.emit({ type: 'warning', message: `Unknown Home Assistant lights: ${unknown.join(', ')}` });
-    const sends: Promise<void>[] = [];
-    for (const id of targets) {
-      const light = lights.get(id);
-      if (!light) continue;
-      lastLooks.set(id, look);
-      // Kept for later: sent when Home Assistant or the entity answers again.
-      if (state !== 'connected' || !light.available) continue;
-      sends.push(submit(light, look));
-    }
-    await Promise.all(sends);
+    await each(ids, (light) => showOn(light, look));
   }
 
   function deviceList(): LightDeviceInfo[] {
@@ -371,7 +382,7 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
 
   return {
     provider: 'home_assistant',
-    nativeStrobe: false,
+    nativeStrobe: true,
     minStrobeHalfPeriodMs: () => paceMs,
     connect,
     discover: connect,
@@ -380,11 +391,12 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
       return deviceList();
     },
     setState,
-    playStep(ids, step) {
-      if (step.kind === 'strobe')
-        return Promise.reject(
-          new LightError('bad-request', 'Home Assistant strobes are expanded by the player'),
-        );
+    async playStep(ids, step) {
+      if (step.kind === 'strobe') {
+        if (!(step.periodMs > 0 && step.cycles > 0))
+          throw new LightError('bad-request', 'A strobe needs a period and cycles above 0');
+        return each(ids, (light) => strobeOn(light, step));
+      }
       return setState(ids, {
         on: true,
         color: step.color,

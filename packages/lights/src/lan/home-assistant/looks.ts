@@ -116,8 +116,8 @@ const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(mi
  * an xy-only light), `color_temp_kelvin` for white on a light with a colour temperature. A
  * white-only light cannot show a flag's colour (HA would turn red into a meaningless 6280 K, §1.4):
  * it shows warm white for red, orange and yellow, cool white for the others, and its brightness.
- * `transition` only where `supported_features` lists it; `flash` is never sent (the player expands
- * strobes, so every look is one known state).
+ * `transition` only where `supported_features` lists it; `flash` only in a strobe's call
+ * (`homeAssistantFlashCall`).
  */
 export function homeAssistantCall(light: HomeAssistantLight, look: LightStateCommand): HomeAssistantCall {
   const transition =
@@ -144,4 +144,19 @@ export function homeAssistantCall(light: HomeAssistantLight, look: LightStateCom
     colour = kelvin(white ? NEUTRAL_KELVIN : warm ? light.minKelvin : light.maxKelvin);
   }
   return { service: 'turn_on', body: { ...entity, ...colour, ...brightness, ...transition } };
+}
+
+/**
+ * A strobe's start on a light that flashes by itself: its look's call with `flash: short`, one blink
+ * of the device's own (about a second on Hue, ZHA and Zigbee2MQTT lights, SPEC's caution strobe),
+ * ending on the look. Never `long`: on several integrations it blinks for 15 s or until stopped, and
+ * would outlast the flag. A light without the flash feature, or an off look, gets the plain call.
+ */
+export function homeAssistantFlashCall(
+  light: HomeAssistantLight,
+  look: LightStateCommand,
+): HomeAssistantCall {
+  const call = homeAssistantCall(light, look);
+  if (!(light.features & HA_FEATURE_FLASH) || call.service !== 'turn_on') return call;
+  return { service: 'turn_on', body: { ...call.body, flash: 'short' } };
 }
