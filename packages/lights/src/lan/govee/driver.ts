@@ -7,6 +7,7 @@ import {
   type LightStateCommand,
 } from '../../driver.js';
 import { LightError } from '../../errors.js';
+import { createRescanLoop } from '../rescan-loop.js';
 import { createGoveeDevice, goveeLabel, toDeviceInfo, toLightInfo, type GoveeDevice } from './device.js';
 import {
   GOVEE_LAN_CONTROL_ADVICE,
@@ -66,14 +67,17 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
   const devices = new Map<string, GoveeDevice>();
   /** Devices that answered the scan running now. */
   const answered = new Set<string>();
-  const scanWaits = new Map<unknown, () => void>();
+  const rescans = createRescanLoop({
+    timers,
+    intervalMs: rescanIntervalMs,
+    scan: scanOnce,
+    onError: (error) => log(`Govee LAN: re-scan failed: ${String(error)}`),
+  });
   let socket: Socket | null = null;
   let opening: Promise<Socket> | null = null;
-  let scanning: Promise<LightDeviceInfo[]> | null = null;
   let scanned = false;
   let foundNothing = false;
   let closed = false;
-  let rescanTimer: unknown = null;
 
   function open(): Promise<Socket> {
     if (closed) return Promise.reject(new LightError('not-configured', CLOSED));
@@ -303,61 +307,38 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
     if (settings.multicast) sendRaw(GOVEE_SCAN_MESSAGE, ports.scan, GOVEE_LAN_MULTICAST_GROUP);
   }
 
-  function wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const handle = timers.setTimeout(() => {
-        scanWaits.delete(handle);
-        resolve();
-      }, ms);
-      scanWaits.set(handle, resolve);
-    });
-  }
-
   function deviceList(): LightDeviceInfo[] {
     return [...devices.values()].map(toDeviceInfo);
   }
 
-  function scan(): Promise<LightDeviceInfo[]> {
-    scanning ??= (async () => {
-      try {
-        await open();
-        sourceRule = {
-          allowed: await resolveHosts(settings.allowedHosts),
-          interfaces: readLocalInterfaces(),
-        };
-        if (closed) throw new LightError('not-configured', CLOSED);
-        answered.clear();
-        // Two scans in the window: one lost datagram does not hide a device.
-        sendScan();
-        await wait(windowMs / 2);
-        if (!closed) sendScan();
-        await wait(windowMs / 2);
-        if (closed) throw new LightError('not-configured', CLOSED);
-        for (const device of devices.values()) {
-          if (answered.has(device.id)) continue;
-          device.missedScans += 1;
-          if (device.missedScans >= expireLimit) expire(device);
-          else if (device.missedScans >= missedLimit) unreachable(device);
-        }
-        foundNothing = answered.size === 0;
-        if (foundNothing) events.emit({ type: 'warning', message: GOVEE_LAN_CONTROL_ADVICE });
-        scanned = true;
-        scheduleRescan();
-        return deviceList();
-      } finally {
-        scanning = null;
-      }
-    })();
-    return scanning;
+  /** One scan; the rescan loop runs one at a time and repeats it every `rescanIntervalMs`. */
+  async function scanOnce(): Promise<LightDeviceInfo[]> {
+    await open();
+    sourceRule = {
+      allowed: await resolveHosts(settings.allowedHosts),
+      interfaces: readLocalInterfaces(),
+    };
+    if (closed) throw new LightError('not-configured', CLOSED);
+    answered.clear();
+    // Two scans in the window: one lost datagram does not hide a device.
+    sendScan();
+    await rescans.wait(windowMs / 2);
+    if (!closed) sendScan();
+    await rescans.wait(windowMs / 2);
+    if (closed) throw new LightError('not-configured', CLOSED);
+    for (const device of devices.values()) {
+      if (answered.has(device.id)) continue;
+      device.missedScans += 1;
+      if (device.missedScans >= expireLimit) expire(device);
+      else if (device.missedScans >= missedLimit) unreachable(device);
+    }
+    foundNothing = answered.size === 0;
+    if (foundNothing) events.emit({ type: 'warning', message: GOVEE_LAN_CONTROL_ADVICE });
+    scanned = true;
+    return deviceList();
   }
 
-  function scheduleRescan(): void {
-    if (rescanIntervalMs <= 0 || rescanTimer !== null || closed) return;
-    rescanTimer = timers.setTimeout(() => {
-      rescanTimer = null;
-      scan().catch((error: unknown) => log(`Govee LAN: re-scan failed: ${String(error)}`));
-    }, rescanIntervalMs);
-  }
+  const scan = () => rescans.run();
 
   // --- the LightDriver ------------------------------------------------------------------------------
 
@@ -418,12 +399,7 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
     async close() {
       if (closed) return;
       closed = true;
-      timers.clearTimeout(rescanTimer);
-      for (const [handle, resolve] of scanWaits) {
-        timers.clearTimeout(handle);
-        resolve();
-      }
-      scanWaits.clear();
+      rescans.stop();
       for (const device of devices.values()) {
         stop(device);
         settle(device, null);

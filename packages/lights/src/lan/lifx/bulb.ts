@@ -1,4 +1,6 @@
 import type { LifxMessage, LightColor } from '@flaglight/core';
+import type { LightDeviceInfo } from '../../driver.js';
+import type { LanLightInfo } from './driver-options.js';
 import type { LanWriteGroup } from './messages.js';
 
 /** What a queued message waits for before the next one goes. */
@@ -70,4 +72,37 @@ export function createBulb(mac: string, address: string, port: number): LanBulb 
 /** A LIFX id as the cloud writes it (`d073d5123456`) or a MAC (`d0:73:d5:12:34:56`) → the id. */
 export function normaliseLifxId(id: string): string {
   return id.replace(/^id:/, '').replace(/[:-]/g, '').toLowerCase();
+}
+
+const LIGHT_TYPE = 'lifx_lan';
+
+export function bulbLabel(bulb: LanBulb): string {
+  return bulb.label ?? bulb.id;
+}
+
+/** The bulbs that are lights: a device that answered LightGet with StateUnhandled is left out. */
+export function listLights(bulbs: ReadonlyMap<string, LanBulb>): LanBulb[] {
+  return [...bulbs.values()].filter((b) => b.isLight !== false);
+}
+
+export function toDeviceInfo(bulb: LanBulb): LightDeviceInfo {
+  return {
+    id: bulb.id,
+    label: bulbLabel(bulb),
+    name: bulbLabel(bulb),
+    type: LIGHT_TYPE,
+    connected: bulb.reachable,
+  };
+}
+
+export function toLanLightInfo(bulb: LanBulb): LanLightInfo {
+  return {
+    id: bulb.id,
+    mac: bulb.mac,
+    label: bulbLabel(bulb),
+    address: bulb.address,
+    port: bulb.port,
+    reachable: bulb.reachable,
+    lastColor: bulb.lastColor,
+  };
 }
