@@ -1,6 +1,9 @@
-import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import type { RemoteInfo, Socket } from 'node:dgram';
 import { performance } from 'node:perf_hooks';
-import { LAN_SIM_HOST } from './lifx-bulbs.js';
+import { LAN_SIM_HOST } from './lan-host.js';
+import { findFreeUdpPort, startUdpDeviceSet } from './udp-device-set.js';
+
+export { findFreeUdpPort } from './udp-device-set.js';
 
 export const GOVEE_LAN_DEMO_DEVICE_COUNT = 3;
 const LOG_LIMIT = 1000;
@@ -133,35 +136,6 @@ function idOf(index: number): string {
   return `D4:AD:FC:60:00:00:${(n >> 8).toString(16).padStart(2, '0')}:${(n & 0xff).toString(16).padStart(2, '0')}`.toUpperCase();
 }
 
-function bindSocket(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
-    socket.once('error', reject);
-    socket.bind(port, LAN_SIM_HOST, () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-  });
-}
-
-function closeSocket(socket: Socket): Promise<void> {
-  return new Promise((resolve) => {
-    try {
-      socket.close(() => resolve());
-    } catch {
-      resolve();
-    }
-  });
-}
-
-/** A UDP port free on 127.0.0.1 right now (the client binds it next: the demo's reply port). */
-export async function findFreeUdpPort(): Promise<number> {
-  const probe = await bindSocket(0);
-  const { port } = probe.address();
-  await closeSocket(probe);
-  return port;
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isByte = (value: unknown): value is number =>
@@ -179,19 +153,15 @@ export async function startVirtualGoveeDevices(
 ): Promise<VirtualGoveeDevices> {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const count = options.count ?? GOVEE_LAN_DEMO_DEVICE_COUNT;
   const omitIp = new Set(options.omitIp ?? []);
   const replyPort = options.replyPort || (await findFreeUdpPort());
-  const timers = new Set<NodeJS.Timeout>();
-  let closed = false;
 
-  const scanSocket = await bindSocket(options.scanPort ?? 0);
-  const devices: Device[] = [];
-  try {
-    for (let i = 0; i < count; i += 1) {
-      const socket = await bindSocket(0);
+  const set = await startUdpDeviceSet<Device>({
+    sharedPort: options.scanPort ?? 0,
+    count: options.count ?? GOVEE_LAN_DEMO_DEVICE_COUNT,
+    create(i, socket) {
       const model = MODELS[i % MODELS.length]!;
-      devices.push({
+      return {
         id: idOf(i),
         sku: model.sku,
         label: `${model.kind} ${i + 1}`,
@@ -204,12 +174,13 @@ export async function startVirtualGoveeDevices(
         log: [],
         received: 0,
         reboots: 0,
-      });
-    }
-  } catch (error) {
-    await Promise.all([scanSocket, ...devices.map((d) => d.socket)].map(closeSocket));
-    throw error;
-  }
+      };
+    },
+    socketOf: (device) => device.socket,
+    onSharedMessage: (datagram, from) => receive('scan', undefined, datagram, from),
+    onDeviceMessage: (device, datagram, from) => receive('command', device, datagram, from),
+  });
+  const { shared: scanSocket, devices } = set;
 
   function hex(device: Device): string {
     if (!device.on) return '#000000';
@@ -245,7 +216,7 @@ export async function startVirtualGoveeDevices(
   }
 
   function reply(device: Device, cmd: string, data: unknown, to: RemoteInfo): void {
-    if (closed) return;
+    if (set.closed) return;
     device.socket.send(JSON.stringify({ msg: { cmd, data } }), replyPort, to.address);
   }
 
@@ -316,7 +287,6 @@ export async function startVirtualGoveeDevices(
   }
 
   function receive(via: GoveeReceived['via'], own: Device | undefined, datagram: Buffer, from: RemoteInfo) {
-    if (closed) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(datagram.toString('utf8'));
@@ -348,7 +318,7 @@ export async function startVirtualGoveeDevices(
       if (device.log.length > LOG_LIMIT) device.log.splice(0, device.log.length - LOG_LIMIT);
       if (entry.ignored) continue;
       const handle = () => {
-        if (closed) return;
+        if (set.closed) return;
         if (device.fault.ignoreCommands && cmd !== 'scan' && cmd !== 'devStatus') {
           entry.ignored = 'ignores-commands';
           return;
@@ -358,24 +328,11 @@ export async function startVirtualGoveeDevices(
       const copies = device.fault.duplicates ? 2 : 1;
       for (let copy = 0; copy < copies; copy += 1) {
         const wait = device.fault.delayMs + random() * device.fault.jitterMs;
-        if (wait <= 0) {
-          handle();
-          continue;
-        }
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          handle();
-        }, wait);
-        timers.add(timer);
+        if (wait <= 0) handle();
+        else set.later(handle, wait);
       }
     }
   }
-
-  function listen(device: Device): void {
-    device.socket.on('message', (datagram, from) => receive('command', device, datagram, from));
-  }
-  scanSocket.on('message', (datagram, from) => receive('scan', undefined, datagram, from));
-  for (const device of devices) listen(device);
 
   const find = (id: string) => devices.find((d) => d.id.toLowerCase() === id.toLowerCase());
   const pick = (id: string | undefined) =>
@@ -407,14 +364,12 @@ export async function startVirtualGoveeDevices(
     async reboot(id) {
       const device = find(id);
       if (!device) throw new Error(`no Govee device ${id}`);
-      const old = device.socket;
-      // The new port first: the old one stays taken until it is closed, so the two differ.
-      device.socket = await bindSocket(0);
-      device.commandPort = device.socket.address().port;
-      device.reboots += 1;
       // A power cycle restores the last look (Govee devices keep it), on the new address.
-      listen(device);
-      await closeSocket(old);
+      await set.rebind(device, (socket) => {
+        device.socket = socket;
+        device.commandPort = socket.address().port;
+        device.reboots += 1;
+      });
       return view(device);
     },
     reset() {
@@ -426,12 +381,6 @@ export async function startVirtualGoveeDevices(
         device.received = 0;
       }
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      await Promise.all([scanSocket, ...devices.map((d) => d.socket)].map(closeSocket));
-    },
+    close: () => set.close(),
   };
 }
