@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF } from './client.js';
+import { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 
 test('back-off: a quick first retry, then 5 s doubling up to 60 s', () => {
   const mid = () => 0.5;

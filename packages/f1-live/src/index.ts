@@ -1,7 +1,7 @@
+export { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+export { createF1LiveClient } from './client.js';
+export { type F1LiveLogger } from './failure.js';
 export {
-  backoffDelay,
-  createF1LiveClient,
-  DEFAULT_BACKOFF,
   DEFAULT_SILENCE_TIMEOUT_MS,
   DEFAULT_TOPICS,
   F1_LIVE_TIMING_URL,
@@ -9,7 +9,6 @@ export {
   type F1LiveClientOptions,
   type F1LiveConnection,
   type F1LiveEvents,
-  type F1LiveLogger,
   type F1LiveSource,
   type F1LiveState,
   type HeartbeatEvent,
@@ -17,7 +16,7 @@ export {
   type SessionInfoEvent,
   type SessionStatusEvent,
   type TrackStatusEvent,
-} from './client.js';
+} from './types.js';
 export { CookieHttpClient, parseSetCookie } from './http-client.js';
 export {
   applyDelta,
