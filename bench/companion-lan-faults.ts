@@ -10,19 +10,24 @@
  * local bridge; 3 one that never answers; 4 one that sends headers, then a byte a second (3 and 4
  * last the pairing's own 60 s deadline); 5 idle again.
  */
-import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
+import { spawn, type SpawnOptions } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+import { call, signUp } from './shared/api.js';
+import { startDemoServer } from './shared/demo-server.js';
+import { messageOf } from './shared/errors.js';
+import { freePort } from './shared/ports.js';
+import { onCleanUp, stop, tempDir, track } from './shared/processes.js';
+import { REPO_ROOT } from './shared/repo.js';
+import { runBench } from './shared/run-bench.js';
+import { sleep } from './shared/time.js';
+import { waitFor } from './shared/wait-for.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMPANION_ROOT = path.join(REPO_ROOT, 'apps/companion');
 const NODE = process.execPath;
 const SAMPLE_MS = 200;
@@ -38,70 +43,7 @@ const ENDLESS_CHUNK = Buffer.alloc(64 * 1024, 0x20);
 const CLAIM_MB = 100;
 const DEADLINE_MS = 720_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (kb: number | undefined) => ((kb ?? NaN) / 1024).toFixed(1);
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-const children = new Set<ChildProcess>();
-const closers: (() => Promise<void> | void)[] = [];
-const tmpDirs: string[] = [];
-let diagnostics = '';
-
-function track(child: ChildProcess, label: string): ChildProcess {
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const keep = (chunk: Buffer) => (diagnostics = (diagnostics + chunk.toString()).slice(-4_000));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.on('error', (error) => (diagnostics += `\n${label}: ${error.message}`));
-  return child;
-}
-
-/** The child's whole process group: SIGTERM, then SIGKILL after 3 s; waits for its exit. */
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // Already gone.
-    }
-    await Promise.race([exited, sleep(signal === 'SIGTERM' ? 3_000 : 1_000)]);
-  }
-}
-
-async function cleanUp(): Promise<void> {
-  for (const close of closers.splice(0).reverse())
-    await Promise.resolve()
-      .then(close)
-      .catch(() => undefined);
-  await Promise.all([...children].map(stop));
-  for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
-}
-
-function tempDir(name: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), `flaglight-bench-lanfaults-${name}-`));
-  tmpDirs.push(dir);
-  return dir;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>): Promise<T> {
-  let last = '';
-  for (const end = Date.now() + 60_000; Date.now() < end; await sleep(200)) {
-    const value = await check().catch((error: unknown) => void (last = messageOf(error)));
-    if (value) return value;
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-}
 
 /** A TCP server of this process on 127.0.0.1, closed with every socket it accepted. */
 async function listenTcp(server: net.Server): Promise<number> {
@@ -112,42 +54,11 @@ async function listenTcp(server: net.Server): Promise<number> {
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => {
+  onCleanUp(() => {
     for (const socket of sockets) socket.destroy();
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return (server.address() as net.AddressInfo).port;
-}
-
-/** GET without a body, POST with one. */
-async function call<T>(base: string, route: string, body?: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${base}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${route}: ${response.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : {}) as T;
-}
-
-async function signUp(base: string): Promise<string> {
-  type Config = { turnstile: { siteKey: string; tokenUrl?: string } };
-  const { turnstile } = await call<Config>(base, '/api/config');
-  const bot = await call<{ token: string }>(base, turnstile.tokenUrl ?? '/sims/turnstile/token', {
-    sitekey: turnstile.siteKey,
-    action: 'signup',
-  });
-  const session = await call<{ token: string }>(base, '/auth/signup', {
-    email: `bench.lanfaults.${Date.now().toString(36)}.${process.pid}@example.com`,
-    password: 'Checkered1!',
-    plan: 'trial',
-    turnstileToken: bot.token,
-  });
-  return session.token;
 }
 
 interface CompanionStatus {
@@ -226,7 +137,7 @@ function forgedReply(i: number): { kind: 'oversize' | 'control' | 'otherIp' | 'p
 
 async function forgeGovee(replyPort: number, bridgePort: number): Promise<string> {
   const socket = createSocket('udp4');
-  closers.push(() => new Promise<void>((resolve) => socket.close(() => resolve())));
+  onCleanUp(() => new Promise<void>((resolve) => socket.close(() => resolve())));
   let commands = 0;
   socket.on('message', () => (commands += 1));
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -312,7 +223,7 @@ type Launch = { label: string; command: string; args: string[] };
 /** The executable's JavaScript: the bundle apps/companion/scripts/package.mjs makes, in a temp folder. */
 async function bundleCompanion(): Promise<Launch> {
   const { build } = await import('esbuild');
-  const outfile = path.join(tempDir('bundle'), 'companion.cjs');
+  const outfile = path.join(tempDir('lanfaults-bundle'), 'companion.cjs');
   await build({
     entryPoints: [path.join(COMPANION_ROOT, 'src/main.ts')],
     outfile,
@@ -335,7 +246,14 @@ type Lan = { lifx: { bulbs: unknown[] }; govee: { replyPort: number }; nanoleaf:
 
 async function runSuite(launch: Launch, base: string, token: string, lan: Lan): Promise<void> {
   const bridgePort = await freePort();
-  const flags = ['--server', base, '--port', String(bridgePort), '--data-dir', tempDir('companion')];
+  const flags = [
+    '--server',
+    base,
+    '--port',
+    String(bridgePort),
+    '--data-dir',
+    tempDir('lanfaults-companion'),
+  ];
   const args = [...launch.args, 'run', '--demo', '--no-browser', ...flags];
   const options: SpawnOptions = { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
   const companion = track(spawn(launch.command, args, options), 'companion');
@@ -343,13 +261,13 @@ async function runSuite(launch: Launch, base: string, token: string, lan: Lan): 
   if (pid === undefined) throw new Error('the companion has no pid');
   const samples: number[] = [];
   const sampler = setInterval(() => sample(pid, samples), SAMPLE_MS);
-  closers.push(() => clearInterval(sampler));
+  onCleanUp(() => clearInterval(sampler));
   try {
     const code = await waitFor('the link code', async () => {
       if (companion.exitCode !== null) throw new Error(`the companion exited with ${companion.exitCode}`);
       return (await companionStatus(bridgePort)).userCode;
     });
-    await call(base, '/api/device/approve', { code }, token);
+    await call(base, 'POST', '/api/device/approve', { code }, token);
     const ready = await waitFor('the companion linked, with the demo lights', async () => {
       const s = await companionStatus(bridgePort);
       const bulbs = s.lights.filter((l) => l.provider === 'lifx_lan' && l.reachable).length;
@@ -388,33 +306,9 @@ async function runSuite(launch: Launch, base: string, token: string, lan: Lan): 
 }
 
 async function main(): Promise<void> {
-  const [port, lifxPort, huePort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const base = `http://127.0.0.1:${port}`;
-  const server = track(
-    spawn(NODE, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: REPO_ROOT,
-      detached: true,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        FLAGLIGHT_MODE: 'demo',
-        DATA_DIR: tempDir('server'),
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: base,
-        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-        DEMO_LIFX_LAN_PORT: String(lifxPort),
-        DEMO_HUE_BRIDGE_PORT: String(huePort),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    }),
-    'server',
-  );
-  await waitFor('the demo server', async () => {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    return (await fetch(`${base}/api/health`)).ok;
-  });
-  const lan = await call<Lan>(base, '/sims/lan/state');
-  const token = await signUp(base);
+  const base = await startDemoServer();
+  const lan = await call<Lan>(base, 'GET', '/sims/lan/state');
+  const token = await signUp(base, 'lanfaults');
   const heapLimit = v8.getHeapStatistics().heap_size_limit / 1024 / 1024;
   console.log('Companion memory under LAN faults: VmRSS of the companion process itself, from /proc.');
   const nodeOptions = process.env.NODE_OPTIONS ?? 'unset';
@@ -427,22 +321,4 @@ async function main(): Promise<void> {
   await runSuite(await bundleCompanion(), base, token, lan);
 }
 
-const abort = (why: string, code: number) => {
-  console.error(`bench:lan-faults: ${why}, stopping what it started.`);
-  void cleanUp().finally(() => process.exit(code));
-};
-const deadline = setTimeout(() => abort(`ran over ${DEADLINE_MS / 1000} s`, 1), DEADLINE_MS);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort(signal, 130));
-
-let failed = false;
-try {
-  await main();
-} catch (error) {
-  failed = true;
-  console.error(`bench:lan-faults set-up failed: ${messageOf(error)}`);
-  if (diagnostics) console.error(`last output of the server and companion:\n${diagnostics}`);
-} finally {
-  clearTimeout(deadline);
-  await cleanUp();
-}
-process.exit(failed ? 1 : 0);
+await runBench('bench:lan-faults', DEADLINE_MS, main);

@@ -20,6 +20,7 @@ import { createLightProgram, hsbToRgb, type EffectFlag } from '@flaglight/core';
 import { createEffectPlayer, type EffectPlayer } from '@flaglight/lights';
 import { createGoveeLanDriver, type GoveeLanDriver } from '@flaglight/lights/lan';
 import { startVirtualGoveeDevices, type VirtualGoveeDevices } from '@flaglight/sims';
+import { sleep } from './shared/time.js';
 
 const DEVICES = 10;
 const FLAGS: EffectFlag[] = ['green', 'yellow', 'red', 'checkered', 'vsc', 'vsc_ending', 'fastest_lap'];
@@ -28,8 +29,6 @@ const CONFIRM_LIMIT_MS = 8_000;
 /** Then this long for stray repeats to be counted with the flag. */
 const TAIL_MS = 300;
 const DEADLINE_MS = 180_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Row {
   flag: EffectFlag;

@@ -8,17 +8,15 @@
  * flag starts at t0 on both players at once; the simulators timestamp what they receive. Flags
  * are 2 s apart so pacing (400 ms per Home Assistant entity) never queues one behind another.
  */
-import { performance } from 'node:perf_hooks';
 import type { EffectFlag } from '@flaglight/core';
 import { createEffectPlayer } from '@flaglight/lights';
 import { createHomeAssistantDriver, createWledDriver } from '@flaglight/lights/lan';
 import { startHomeAssistantSim, startWledSim } from '@flaglight/sims';
+import { now, sleep } from './shared/time.js';
 
 const RUNS = 40;
 const FLAGS: EffectFlag[] = ['yellow', 'green', 'red', 'vsc', 'vsc_ending', 'checkered', 'safety', 'green'];
 const GAP_MS = 2_000;
-const now = () => performance.timeOrigin + performance.now();
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const line = (name: string, values: number[]) => {
@@ -51,7 +49,7 @@ async function main(): Promise<void> {
       const t0 = now();
       haPlayer.play(flag);
       wledPlayer.play(flag);
-      await wait(GAP_MS);
+      await sleep(GAP_MS);
       const haReqs = ha.requests().filter((r) => r.at >= t0 && r.path.startsWith('/api/services/light/'));
       const wledReqs = wled.flatMap((d) => d.requests()).filter((r) => r.at >= t0 && r.method === 'POST');
       const firstHa = Math.min(...haReqs.map((r) => r.at));

@@ -20,6 +20,7 @@ import { createLightProgram, type EffectFlag } from '@flaglight/core';
 import { createEffectPlayer, expandStrobe, type EffectPlayer } from '@flaglight/lights';
 import { createNanoleafDriver, pairNanoleaf, type NanoleafDriver } from '@flaglight/lights/lan';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
+import { now, sleep } from './shared/time.js';
 
 const DEVICES = 10;
 const FLAGS: EffectFlag[] = [
@@ -34,8 +35,6 @@ const FLAGS: EffectFlag[] = [
 ];
 /** After a program's last step, the time left for its last request to land. */
 const SETTLE_MS = 300;
-const now = () => performance.timeOrigin + performance.now();
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Rig {
   sims: NanoleafSimDevice[];
@@ -91,7 +90,7 @@ async function perFlag(rig: Rig, title: string): Promise<void> {
     if (!result.ok) continue;
     const t0 = now();
     for (const player of rig.players) player.play(flag);
-    await wait(result.program.durationMs + SETTLE_MS);
+    await sleep(result.program.durationMs + SETTLE_MS);
     const logs = rig.sims.map((sim) => puts(sim, t0));
     const counts = logs.map((l) => l.length);
     const states = logs.map((l) => l.filter((r) => r.path.endsWith('/state')).length);
@@ -113,9 +112,9 @@ async function burst(rig: Rig): Promise<void> {
   const t0 = now();
   for (const flag of ['red', 'yellow', 'green'] as const) {
     for (const player of rig.players) player.play(flag);
-    await wait(5);
+    await sleep(5);
   }
-  await wait(5_000 + SETTLE_MS);
+  await sleep(5_000 + SETTLE_MS);
   const counts = rig.sims.map((sim) => puts(sim, t0).length);
   const hues = rig.sims.map((sim) => sim.view().hue);
   console.log(
