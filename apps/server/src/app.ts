@@ -37,7 +37,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes a function: Fastify 5 fails closed on
  * a bare number; with `n` the socket peer and the n-1 hops before it are the proxies, so the client
  * is the n-th address from the end of X-Forwarded-For (only sound when the app is reachable through
- * those proxies alone, which README says).
+ * those proxies alone, which docs/configuration.md says).
  */
 export function trustProxyOption(
   trust: Config['trustProxy'],
