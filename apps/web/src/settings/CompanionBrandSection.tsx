@@ -1,11 +1,9 @@
 import { readBridgeLights, type BridgeLights } from '../companion/bridge';
 import type { CompanionProvider } from '../companion/companion-lights';
-import { useCompanionList } from '../companion/use-companions';
-import { FormMessage } from '../login/FormField';
 import { LAN_TEXTS, lanLightsOf } from './lan-texts';
+import { BrandIntro, LanBrandFrame } from './LanBrandFrame';
 import { LanDiagnostics } from './LanDiagnostics';
 import { LanLightList } from './LanLightList';
-import { NoCompanionLinked } from './NoCompanionLinked';
 
 interface BrandTexts {
   intro: string;
@@ -32,37 +30,28 @@ export function CompanionBrandSection({
   /** The local bridge (tests give their own). */
   read?: () => Promise<BridgeLights>;
 }) {
-  const devices = useCompanionList();
-  const lights = devices.data ? lanLightsOf(devices.data, provider) : [];
-
   return (
-    <div className="flex flex-col gap-4">
-      <p className="text-ink-300">{texts.intro}</p>
-      <ol className="flex list-decimal flex-col gap-1 pl-5 text-ink-300">
-        {texts.setup.map((step) => (
-          <li key={step}>{step}</li>
-        ))}
-      </ol>
-      {devices.isPending && <p role="status">{LAN_TEXTS.loading}</p>}
-      {devices.isError && <FormMessage kind="error">{LAN_TEXTS.loadFailed}</FormMessage>}
-      {devices.data?.length === 0 && <NoCompanionLinked />}
-      {devices.data && devices.data.length > 0 && (
-        <>
-          {lights.length === 0 ? (
-            <p className="text-ink-300">{texts.none}</p>
-          ) : (
-            <LanLightList lights={lights} label={texts.list} />
-          )}
-          <LanDiagnostics
-            provider={provider}
-            buttonLabel={texts.diagnostics}
-            reportLabel={texts.report}
-            none={<p>{texts.diagnosticsNone}</p>}
-            read={read}
-          />
-        </>
-      )}
-    </div>
+    <LanBrandFrame intro={texts.intro} setup={texts.setup}>
+      {(devices) => {
+        const lights = lanLightsOf(devices, provider);
+        return (
+          <>
+            {lights.length === 0 ? (
+              <p className="text-ink-300">{texts.none}</p>
+            ) : (
+              <LanLightList lights={lights} label={texts.list} />
+            )}
+            <LanDiagnostics
+              provider={provider}
+              buttonLabel={texts.diagnostics}
+              reportLabel={texts.report}
+              none={<p>{texts.diagnosticsNone}</p>}
+              read={read}
+            />
+          </>
+        );
+      }}
+    </LanBrandFrame>
   );
 }
 
@@ -71,12 +60,7 @@ export function MqttSection() {
   const T = LAN_TEXTS.mqtt;
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-ink-300">{T.intro}</p>
-      <ol className="flex list-decimal flex-col gap-1 pl-5 text-ink-300">
-        {T.setup.map((step) => (
-          <li key={step}>{step}</li>
-        ))}
-      </ol>
+      <BrandIntro intro={T.intro} setup={T.setup} />
     </div>
   );
 }

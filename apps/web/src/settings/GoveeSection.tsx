@@ -1,4 +1,4 @@
-import { CircleCheck, LogOut, Plug, RefreshCw, Stethoscope } from 'lucide-react';
+import { CircleCheck, LogOut, Plug, RefreshCw } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { ConnectionError } from '../lights/ConnectionError';
 import { describeGoveeBudget, fetchGoveeDiagnostics, type GoveeDiagnostics } from '../lights/govee-api';
@@ -7,6 +7,8 @@ import { LIGHTS_TEXTS as T } from '../lights/lights-texts';
 import { isProviderConnected } from '../lights/provider-store';
 import { INPUT_CLASS } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
+import { DiagnosticsButton } from './DiagnosticsButton';
+import { DiagnosticsReport } from './DiagnosticsReport';
 
 type DiagnosticsState =
   | { step: 'idle' }
@@ -15,9 +17,9 @@ type DiagnosticsState =
   | { step: 'failed'; message: string };
 
 /** The diagnostics answer in words: what is wrong (with what to do), and the day's Govee budget. */
-function DiagnosticsReport({ result }: { result: GoveeDiagnostics }) {
+function GoveeDiagnosticsReport({ result }: { result: GoveeDiagnostics }) {
   return (
-    <div role="status" aria-label="Govee diagnostics report" className="flex flex-col gap-1 text-ink-300">
+    <DiagnosticsReport label="Govee diagnostics report">
       <p className={result.connected ? 'text-ink-100' : 'text-danger'}>{result.message}</p>
       {result.instructions && <p>{result.instructions}</p>}
       {result.connected && describeGoveeBudget(result.budget).map((line) => <p key={line}>{line}</p>)}
@@ -27,7 +29,7 @@ function DiagnosticsReport({ result }: { result: GoveeDiagnostics }) {
       {result.lastError && (
         <p>{`Last problem (${new Date(result.lastError.at).toLocaleTimeString()}): ${result.lastError.message}`}</p>
       )}
-    </div>
+    </DiagnosticsReport>
   );
 }
 
@@ -84,16 +86,13 @@ export function GoveeSection() {
 
   const diagnosticsBlock = (
     <>
-      <button
-        type="button"
-        className={buttonClass('secondary', 'md', 'self-start')}
-        disabled={diagnostics.step === 'running'}
+      <DiagnosticsButton
+        label="Govee diagnostics"
+        runningLabel="Running diagnostics…"
+        running={diagnostics.step === 'running'}
         onClick={() => void onDiagnostics()}
-      >
-        <Stethoscope aria-hidden="true" className="size-5" />
-        {diagnostics.step === 'running' ? 'Running diagnostics…' : 'Govee diagnostics'}
-      </button>
-      {diagnostics.step === 'done' && <DiagnosticsReport result={diagnostics.result} />}
+      />
+      {diagnostics.step === 'done' && <GoveeDiagnosticsReport result={diagnostics.result} />}
       {diagnostics.step === 'failed' && <ConnectionError message={diagnostics.message} />}
     </>
   );

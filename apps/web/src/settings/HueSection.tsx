@@ -1,13 +1,4 @@
-import {
-  Activity,
-  CircleCheck,
-  KeyRound,
-  Lightbulb,
-  LogOut,
-  Plug,
-  RefreshCw,
-  Stethoscope,
-} from 'lucide-react';
+import { Activity, CircleCheck, KeyRound, Lightbulb, LogOut, Plug, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ConnectionError } from '../lights/ConnectionError';
 import {
@@ -26,6 +17,7 @@ import { useHueOAuth } from '../lights/use-hue-oauth';
 import { INPUT_CLASS } from '../login/FormField';
 import { toast } from '../toasts/toast';
 import { buttonClass } from '../ui/button-styles';
+import { DiagnosticsButton } from './DiagnosticsButton';
 
 type KeyStep =
   | { step: 'idle' }
@@ -33,21 +25,6 @@ type KeyStep =
   | { step: 'created'; key: string }
   | { step: 'storing'; key: string }
   | { step: 'stored' };
-
-/** Shown both before and after connecting: diagnostics explain either state (SPEC §8). */
-function DiagnosticsButton({ running, onRun }: { running: boolean; onRun: () => Promise<void> }) {
-  return (
-    <button
-      type="button"
-      className={buttonClass('secondary')}
-      disabled={running}
-      onClick={() => void onRun()}
-    >
-      <Stethoscope aria-hidden="true" className="size-5" />
-      {running ? 'Running diagnostics…' : 'Diagnostics'}
-    </button>
-  );
-}
 
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message !== '' ? error.message : fallback;
@@ -186,6 +163,16 @@ export function HueSection() {
   }
 
   const shownError = error ?? hue.error;
+  // Shown both before and after connecting: diagnostics explain either state (SPEC §8).
+  const diagnosticsButton = (
+    <DiagnosticsButton
+      label="Diagnostics"
+      runningLabel="Running diagnostics…"
+      running={diagnosing}
+      onClick={() => void onDiagnostics()}
+      inRow
+    />
+  );
 
   if (!isProviderConnected(hue)) {
     const checking = hue.status === 'connecting' || engine === null;
@@ -209,7 +196,7 @@ export function HueSection() {
             <Plug aria-hidden="true" className="size-5" />
             {oauth.connecting ? 'Waiting for Hue…' : checking ? 'Checking…' : 'Connect Philips Hue'}
           </button>
-          <DiagnosticsButton running={diagnosing} onRun={onDiagnostics} />
+          {diagnosticsButton}
         </div>
         {oauth.connecting && (
           <p role="status" className="text-ink-300">
@@ -337,7 +324,7 @@ export function HueSection() {
       </div>
 
       <div className="flex flex-wrap gap-3">
-        <DiagnosticsButton running={diagnosing} onRun={onDiagnostics} />
+        {diagnosticsButton}
         <button
           type="button"
           className={buttonClass('danger')}

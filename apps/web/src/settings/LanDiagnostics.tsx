@@ -1,9 +1,9 @@
-import { Stethoscope } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { readBridgeLights, type BridgeLights } from '../companion/bridge';
 import type { CompanionProvider } from '../companion/companion-lights';
 import { COMPANION_TEXTS } from '../companion/companion-texts';
-import { buttonClass } from '../ui/button-styles';
+import { DiagnosticsButton } from './DiagnosticsButton';
+import { DiagnosticsReport } from './DiagnosticsReport';
 import { LAN_TEXTS as T } from './lan-texts';
 
 /**
@@ -40,19 +40,11 @@ export function LanDiagnostics({
 
   return (
     <div className="flex flex-col gap-2" aria-live="polite">
-      <button
-        type="button"
-        className={buttonClass('secondary', 'md', 'self-start')}
-        disabled={state.kind === 'checking'}
-        onClick={run}
-      >
-        <Stethoscope aria-hidden="true" className="size-5" />
-        {buttonLabel}
-      </button>
+      <DiagnosticsButton label={buttonLabel} running={state.kind === 'checking'} onClick={run} />
       {state.kind !== 'idle' && <p className="text-caption text-ink-300">{COMPANION_TEXTS.whyPermission}</p>}
       {state.kind === 'checking' && <p role="status">{T.checking}</p>}
       {state.kind === 'done' && (
-        <div role="status" aria-label={reportLabel} className="flex flex-col gap-1 text-ink-300">
+        <DiagnosticsReport label={reportLabel}>
           {state.result.kind === 'no_answer' ? (
             <p>{T.notRunning}</p>
           ) : (
@@ -78,7 +70,7 @@ export function LanDiagnostics({
               )}
             </>
           )}
-        </div>
+        </DiagnosticsReport>
       )}
     </div>
   );

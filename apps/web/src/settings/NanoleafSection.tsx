@@ -11,15 +11,14 @@ import {
 } from '../companion/bridge';
 import { COMPANION_TEXTS } from '../companion/companion-texts';
 import { NanoleafPairing } from '../companion/NanoleafPairing';
-import { useCompanionList } from '../companion/use-companions';
 import { DEVICES_QUERY_KEY } from '../devices/device-api';
 import { FormMessage } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { LAN_TEXTS, lanLightsOf, type CompanionLanLight } from './lan-texts';
+import { LanBrandFrame } from './LanBrandFrame';
 import { LanDiagnostics } from './LanDiagnostics';
 import { LanLightList } from './LanLightList';
-import { NoCompanionLinked } from './NoCompanionLinked';
 
 const T = LAN_TEXTS.nanoleaf;
 
@@ -59,10 +58,8 @@ export function NanoleafSection({
   read?: () => Promise<BridgeLights>;
 }) {
   const queryClient = useQueryClient();
-  const devices = useCompanionList();
   const [toForget, setToForget] = useState<CompanionLanLight | null>(null);
   const [forgetState, setForgetState] = useState<ForgetState>({ kind: 'idle' });
-  const controllers = devices.data ? lanLightsOf(devices.data, 'nanoleaf') : [];
 
   const runForget = (light: CompanionLanLight) => {
     setForgetState({ kind: 'forgetting', name: light.label });
@@ -73,63 +70,66 @@ export function NanoleafSection({
   };
 
   return (
-    <div className="flex flex-col gap-4">
-      <p className="text-ink-300">{T.intro}</p>
-      {devices.isPending && <p role="status">{LAN_TEXTS.loading}</p>}
-      {devices.isError && <FormMessage kind="error">{LAN_TEXTS.loadFailed}</FormMessage>}
-      {devices.data?.length === 0 && <NoCompanionLinked />}
-      {devices.data && devices.data.length > 0 && (
-        <>
-          {controllers.length === 0 ? (
-            <p className="text-ink-300">{T.none}</p>
-          ) : (
-            <LanLightList
-              lights={controllers}
-              label={T.list}
-              action={(light) => (
-                <button
-                  type="button"
-                  className={buttonClass('danger', 'sm', 'self-start sm:self-center')}
-                  aria-label={`${T.forget} ${light.label}`}
-                  disabled={forgetState.kind === 'forgetting'}
-                  onClick={() => setToForget(light)}
-                >
-                  <Unlink aria-hidden="true" className="size-4" />
-                  {T.forget}
-                </button>
+    <LanBrandFrame
+      intro={T.intro}
+      footer={
+        <ConfirmDialog
+          open={toForget !== null}
+          title={T.forgetTitle}
+          description={toForget && T.forgetConfirm(toForget.label)}
+          confirmLabel={T.forget}
+          onConfirm={() => {
+            if (toForget) runForget(toForget);
+            setToForget(null);
+          }}
+          onCancel={() => setToForget(null)}
+        />
+      }
+    >
+      {(devices) => {
+        const controllers = lanLightsOf(devices, 'nanoleaf');
+        return (
+          <>
+            {controllers.length === 0 ? (
+              <p className="text-ink-300">{T.none}</p>
+            ) : (
+              <LanLightList
+                lights={controllers}
+                label={T.list}
+                action={(light) => (
+                  <button
+                    type="button"
+                    className={buttonClass('danger', 'sm', 'self-start sm:self-center')}
+                    aria-label={`${T.forget} ${light.label}`}
+                    disabled={forgetState.kind === 'forgetting'}
+                    onClick={() => setToForget(light)}
+                  >
+                    <Unlink aria-hidden="true" className="size-4" />
+                    {T.forget}
+                  </button>
+                )}
+              />
+            )}
+            <div className="flex flex-col gap-2" aria-live="polite">
+              {forgetState.kind !== 'idle' && (
+                <p className="text-caption text-ink-300">{COMPANION_TEXTS.whyPermission}</p>
               )}
+              {forgetState.kind === 'forgetting' && <p role="status">{T.forgetting(forgetState.name)}</p>}
+              {forgetState.kind === 'done' && (
+                <FormMessage kind={forgetState.outcome.kind}>{forgetState.outcome.text}</FormMessage>
+              )}
+            </div>
+            <NanoleafPairing pair={pair} />
+            <LanDiagnostics
+              provider="nanoleaf"
+              buttonLabel={T.diagnostics}
+              reportLabel={T.report}
+              none={<p>{T.diagnosticsNone}</p>}
+              read={read}
             />
-          )}
-          <div className="flex flex-col gap-2" aria-live="polite">
-            {forgetState.kind !== 'idle' && (
-              <p className="text-caption text-ink-300">{COMPANION_TEXTS.whyPermission}</p>
-            )}
-            {forgetState.kind === 'forgetting' && <p role="status">{T.forgetting(forgetState.name)}</p>}
-            {forgetState.kind === 'done' && (
-              <FormMessage kind={forgetState.outcome.kind}>{forgetState.outcome.text}</FormMessage>
-            )}
-          </div>
-          <NanoleafPairing pair={pair} />
-          <LanDiagnostics
-            provider="nanoleaf"
-            buttonLabel={T.diagnostics}
-            reportLabel={T.report}
-            none={<p>{T.diagnosticsNone}</p>}
-            read={read}
-          />
-        </>
-      )}
-      <ConfirmDialog
-        open={toForget !== null}
-        title={T.forgetTitle}
-        description={toForget && T.forgetConfirm(toForget.label)}
-        confirmLabel={T.forget}
-        onConfirm={() => {
-          if (toForget) runForget(toForget);
-          setToForget(null);
-        }}
-        onCancel={() => setToForget(null)}
-      />
-    </div>
+          </>
+        );
+      }}
+    </LanBrandFrame>
   );
 }
