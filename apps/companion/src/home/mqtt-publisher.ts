@@ -1,7 +1,7 @@
 // The companion's MQTT connection: the played flag, its state and availability, retained, plus Home
 // Assistant's discovery. A kept client library (MQTT.js) speaks the protocol; this file decides what
 // is said and when. Facts: reference/home-assistant-mqtt-wled.md §2.
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Logger } from '../system/log.js';
 import {
   discoveryConfigs,
@@ -64,11 +64,19 @@ function refusal(error: Error & { code?: unknown }): string | null {
   return null;
 }
 
+type Connect = (url: string, options: IClientOptions) => MqttClient;
+
+/**
+ * MQTT.js is loaded when a broker is configured, not at start: its modules are a few megabytes of a
+ * companion's memory, and most companions never talk MQTT.
+ */
+const loadConnect = async (): Promise<Connect> => (await import('mqtt')).connect;
+
 export function createMqttPublisher(
   settings: MqttSettings,
   device: DiscoveryDevice,
   log: Logger,
-  connect: (url: string, options: IClientOptions) => MqttClient = mqtt.connect,
+  load: () => Promise<Connect> = loadConnect,
 ): MqttPublisher {
   const topics = mqttTopics(device.companionId);
   const broker = brokerLabel(settings.url);
@@ -79,7 +87,8 @@ export function createMqttPublisher(
   let session: { key: number | null; name: string | null } = { key: null, name: null };
   let closed = false;
 
-  const client = connect(settings.url, {
+  let client: MqttClient | null = null;
+  const options: IClientOptions = {
     clientId: `flaglight-${mqttSafeId(device.companionId)}`,
     keepalive: MQTT_KEEPALIVE_S,
     reconnectPeriod: MQTT_RECONNECT_MIN_MS,
@@ -90,10 +99,10 @@ export function createMqttPublisher(
     will: { topic: topics.availability, payload: Buffer.from('offline'), qos: 1, retain: true },
     ...(settings.username !== undefined ? { username: settings.username } : {}),
     ...(settings.password !== undefined ? { password: settings.password } : {}),
-  });
+  };
 
   const publish = (topic: string, payload: string) => {
-    if (!client.connected) return;
+    if (!client?.connected) return;
     client.publish(topic, payload, { qos: 1, retain: true }, (error) => {
       if (error) log.warn(`MQTT: could not publish ${topic} (${error.message}).`);
     });
@@ -105,38 +114,53 @@ export function createMqttPublisher(
     publish(topics.state, JSON.stringify(statePayload(current, session)));
   };
 
-  client.on('connect', () => {
-    const was = state;
-    state = 'connected';
-    message = null;
-    client.options.reconnectPeriod = MQTT_RECONNECT_MIN_MS;
-    log.info(`MQTT: ${was === 'reconnecting' ? 'connected again to' : 'connected to'} ${broker}.`);
-    // A restarted broker (or Home Assistant) has lost what is not retained: everything again.
-    publish(topics.availability, 'online');
-    for (const config of discoveryConfigs(device)) publish(config.topic, JSON.stringify(config.payload));
-    publishState();
-  });
-  client.on('error', (error: Error & { code?: unknown }) => {
-    const refused = refusal(error);
-    if (refused !== null) {
-      if (state !== 'refused') log.warn(`MQTT: ${broker} ${refused}`);
+  function listen(c: MqttClient): void {
+    c.on('connect', () => {
+      const was = state;
+      state = 'connected';
+      message = null;
+      c.options.reconnectPeriod = MQTT_RECONNECT_MIN_MS;
+      log.info(`MQTT: ${was === 'reconnecting' ? 'connected again to' : 'connected to'} ${broker}.`);
+      // A restarted broker (or Home Assistant) has lost what is not retained: everything again.
+      publish(topics.availability, 'online');
+      for (const config of discoveryConfigs(device)) publish(config.topic, JSON.stringify(config.payload));
+      publishState();
+    });
+    c.on('error', (error: Error & { code?: unknown }) => {
+      const refused = refusal(error);
+      if (refused !== null) {
+        if (state !== 'refused') log.warn(`MQTT: ${broker} ${refused}`);
+        state = 'refused';
+        message = refused;
+        return;
+      }
+      message = `The MQTT broker ${broker} is not reachable (${error.message}): trying again.`;
+    });
+    c.on('close', () => {
+      if (closed) return;
+      if (state === 'connected') log.warn(`MQTT: lost ${broker}; reconnecting.`);
+      if (state !== 'refused') state = 'reconnecting';
+      message ??= `The MQTT broker ${broker} is not reachable: trying again.`;
+      // Back off: 1 s, 2 s, 4 s … 30 s between tries while the broker stays away (or refuses).
+      c.options.reconnectPeriod = Math.min(
+        MQTT_RECONNECT_MAX_MS,
+        (c.options.reconnectPeriod ?? MQTT_RECONNECT_MIN_MS) * 2,
+      );
+    });
+  }
+
+  const started = load().then(
+    (connect) => {
+      if (closed) return;
+      client = connect(settings.url, options);
+      listen(client);
+    },
+    (error: Error) => {
       state = 'refused';
-      message = refused;
-      return;
-    }
-    message = `The MQTT broker ${broker} is not reachable (${error.message}): trying again.`;
-  });
-  client.on('close', () => {
-    if (closed) return;
-    if (state === 'connected') log.warn(`MQTT: lost ${broker}; reconnecting.`);
-    if (state !== 'refused') state = 'reconnecting';
-    message ??= `The MQTT broker ${broker} is not reachable: trying again.`;
-    // Back off: 1 s, 2 s, 4 s … 30 s between tries while the broker stays away (or refuses).
-    client.options.reconnectPeriod = Math.min(
-      MQTT_RECONNECT_MAX_MS,
-      (client.options.reconnectPeriod ?? MQTT_RECONNECT_MIN_MS) * 2,
-    );
-  });
+      message = `MQTT could not start (${error.message}).`;
+      log.warn(`MQTT: ${message}`);
+    },
+  );
 
   return {
     played(flag) {
@@ -152,6 +176,8 @@ export function createMqttPublisher(
     async close() {
       closed = true;
       state = 'closed';
+      await started;
+      if (!client) return;
       if (client.connected) {
         // A clean stop says offline itself (a clean DISCONNECT sends no will).
         await client.publishAsync(topics.availability, 'offline', { qos: 1, retain: true }).catch(() => {});
