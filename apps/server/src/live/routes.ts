@@ -1,4 +1,9 @@
-import { api, MAX_STREAMS_PER_USER, PUBLIC_READS_PER_MINUTE, STREAM_TICKETS_PER_MINUTE } from '@flaglight/contract';
+import {
+  api,
+  MAX_STREAMS_PER_USER,
+  PUBLIC_READS_PER_MINUTE,
+  STREAM_TICKETS_PER_MINUTE,
+} from '@flaglight/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';

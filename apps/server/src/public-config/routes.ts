@@ -26,10 +26,8 @@ export async function publicConfigRoutes(
     supportEmail: config.supportEmail,
     ...(config.mode === 'demo' ? { demoRecording: DEMO_RECORDING_NAME } : {}),
   };
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .route({
-      ...fromContract(api.meta.config, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
-      handler: async () => body,
-    });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...fromContract(api.meta.config, { rateLimitPerMinute: PUBLIC_READS_PER_MINUTE }),
+    handler: async () => body,
+  });
 }
