@@ -80,9 +80,13 @@ function printFootprint({ samples, ticksPerSecond }: Footprint): void {
   const lastSample = samples.at(-1)!;
   const cpu = (a: Sample, b: Sample) => (100 * (b.ticks - a.ticks)) / ticksPerSecond / ((b.at - a.at) / 1000);
   const perSecond = samples.slice(1).map((s, i) => cpu(samples[i]!, s));
-  console.log(
-    `  RSS start ${mb(firstSample.rssKb)}  max ${mb(Math.max(...samples.map((s) => s.rssKb)))}  end ${mb(lastSample.rssKb)}`,
-  );
+  const line = (label: string, kb: (s: Sample) => number) =>
+    console.log(
+      `  ${label} start ${mb(kb(firstSample))}  max ${mb(Math.max(...samples.map(kb)))}  end ${mb(kb(lastSample))}`,
+    );
+  line('RSS                  ', (s) => s.rssKb);
+  line('  private (RssAnon)  ', (s) => s.anonKb);
+  line('  executable (RssFile)', (s) => s.fileKb);
   console.log(
     `  CPU mean ${cpu(firstSample, lastSample).toFixed(2)}% of one core over ${((lastSample.at - firstSample.at) / 1000).toFixed(0)} s` +
       `  (busiest second ${Math.max(...perSecond).toFixed(1)}%; ${ticksPerSecond} ticks/s)`,

@@ -6,6 +6,14 @@ import { performance } from 'node:perf_hooks';
 export interface Sample {
   at: number;
   rssKb: number;
+  /** Private memory (heap, stacks): what the companion itself uses. */
+  anonKb: number;
+  /**
+   * Pages of the executable file mapped in: shared with the page cache and dropped under memory
+   * pressure; their count moves by several MB from run to run with what the cache holds (the
+   * kernel maps cached neighbours of each page touched).
+   */
+  fileKb: number;
   ticks: number;
 }
 
@@ -21,12 +29,13 @@ function clockTicks(): number {
 function sampleProc(pid: number): Sample | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    const [rssKb, anonKb, fileKb] = [field('VmRSS'), field('RssAnon'), field('RssFile')];
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return { at: performance.now(), rssKb, ticks };
+    return { at: performance.now(), rssKb, anonKb, fileKb, ticks };
   } catch {
     return null;
   }
