@@ -3,8 +3,9 @@
 // variable those tables name is in .env.example or read by the code. Exit 1 with the names that
 // disagree; also proves on built-in examples that its parsers read what they must. Part of
 // `npm run lint`.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { walkFiles } from './walk-files.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const DOCS_PAGE = 'docs/configuration.md';
@@ -13,7 +14,6 @@ const SERVER_CONFIG = 'apps/server/src/config.ts';
 /** Where code that reads the environment lives (the server, the companion and its build, tests, tools). */
 const CODE_DIRS = ['apps', 'packages', 'e2e', 'bench', 'scripts', '.ci'];
 const CODE_FILE = /\.(?:[cm]?[jt]sx?)$|^run$|\.sh$/;
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-results', '.cache']);
 const NAME = /^[A-Z][A-Z0-9_]*$/;
 
 /** `NAME=value` lines, and the same behind a `#` (a variable shown but left unset). */
@@ -79,23 +79,6 @@ export function parseSchemaKeys(text) {
   return names;
 }
 
-function* codeFiles(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name)) yield* codeFiles(file);
-    } else if (entry.isFile() && CODE_FILE.test(entry.name)) {
-      yield file;
-    }
-  }
-}
-
 const CASES = [
   () =>
     sameSet(parseEnvExample('# comment naming PORT\nPORT=3000   # x\n# HOST=\n  # (DATA_DIR/x)'), [
@@ -133,7 +116,7 @@ const example = parseEnvExample(read(ENV_EXAMPLE));
 const documented = parseDocumentedNames(read(DOCS_PAGE));
 const inCode = parseSchemaKeys(read(SERVER_CONFIG));
 for (const dir of CODE_DIRS) {
-  for (const file of codeFiles(path.join(root, dir))) {
+  for (const file of walkFiles(path.join(root, dir), (name) => CODE_FILE.test(name))) {
     // This file spells the patterns out in its own examples.
     if (file === import.meta.filename) continue;
     const shell = /(?:^|\/)run$|\.sh$/.test(file);

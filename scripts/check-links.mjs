@@ -3,13 +3,13 @@
 // of its page (GitHub's slugs). http(s) links are only checked to be well-formed: nothing is
 // fetched, the checks run offline. Exit 1 with the list; also proves on built-in examples that it
 // reads headings and links as GitHub does. Part of `npm run lint`.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { walkFiles } from './walk-files.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Folders whose README.md files are checked besides README.md and every page under docs/. */
 const README_DIRS = ['packages', 'apps', 'e2e', 'bench'];
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-results', '.cache']);
 
 /** The text with fenced code blocks, inline code and HTML comments blanked (line breaks kept). */
 export function maskCode(markdown) {
@@ -160,28 +160,6 @@ function checkLink(file, target) {
     : `no heading #${anchor} in ${path.relative(root, resolved)}`;
 }
 
-function* readmes(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) yield* readmes(file);
-    else if (entry.isFile() && entry.name === 'README.md') yield file;
-  }
-}
-
-function* markdownPages(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* markdownPages(file);
-    else if (entry.isFile() && entry.name.endsWith('.md')) yield file;
-  }
-}
-
 const CASES = [
   [() => slugOf('Behind a reverse proxy (`TRUST_PROXY`)'), 'behind-a-reverse-proxy-trust_proxy'],
   [() => slugOf("The desktop companion's variables"), 'the-desktop-companions-variables'],
@@ -211,8 +189,8 @@ for (const [run, expected] of CASES) {
 
 const files = [
   path.join(root, 'README.md'),
-  ...markdownPages(path.join(root, 'docs')),
-  ...README_DIRS.flatMap((dir) => [...readmes(path.join(root, dir))]),
+  ...walkFiles(path.join(root, 'docs'), (name) => name.endsWith('.md')),
+  ...README_DIRS.flatMap((dir) => [...walkFiles(path.join(root, dir), (name) => name === 'README.md')]),
 ];
 const broken = [];
 let count = 0;
