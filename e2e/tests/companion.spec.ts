@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { request as playwrightRequest, type APIRequestContext } from '@playwrigh
 import { expect, seedSession, test } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { signUpViaApi } from '../support/accounts';
+import { freePort } from '../support/ports';
 
 /**
  * The desktop companion's whole journey, against a demo server of its own (this
@@ -67,17 +67,6 @@ async function startBroker(dir: string, port: number): Promise<ChildProcess> {
 /** LIFX HSBK hues (0–65535): red 0, yellow 60° = 10923. */
 const HUE_RED = 0;
 const HUE_YELLOW = 10_923;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** What the companion printed, for a failure's message. */
 let diagnostics = (): string => '';
