@@ -1,21 +1,13 @@
 import { hsbToRgb } from '@flaglight/core/color';
 import { frameAt } from './nanoleaf-anim-data.js';
-import type { NanoleafSimEffect, NanoleafSimPanel } from './nanoleaf-types.js';
+import type { NanoleafSimLookFields, NanoleafSimPanel } from './nanoleaf-types.js';
 
 const CONTROLLER_SHAPE_TYPES = new Set([1, 12, 16, 19, 20]);
 
 export type Body = Record<string, unknown>;
 export const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export interface NanoleafLook {
-  on: boolean;
-  brightness: number;
-  hue: number;
-  sat: number;
-  ct: number;
-  colorMode: 'hs' | 'ct' | 'effect';
-  select: string;
-  effect: NanoleafSimEffect | null;
+export interface NanoleafLook extends NanoleafSimLookFields {
   /** A brightness write with `duration`: the level ramps from `from` to `brightness`. */
   ramp: { from: number; at: number; ms: number } | null;
 }

@@ -49,7 +49,19 @@ export interface NanoleafSimEffect {
   revertAt: number | null;
 }
 
-export interface NanoleafSimView {
+/** What a controller shows, as its state routes and the view tell it. */
+export interface NanoleafSimLookFields {
+  on: boolean;
+  brightness: number;
+  hue: number;
+  sat: number;
+  ct: number;
+  colorMode: 'hs' | 'ct' | 'effect';
+  select: string;
+  effect: NanoleafSimEffect | null;
+}
+
+export interface NanoleafSimView extends NanoleafSimLookFields {
   id: string;
   name: string;
   model: string;
@@ -59,14 +71,6 @@ export interface NanoleafSimView {
   url: string;
   pairing: boolean;
   tokens: number;
-  on: boolean;
-  brightness: number;
-  hue: number;
-  sat: number;
-  ct: number;
-  colorMode: 'hs' | 'ct' | 'effect';
-  select: string;
-  effect: NanoleafSimEffect | null;
   /** Each LED panel's colour now (`#rrggbb`, brightness applied; black when off or dark). */
   panels: { panelId: number; hex: string }[];
   identifiedAt: number | null;
