@@ -14,12 +14,15 @@ const read = (file) => {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const vitest = read('test-results/vitest.json');
-if (vitest) {
-  passed += vitest.numPassedTests ?? 0;
-  failed += vitest.numFailedTests ?? 0;
-  skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+// The whole-repo Vitest run, and the companion executable's tests that `test:package` runs.
+const vitestReports = ['test-results/vitest.json', 'test-results/vitest-package.json'].map(read);
+for (const report of vitestReports) {
+  if (!report) continue;
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
+const vitest = vitestReports.some(Boolean);
 const playwright = read('test-results/playwright.json');
 if (playwright?.stats) {
   passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
