@@ -6,6 +6,9 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
+    // One module graph per worker, shared by its files (no test here mocks a module or relies on a
+    // fresh import): each file imported it again before, about half of the run's time.
+    isolate: false,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./test/setup.ts'],
   },

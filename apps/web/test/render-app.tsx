@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AuthProvider } from '../src/auth/AuthProvider';
 import { appRoutes } from '../src/routing/routes';
 
@@ -16,8 +16,8 @@ export function createTestQueryClient(): QueryClient {
 }
 
 /** Renders the whole app at a path, with whatever session storage holds. */
-export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+export function renderApp(path: string, routes: RouteObject[] = appRoutes) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
   const view = render(
     <QueryClientProvider client={createTestQueryClient()}>
       <AuthProvider>

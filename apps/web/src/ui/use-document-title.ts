@@ -17,9 +17,14 @@ export function setFlagTitleText(text: string | null): void {
   render();
 }
 
+/** The screen's own title while it is mounted; an unmounted screen leaves none behind. */
 export function useDocumentTitle(title?: string): void {
   useEffect(() => {
     pageTitle = title ? `${title} · ${APP_NAME}` : APP_NAME;
     render();
+    return () => {
+      pageTitle = APP_NAME;
+      render();
+    };
   }, [title]);
 }
