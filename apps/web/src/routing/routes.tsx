@@ -5,7 +5,13 @@ import { AppLayout } from '../layout/AppLayout';
 import { AboutPage } from '../legal/AboutPage';
 import { PrivacyPage } from '../legal/PrivacyPage';
 import { TermsPage } from '../legal/TermsPage';
-import { loadLoginPage } from './lazy-screens';
+import {
+  loadAdminPage,
+  loadDashboardPage,
+  loadHelpPage,
+  loadLoginPage,
+  loadSettingsPage,
+} from './lazy-screens';
 import { AdminOnly, SignedInOnly, SignedOutOnly } from './route-guards';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -27,17 +33,13 @@ const SimpleLoginPage = lazy(() =>
 const MinimalDashboardPage = lazy(() =>
   import('../debug/MinimalDashboardPage').then((m) => ({ default: m.MinimalDashboardPage })),
 );
-const DashboardPage = lazy(() =>
-  import('../dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
-);
-const SettingsPage = lazy(() =>
-  import('../settings/SettingsPage').then((m) => ({ default: m.SettingsPage })),
-);
+const DashboardPage = lazy(() => loadDashboardPage().then((m) => ({ default: m.DashboardPage })));
+const SettingsPage = lazy(() => loadSettingsPage().then((m) => ({ default: m.SettingsPage })));
 const LinkDevicePage = lazy(() =>
   import('../devices/LinkDevicePage').then((m) => ({ default: m.LinkDevicePage })),
 );
-const HelpPage = lazy(() => import('../help/HelpPage').then((m) => ({ default: m.HelpPage })));
-const AdminPage = lazy(() => import('../admin/AdminPage').then((m) => ({ default: m.AdminPage })));
+const HelpPage = lazy(() => loadHelpPage().then((m) => ({ default: m.HelpPage })));
+const AdminPage = lazy(() => loadAdminPage().then((m) => ({ default: m.AdminPage })));
 
 /** Every route of SPEC §2 with its access rule. */
 export const appRoutes: RouteObject[] = [
