@@ -142,6 +142,16 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+      // Vitest shares one module graph per worker (isolate: false, decision 030): a module mocked
+      // in one file would stay mocked, or never be, for the next. Swap what the code takes instead.
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'unmock', 'resetModules'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'Test files share their module graph: pass a test double in instead (decision 030).',
+        })),
+      ],
     },
   },
   {
