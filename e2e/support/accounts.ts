@@ -104,24 +104,26 @@ export async function adminSession(request: APIRequestContext): Promise<Session>
  */
 let upgradeAdmin: Promise<Session> | null = null;
 
+function upgradeAdminSession(request: APIRequestContext): Promise<Session> {
+  upgradeAdmin ??= adminSession(request).catch((error: unknown) => {
+    upgradeAdmin = null;
+    throw error;
+  });
+  return upgradeAdmin;
+}
+
 export async function upgradeViaAdmin(request: APIRequestContext, userId: ApiUser['id']): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    upgradeAdmin ??= adminSession(request);
-    const admin = await upgradeAdmin.catch((error: unknown) => {
-      upgradeAdmin = null;
-      throw error;
-    });
-    const response = await request.put(`/admin/users/${userId}/plan`, {
+  const upgrade = async () =>
+    request.put(`/admin/users/${userId}/plan`, {
       data: { plan: 'lifetime' },
-      headers: { Authorization: `Bearer ${admin.token}` },
+      headers: { Authorization: `Bearer ${(await upgradeAdminSession(request)).token}` },
     });
-    if (response.status() === 401 && attempt === 0) {
-      upgradeAdmin = null;
-      continue;
-    }
-    await expectOk(response, 'admin upgrade');
-    return;
+  let response = await upgrade();
+  if (response.status() === 401) {
+    upgradeAdmin = null;
+    response = await upgrade();
   }
+  await expectOk(response, 'admin upgrade');
 }
 
 /** Issues a licence key with the admin command against the e2e server's database. */
