@@ -10,6 +10,19 @@ const REPO_ROOT = path.resolve(E2E_DIR, '..');
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
+/** The real-time journeys: a demo server of their own, or the shared one's light simulators and feeds. */
+const REAL_TIME = [
+  'companion.spec.ts',
+  'first-minute.spec.ts',
+  'live-sources.spec.ts',
+  'live-race-control.spec.ts',
+  'lights.spec.ts',
+  'lights-hue.spec.ts',
+  'lights-govee.spec.ts',
+  'lights-accessibility.spec.ts',
+  'preferences.spec.ts',
+].map((file) => `**/${file}`);
+
 // A fresh database per run. The config is loaded by the runner and again by every worker;
 // workers inherit the runner's environment, so they all agree on the one folder.
 process.env.FLAGLIGHT_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'flaglight-e2e-'));
@@ -20,8 +33,16 @@ export default defineConfig({
   outputDir: path.join(E2E_DIR, 'artifacts/test-results'),
   // Committed baselines of toHaveScreenshot, taken with this machine's Chromium and fonts.
   snapshotPathTemplate: path.join(E2E_DIR, 'screenshots/{arg}{ext}'),
-  // Two cores: one browser at a time keeps timings honest.
-  workers: 1,
+  // Two journeys at a time. The real-time ones run one after another from the start, beside the
+  // others: they spend much of their time waiting on the race's clock, which the others fill. When
+  // they are done, the rest run two at a time.
+  workers: 2,
+  projects: [
+    // Journeys that wait on flags in real time, and every one that drives the light simulators
+    // (they reset them): one at a time, and first in the queue.
+    { name: 'real-time', testMatch: REAL_TIME, workers: 1 },
+    { name: 'screens', testIgnore: REAL_TIME },
+  ],
   // One retry in CI only; Playwright reports such a test as flaky (decision 008).
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
@@ -37,7 +58,10 @@ export default defineConfig({
     baseURL: BASE_URL,
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },
-    trace: 'retain-on-failure',
+    // A trace records every step's snapshot and a screencast: ~0.75 s a journey on this machine,
+    // over two minutes a run. Only a retried journey records one (in CI, every failure is retried
+    // once); locally, `--trace on` records them all.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       // Debian's Chromium; never a downloaded browser (DESIGN §3).

@@ -69,16 +69,6 @@ async function openEverySection(page: Page): Promise<void> {
   while ((await collapsed.count()) > 0) await collapsed.first().click();
 }
 
-async function untickScreenLight(page: Page): Promise<void> {
-  const box = page.getByRole('region', { name: 'Light Control' }).getByRole('checkbox', {
-    name: 'Use this screen as a light',
-  });
-  const disconnect = raceControl(page).getByRole('button', { name: 'Disconnect' });
-  if (await disconnect.isVisible()) await disconnect.click();
-  await box.uncheck();
-  await raceControl(page).getByRole('button', { name: 'Setup Required' }).waitFor();
-}
-
 async function connectLive(page: Page): Promise<void> {
   const disconnect = raceControl(page).getByRole('button', { name: 'Disconnect' });
   // Auto-connect (on by default) usually connects by itself; pressing Connect while it is on its
@@ -108,6 +98,19 @@ async function startReplay(page: Page): Promise<void> {
   await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('0');
   await dialog.getByRole('button', { name: 'Start replay' }).click();
   await raceControl(page).getByText('Connected · Replay').waitFor();
+}
+
+/**
+ * A fan with no light at all: Setup Required. Auto-connect is let finish first; a Disconnect
+ * pressed before it has connected would leave it connecting after the box is unticked.
+ */
+async function untickScreenLight(page: Page): Promise<void> {
+  await disconnectAfterAutoConnect(page);
+  await page
+    .getByRole('region', { name: 'Light Control' })
+    .getByRole('checkbox', { name: 'Use this screen as a light' })
+    .uncheck();
+  await raceControl(page).getByRole('button', { name: 'Setup Required' }).waitFor();
 }
 
 /** SPEC §2's routes, and the dashboard's and settings' states. */
