@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3199);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 /** The real-time journeys: a demo server of their own, or the shared one's light simulators and feeds. */
-const REAL_TIME = [
+const REAL_TIME_FILES = [
   'companion.spec.ts',
   'first-minute.spec.ts',
   'live-sources.spec.ts',
@@ -21,7 +21,13 @@ const REAL_TIME = [
   'lights-govee.spec.ts',
   'lights-accessibility.spec.ts',
   'preferences.spec.ts',
-].map((file) => `**/${file}`);
+];
+// A renamed file would silently leave the real-time lane and race the others on the simulators.
+for (const file of REAL_TIME_FILES) {
+  if (!existsSync(path.join(E2E_DIR, 'tests', file)))
+    throw new Error(`REAL_TIME names ${file}: no such journey`);
+}
+const REAL_TIME = REAL_TIME_FILES.map((file) => `**/${file}`);
 
 // A fresh database per run. The config is loaded by the runner and again by every worker;
 // workers inherit the runner's environment, so they all agree on the one folder.
