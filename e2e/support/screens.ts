@@ -69,7 +69,12 @@ async function openEverySection(page: Page): Promise<void> {
   while ((await collapsed.count()) > 0) await collapsed.first().click();
 }
 
-async function connectLive(page: Page): Promise<void> {
+/**
+ * Waits for the dashboard's auto-connect, or presses Connect when it did not start. A check of the
+ * dashboard waits for this first: the Connect button turns into Disconnect in place, and a check
+ * that reads its colours across that change compares one style's text with the other's background.
+ */
+export async function connectLive(page: Page): Promise<void> {
   const disconnect = raceControl(page).getByRole('button', { name: 'Disconnect' });
   // Auto-connect (on by default) usually connects by itself; pressing Connect while it is on its
   // way would race it, so Connect is pressed only when it has not.

@@ -1,18 +1,26 @@
+import type { Page } from '@playwright/test';
 import { expect, signInAs, test, USERS, type TestUser } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { seriousViolations } from '../support/axe';
+import { connectLive } from '../support/screens';
 
 // axe is injected as an inline script, which the server's CSP rightly forbids to pages.
 test.use({ bypassCSP: true });
 
 // The screens not covered by accessibility.spec.ts, and their open states.
-const ROUTES: { route: string; heading: string | RegExp; user?: TestUser }[] = [
+const ROUTES: {
+  route: string;
+  heading: string | RegExp;
+  user?: TestUser;
+  /** What the screen does by itself after it loads, awaited before axe reads it. */
+  settle?: (page: Page) => Promise<void>;
+}[] = [
   { route: '/terms', heading: 'Terms of Service' },
   { route: '/forgot-password', heading: 'Forgot Password' },
   { route: '/reset-password?token=abc', heading: 'Reset Password' },
   { route: '/simple-login', heading: 'Test Login' },
   { route: '/help', heading: 'Help', user: USERS.trial },
-  { route: '/dashboard', heading: 'Dashboard', user: USERS.lifetime },
+  { route: '/dashboard', heading: 'Dashboard', user: USERS.lifetime, settle: connectLive },
   { route: '/privacy', heading: 'Privacy Policy', user: USERS.trial },
   { route: '/aboutme', heading: 'About', user: USERS.lifetime },
 ];
@@ -21,11 +29,12 @@ for (const width of [390, 1440]) {
   test.describe(`axe on more screens at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
 
-    for (const { route, heading, user } of ROUTES) {
+    for (const { route, heading, user, settle } of ROUTES) {
       test(`${route}${user ? ` as ${user.plan}` : ''}`, async ({ page }) => {
         if (user) await signInAs(page, user);
         await page.goto(`/#${route}`);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        await settle?.(page);
         expect(await seriousViolations(page)).toEqual([]);
       });
     }
@@ -40,6 +49,7 @@ for (const width of [390, 1440]) {
     test('the reduce-delay confirmation', async ({ page }) => {
       await signInAs(page, USERS.lifetime);
       await page.goto('/#/dashboard');
+      await connectLive(page);
       const delay = new DelayPanel(page);
       await delay.preset('F1 TV').click();
       await delay.preset('Cable/Satellite').click();

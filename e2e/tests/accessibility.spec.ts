@@ -1,14 +1,22 @@
+import type { Page } from '@playwright/test';
 import { expect, signInAs, test, USERS, type TestUser } from '../fixtures';
 import { AppShell } from '../page-models/app-shell';
 import { seriousViolations } from '../support/axe';
+import { connectLive } from '../support/screens';
 
-const ROUTES: { route: string; heading: string | RegExp; user?: TestUser }[] = [
+const ROUTES: {
+  route: string;
+  heading: string | RegExp;
+  user?: TestUser;
+  /** What the screen does by itself after it loads, awaited before axe reads it. */
+  settle?: (page: Page) => Promise<void>;
+}[] = [
   { route: '/', heading: /When the flag flies/ },
   { route: '/login', heading: 'Sign In' },
   { route: '/privacy', heading: 'Privacy Policy' },
   { route: '/aboutme', heading: 'About' },
   { route: '/minimal-dashboard', heading: 'Minimal Dashboard' },
-  { route: '/dashboard', heading: 'Dashboard', user: USERS.trial },
+  { route: '/dashboard', heading: 'Dashboard', user: USERS.trial, settle: connectLive },
   { route: '/settings', heading: 'Settings', user: USERS.lifetime },
   { route: '/admin', heading: 'Admin', user: USERS.admin },
 ];
@@ -20,11 +28,12 @@ for (const width of [390, 1440]) {
   test.describe(`axe at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
 
-    for (const { route, heading, user } of ROUTES) {
+    for (const { route, heading, user, settle } of ROUTES) {
       test(`${route}${user ? ` as ${user.plan}${user.isAdmin ? ' admin' : ''}` : ''}`, async ({ page }) => {
         if (user) await signInAs(page, user);
         await page.goto(`/#${route}`);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        await settle?.(page);
         expect(await seriousViolations(page)).toEqual([]);
       });
     }
