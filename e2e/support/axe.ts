@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
+import { expect, signInAs, type TestUser } from '../fixtures';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -23,4 +24,21 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A screen for axe: where it is, the heading that says it loaded, and who sees it. */
+export interface AxeRoute {
+  route: string;
+  heading: string | RegExp;
+  user?: TestUser;
+  /** What the screen does by itself after it loads, awaited before axe reads it. */
+  settle?: (page: Page) => Promise<void>;
+}
+
+/** Opens the route as its user, waits for its heading and for it to settle, ready for axe. */
+export async function openForAxe(page: Page, { route, heading, user, settle }: AxeRoute): Promise<void> {
+  if (user) await signInAs(page, user);
+  await page.goto(`/#${route}`);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await settle?.(page);
 }

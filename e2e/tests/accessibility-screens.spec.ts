@@ -1,20 +1,13 @@
-import type { Page } from '@playwright/test';
-import { expect, signInAs, test, USERS, type TestUser } from '../fixtures';
+import { expect, signInAs, test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
-import { seriousViolations } from '../support/axe';
+import { openForAxe, seriousViolations, type AxeRoute } from '../support/axe';
 import { connectLive } from '../support/screens';
 
 // axe is injected as an inline script, which the server's CSP rightly forbids to pages.
 test.use({ bypassCSP: true });
 
 // The screens not covered by accessibility.spec.ts, and their open states.
-const ROUTES: {
-  route: string;
-  heading: string | RegExp;
-  user?: TestUser;
-  /** What the screen does by itself after it loads, awaited before axe reads it. */
-  settle?: (page: Page) => Promise<void>;
-}[] = [
+const ROUTES: AxeRoute[] = [
   { route: '/terms', heading: 'Terms of Service' },
   { route: '/forgot-password', heading: 'Forgot Password' },
   { route: '/reset-password?token=abc', heading: 'Reset Password' },
@@ -29,12 +22,10 @@ for (const width of [390, 1440]) {
   test.describe(`axe on more screens at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
 
-    for (const { route, heading, user, settle } of ROUTES) {
+    for (const screen of ROUTES) {
+      const { route, user } = screen;
       test(`${route}${user ? ` as ${user.plan}` : ''}`, async ({ page }) => {
-        if (user) await signInAs(page, user);
-        await page.goto(`/#${route}`);
-        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-        await settle?.(page);
+        await openForAxe(page, screen);
         expect(await seriousViolations(page)).toEqual([]);
       });
     }

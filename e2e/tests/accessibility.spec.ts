@@ -1,16 +1,9 @@
-import type { Page } from '@playwright/test';
-import { expect, signInAs, test, USERS, type TestUser } from '../fixtures';
+import { expect, test, USERS } from '../fixtures';
 import { AppShell } from '../page-models/app-shell';
-import { seriousViolations } from '../support/axe';
+import { openForAxe, seriousViolations, type AxeRoute } from '../support/axe';
 import { connectLive } from '../support/screens';
 
-const ROUTES: {
-  route: string;
-  heading: string | RegExp;
-  user?: TestUser;
-  /** What the screen does by itself after it loads, awaited before axe reads it. */
-  settle?: (page: Page) => Promise<void>;
-}[] = [
+const ROUTES: AxeRoute[] = [
   { route: '/', heading: /When the flag flies/ },
   { route: '/login', heading: 'Sign In' },
   { route: '/privacy', heading: 'Privacy Policy' },
@@ -28,12 +21,10 @@ for (const width of [390, 1440]) {
   test.describe(`axe at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
 
-    for (const { route, heading, user, settle } of ROUTES) {
+    for (const screen of ROUTES) {
+      const { route, user } = screen;
       test(`${route}${user ? ` as ${user.plan}${user.isAdmin ? ' admin' : ''}` : ''}`, async ({ page }) => {
-        if (user) await signInAs(page, user);
-        await page.goto(`/#${route}`);
-        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-        await settle?.(page);
+        await openForAxe(page, screen);
         expect(await seriousViolations(page)).toEqual([]);
       });
     }
