@@ -10,3 +10,4 @@ export * from './delay/index.js';
 export * from './schedule/index.js';
 export * from './color/index.js';
 export * from './lifx-lan/index.js';
+export * from './log/index.js';
