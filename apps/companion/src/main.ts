@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { escapeLogText } from '@flaglight/core';
 import { Command, Option } from 'commander';
 import { probeCompanion } from './bridge/local-bridge.js';
 import { startCompanion } from './companion.js';
@@ -26,6 +27,11 @@ import { openBrowser } from './system/open-browser.js';
 import { currentPlatform } from './system/paths.js';
 import { StateFile } from './system/state-file.js';
 import { APP_VERSION } from './version.js';
+
+/** A line for the terminal, escaped like the log's: it may quote names a device or the server gave. */
+function say(line: string, stream: 'out' | 'err' = 'out'): void {
+  (stream === 'out' ? console.log : console.error)(escapeLogText(line));
+}
 
 function common(command: Command): Command {
   return command
@@ -124,21 +130,19 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
     console.log(JSON.stringify(report));
     return;
   }
-  console.log(`Flaglight Companion ${APP_VERSION} (${process.platform})`);
-  console.log(
-    `Linked:      ${report.linked ? `yes${report.device ? ` (${report.device.name})` : ''}` : 'no'}`,
-  );
-  console.log(`Server:      ${report.server}`);
-  console.log(`Running:     ${running ? `yes, status page ${report.statusPage}` : 'no'}`);
-  if (report.stream) console.log(`Stream:      ${report.stream}`);
-  if (report.source) console.log(`Source:      ${report.source}`);
-  console.log(
+  say(`Flaglight Companion ${APP_VERSION} (${process.platform})`);
+  say(`Linked:      ${report.linked ? `yes${report.device ? ` (${report.device.name})` : ''}` : 'no'}`);
+  say(`Server:      ${report.server}`);
+  say(`Running:     ${running ? `yes, status page ${report.statusPage}` : 'no'}`);
+  if (report.stream) say(`Stream:      ${report.stream}`);
+  if (report.source) say(`Source:      ${report.source}`);
+  say(
     `Hue bridges: ${report.hueBridges.length ? report.hueBridges.map((b) => b.name ?? b.url).join(', ') : 'none paired'}`,
   );
-  console.log(
+  say(
     `Nanoleaf:    ${report.nanoleaf.length ? report.nanoleaf.map((d) => d.name ?? d.address).join(', ') : 'none paired'}`,
   );
-  console.log(`Data folder: ${report.dataDir}`);
+  say(`Data folder: ${report.dataDir}`);
 }
 
 async function link(flags: CommonFlags & { browser?: boolean; name?: string }): Promise<void> {
@@ -146,7 +150,7 @@ async function link(flags: CommonFlags & { browser?: boolean; name?: string }): 
   const store = new StateFile(base.dataDir);
   const { state } = store.load();
   if (state.token && state.server === base.server) {
-    console.log(
+    say(
       `Already linked${state.device ? ` as "${state.device.name}"` : ''}. Run \`flaglight-companion unlink\` first to link to another account.`,
     );
     return;
@@ -160,12 +164,12 @@ async function link(flags: CommonFlags & { browser?: boolean; name?: string }): 
     { name: flags.name ?? os.hostname(), platform: process.platform },
     {
       onCode(code) {
-        console.log(`Open ${code.verification_uri_complete} and confirm ${code.user_code}`);
+        say(`Open ${code.verification_uri_complete} and confirm ${code.user_code}`);
         if (first && flags.browser !== false) void openBrowser(code.verification_uri_complete);
         first = false;
       },
-      onExpired: () => console.log('The code expired: here is a new one.'),
-      onUnreachable: (message) => console.error(`${message}: trying again…`),
+      onExpired: () => say('The code expired: here is a new one.'),
+      onUnreachable: (message) => say(`${message}: trying again…`, 'err'),
     },
     controller.signal,
   );
@@ -180,9 +184,7 @@ async function link(flags: CommonFlags & { browser?: boolean; name?: string }): 
     token: outcome.token.access_token,
     device: outcome.token.device,
   }));
-  console.log(
-    `Linked as "${outcome.token.device.name}". Start the companion (or restart it) to follow the race.`,
-  );
+  say(`Linked as "${outcome.token.device.name}". Start the companion (or restart it) to follow the race.`);
 }
 
 async function unlink(flags: CommonFlags): Promise<void> {
@@ -284,6 +286,6 @@ program
   .action((mode: string) => autostart(mode));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
+  say(error instanceof Error ? error.message : String(error), 'err');
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { DeviceLightSchema } from '@flaglight/contract';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { LIGHT_LABEL_MAX, normalizeLightLabel, printableLightId } from './light-label.js';
+import { LIGHT_LABEL_MAX, normalizeLightLabel } from './light-label.js';
 
 const FALLBACK = 'Nanoleaf s1924a';
 
@@ -43,10 +43,4 @@ describe('normalizeLightLabel', () => {
       { numRuns: 2_000 },
     );
   });
-});
-
-test('printableLightId writes a bad id for a log line: escapes and a length limit', () => {
-  expect(printableLightId('d073d5000001')).toBe('d073d5000001');
-  expect(printableLightId('a\nb\u202Ec')).toBe('a\\u{a}b\\u{202e}c');
-  expect(printableLightId('x'.repeat(100))).toBe(`${'x'.repeat(48)}…`);
 });

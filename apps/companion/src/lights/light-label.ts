@@ -67,17 +67,3 @@ export function normalizeLightLabel(label: string, fallback: string, max = LIGHT
 export function fallbackLightLabel(provider: LanProvider, id: string): string {
   return `${LIGHT_BRANDS[provider]} ${id}`;
 }
-
-/**
- * An id as a log line may show it: printable ASCII kept, anything else written as `\u{…}` so a
- * line break or a bidi override in a device's id is seen for what it is; long ids are shortened.
- */
-export function printableLightId(id: string, max = 48): string {
-  let out = '';
-  for (const point of id) {
-    const code = point.codePointAt(0)!;
-    out += code >= 0x20 && code < 0x7f ? point : `\\u{${code.toString(16)}}`;
-    if (out.length >= max) return `${out.slice(0, max)}…`;
-  }
-  return out;
-}

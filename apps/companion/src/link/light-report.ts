@@ -1,5 +1,5 @@
 import { DEVICE_MAX_LIGHTS, DeviceLightSchema } from '@flaglight/contract';
-import { LIGHT_BRANDS, printableLightId } from '../lights/light-label.js';
+import { LIGHT_BRANDS } from '../lights/light-label.js';
 import type { Logger } from '../system/log.js';
 import { ServerError, type ReportedLight, type ServerApi } from './server-api.js';
 
@@ -21,8 +21,6 @@ export type LightReportTiming = typeof LIGHT_REPORT_TIMING;
 export const LIGHT_REPORT_MAX_BYTES = 48 * 1024;
 /** Lights refused one by one in a row before a report counts as refused as a whole. */
 const MAX_REFUSALS_IN_A_ROW = 5;
-/** Server words quoted in the log are cut to this length. */
-const QUOTE_MAX = 160;
 
 export interface LightReporter {
   /** Reports the lights after `delayMs` (default: the debounce), keeping the minimum gap. */
@@ -34,9 +32,9 @@ export interface LightReporter {
 type Light = Omit<ReportedLight, 'provider'> & { provider: string };
 
 const keyOf = (light: Light) => JSON.stringify([light.provider, light.id, light.label]);
+// The log writes a device's id, and the server's words, on one line (`formatLogMessage`).
 const nameOf = (light: Light) =>
-  `${(LIGHT_BRANDS as Record<string, string>)[light.provider] ?? printableLightId(light.provider)} "${printableLightId(light.id)}"`;
-const quote = (text: string) => printableLightId(text, QUOTE_MAX);
+  `${(LIGHT_BRANDS as Record<string, string>)[light.provider] ?? light.provider} "${light.id}"`;
 
 /**
  * The lights a report carries: each checked against the contract's own schema first (a device's
@@ -87,7 +85,7 @@ export function refusedLightIndex(error: ServerError): number | null {
 /**
  * Reports the companion's lights to the server (`PUT /api/device/lights`). A light the server
  * refuses (its 400 names it) is left out and the rest reported at once; a report refused as a
- * whole is never sent again in a loop. Every light left out is logged once, by a printable id.
+ * whole is never sent again in a loop. Every light left out is logged once.
  */
 export function createLightReporter(options: {
   api: Pick<ServerApi, 'reportLights'>;
@@ -122,8 +120,7 @@ export function createLightReporter(options: {
     return true;
   };
   const tell = (light: Light, reason: string) => {
-    if (firstTime(light, reason))
-      log.warn(`Light ${nameOf(light)} is not reported to the server: ${quote(reason)}`);
+    if (firstTime(light, reason)) log.warn(`Light ${nameOf(light)} is not reported to the server: ${reason}`);
   };
 
   function send() {
@@ -165,7 +162,7 @@ export function createLightReporter(options: {
       refusedLights.set(keyOf(light), reason);
       firstTime(light, reason);
       log.warn(
-        `The server refused light ${nameOf(light)} (${quote(error.message)}): reporting the others without it.`,
+        `The server refused light ${nameOf(light)} (${error.message}): reporting the others without it.`,
       );
       schedule(0);
       return;
@@ -173,7 +170,7 @@ export function createLightReporter(options: {
     refusedReport = { fingerprint, until: Date.now() + timing.refusedRetryMs };
     refusalsInARow = 0;
     log.warn(
-      `The server refused the lights report (${error.status}: ${quote(error.message)}): it is sent again when the lights change.`,
+      `The server refused the lights report (${error.status}: ${error.message}): it is sent again when the lights change.`,
     );
     schedule(timing.refusedRetryMs);
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { escapeLogText } from '@flaglight/core';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -19,6 +20,8 @@ export interface Logger {
 
 const KEEP = 100;
 const MAX_FILE_BYTES = 1_000_000;
+/** The longest message kept (a device may name itself with a megabyte); a stack trace fits. */
+export const LOG_MESSAGE_MAX = 4_000;
 /** Anything that looks like a token or code is cut before it reaches a screen or a file. */
 const SECRET = /\b(fl_[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{40,})\b/g;
 
@@ -27,8 +30,18 @@ export function redact(text: string): string {
 }
 
 /**
+ * A message as every part of the log holds it: secrets cut, then written on one line by the one
+ * escaping rule (`escapeLogText`), so a device, an upstream or a server answer quoted in it can
+ * neither start a line of its own nor reorder or colour one.
+ */
+export function formatLogMessage(raw: string): string {
+  return escapeLogText(redact(raw), { max: LOG_MESSAGE_MAX });
+}
+
+/**
  * The companion's log: a ring of recent entries for the status page, the console when there is
  * one, and `companion.log` in the data folder when running in the background (rotated at 1 MB).
+ * Every message goes through `formatLogMessage` first, whoever wrote it.
  */
 export function createLogger(options: { console: boolean; file?: string; now?: () => Date }): Logger {
   const entries: LogEntry[] = [];
@@ -43,7 +56,7 @@ export function createLogger(options: { console: boolean; file?: string; now?: (
   }
 
   const write = (level: LogLevel, raw: string) => {
-    const message = redact(raw);
+    const message = formatLogMessage(raw);
     const entry = { at: now().toISOString(), level, message };
     entries.push(entry);
     if (entries.length > KEEP) entries.shift();

@@ -72,6 +72,7 @@ export interface GoveeLanDriverOptions {
    */
   allowedSources?: readonly string[];
   timers?: Timers;
+  /** Log lines quote what devices say as they said it: the receiver escapes them (`escapeLogText`). */
   onLog?: (message: string) => void;
   /**
    * Tuning (tests): scan window, reply window, re-scan (0 = never), pace, repeat, status wait, tries,

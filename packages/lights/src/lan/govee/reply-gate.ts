@@ -1,5 +1,4 @@
 import type { Timers } from '../../timers.js';
-import { sanitizeField } from './sanitize.js';
 
 /** A reply is one datagram of a few hundred bytes: anything larger is not read (nor parsed). */
 export const GOVEE_LAN_MAX_DATAGRAM_BYTES = 4_096;
@@ -55,7 +54,7 @@ export function createReplyGate(options: {
       if (last && now - last.at < GOVEE_LAN_IGNORED_LOG_INTERVAL_MS) return;
       const since = last ? ` (${counts[kind] - last.count} since the last note)` : '';
       loggedAt.set(kind, { at: now, count: counts[kind] });
-      log(`Govee LAN: ${sanitizeField(detail, 200)}${since}`);
+      log(`Govee LAN: ${detail}${since}`);
     },
     counts: () => ({ ...counts }),
   };

@@ -58,6 +58,7 @@ export interface HomeAssistantDriverOptions {
   probeMaxMs?: number;
   /** 0 = never (tests that read on demand). */
   refreshMs?: number;
+  /** Log lines quote what devices say as they said it: the receiver escapes them (`escapeLogText`). */
   onLog?: (message: string) => void;
 }
 

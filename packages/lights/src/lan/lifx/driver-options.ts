@@ -32,6 +32,7 @@ export interface LifxLanDriverOptions {
   /** A strobe as SetColor + one SetWaveformOptional (default true); false lets the player expand it. */
   nativeStrobe?: boolean;
   timers?: Timers;
+  /** Log lines quote what devices say as they said it: the receiver escapes them (`escapeLogText`). */
   onLog?: (message: string) => void;
   /** Tuning (tests): pace, resend, attempts, re-scan (0 = never) and probe intervals. */
   minGapMs?: number;

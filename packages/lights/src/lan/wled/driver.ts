@@ -42,6 +42,7 @@ export interface WledDriverOptions {
   strobeGuardMs?: number;
   /** Between two reads of an idle, reachable device; 0 = never. Default 30 s. */
   healthIntervalMs?: number;
+  /** Log lines quote what devices say as they said it: the receiver escapes them (`escapeLogText`). */
   onLog?: (message: string) => void;
 }
 
