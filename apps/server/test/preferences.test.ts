@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import {
   DEFAULT_PREFERENCES,
   ErrorBodySchema,
+  PREFERENCES_MAX_LIGHTS_PER_PROVIDER,
   PreferencesDocumentSchema,
   type Preferences,
 } from '@flaglight/contract';
+import { LIGHT_PROVIDERS } from '@flaglight/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createSystemTimers } from '../src/live/clock.js';
@@ -21,6 +23,32 @@ const changed = (over: Partial<Preferences> = {}): Preferences => ({
   delayOffsetsMs: { 'device-1': -1500 },
   ...over,
 });
+
+/**
+ * The largest real house: every brand at its drivers' caps (LIFX LAN 256, Home Assistant 500, Govee,
+ * Nanoleaf and WLED 64 each, a full Hue bridge of 63) and the cloud accounts beside them, each id in
+ * the form and length its vendor uses (Home Assistant entity ids at 48 characters).
+ */
+function largestHouse(): Preferences['selectedLights'] {
+  const hex = (i: number, width: number) => i.toString(16).padStart(width, '0');
+  const uuid = (i: number) => `${hex(i, 8)}-1f2e-4d3c-8b7a-${hex(i, 12)}`;
+  const goveeId = (i: number) => `1F:80:C5:32:32:36:${hex(i >> 8, 2)}:${hex(i & 255, 2)}`.toUpperCase();
+  const times = (n: number, id: (i: number) => string) => Array.from({ length: n }, (_, i) => id(i));
+  return {
+    lifx: times(256, (i) => `d073d5${hex(i, 6)}`),
+    hue: times(63, uuid),
+    govee: times(64, goveeId),
+    lifx_lan: times(256, (i) => `d073d5${hex(i, 6)}`),
+    hue_local: times(63, uuid),
+    govee_lan: times(64, goveeId),
+    nanoleaf: times(64, (i) => `s19${hex(i, 5)}`),
+    home_assistant: times(
+      500,
+      (i) => `light.living_room_ceiling_spot_${String(i).padStart(3, '0')}_left_wall`,
+    ),
+    wled: times(64, (i) => `a0b765${hex(i, 6)}`),
+  };
+}
 
 function request(t: TestApp, token: string | undefined) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
@@ -124,7 +152,14 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
     ['a negative delay', { delay: { enabled: true, seconds: -1 } }],
     ['a fractional delay', { delay: { enabled: true, seconds: 2.5 } }],
     ['a light id with a line break', { selectedLights: { lifx: ['a\nb'] } }],
-    ['too many lights', { selectedLights: { lifx: Array.from({ length: 501 }, (_, i) => `l${i}`) } }],
+    [
+      'too many lights',
+      {
+        selectedLights: {
+          lifx: Array.from({ length: PREFERENCES_MAX_LIGHTS_PER_PROVIDER + 1 }, (_, i) => `l${i}`),
+        },
+      },
+    ],
     ['a provider name that is not one', { selectedLights: { 'Not A Provider!': [] } }],
     ['an offset beyond two minutes', { delayOffsetsMs: { d: 120_001 } }],
   ])('%s is refused with 400 and a code', async (_name, over) => {
@@ -136,6 +171,56 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
     expect(res.statusCode).toBe(400);
     expect(ErrorBodySchema.parse(res.json()).code).toBe('invalid_input');
     expect((await request(t, alice).get()).json()).toEqual(before);
+  });
+
+  test("a house with every brand at its drivers' caps is kept whole, selected and hidden", async () => {
+    const erin = await signUp(t);
+    const house = largestHouse();
+    expect(Object.keys(house).sort()).toEqual([...LIGHT_PROVIDERS].sort());
+    const res = await request(t, erin).put({
+      version: 0,
+      preferences: { ...DEFAULT_PREFERENCES, selectedLights: house, hiddenLights: house },
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect((await request(t, erin).get()).json().preferences).toMatchObject({
+      selectedLights: house,
+      hiddenLights: house,
+    });
+  });
+
+  test('a provider the product does not know is refused by name, not counted', async () => {
+    const before = (await request(t, alice).get()).json();
+    const res = await request(t, alice).put({
+      version: before.version,
+      preferences: { ...changed(), selectedLights: { lifx: ['d073d5000001'], zigbee: ['z1'] } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain('unknown provider "zigbee"');
+    expect(res.json().error).toContain('home_assistant');
+    expect((await request(t, alice).get()).json()).toEqual(before);
+  });
+
+  test('a stored document naming a provider this release does not know keeps everything else', async () => {
+    const fay = await signUp(t);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${fay}` },
+    });
+    await t.context.db
+      .insertInto('user_preferences')
+      .values({
+        user_id: String(me.json().user.id),
+        version: 4,
+        data: JSON.stringify({ ...changed(), selectedLights: { wled: ['a0b765d00001'], retired: ['x'] } }),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    expect((await request(t, fay).get()).json()).toMatchObject({
+      version: 4,
+      preferences: { delay: { seconds: 27 }, selectedLights: { wled: ['a0b765d00001'] } },
+    });
+    expect((await request(t, fay).get()).json().preferences.selectedLights).not.toHaveProperty('retired');
   });
 
   test('sharedLightsDriver: a document stored without it reads as companion; browser is kept; anything else is 400', async () => {

@@ -48,6 +48,8 @@ export interface RouteDef {
   responses: { readonly [status: number]: z.ZodType };
   /** The success answer is not JSON: a page, a script, an event stream or a file. */
   produces?: NonJsonContent;
+  /** A body limit of its own, above the app's default (a document that grows with the lights). */
+  bodyLimit?: number;
 }
 
 /** Declares a route; the literal types are kept so clients and handlers infer from them. */

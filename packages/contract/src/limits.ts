@@ -19,10 +19,16 @@ export const STREAM_TICKETS_PER_MINUTE = 30;
 
 /** Account preferences: the broadcast delay is whole seconds in this range (the slider shows 0-60). */
 export const PREFERENCES_MAX_DELAY_SECONDS = 300;
-/** Light ids per provider in the selection or the hidden list. */
-export const PREFERENCES_MAX_LIGHTS_PER_PROVIDER = 500;
-/** Providers a selection may name (cloud LIFX and Hue, and the companion's LAN ones). */
-export const PREFERENCES_MAX_PROVIDERS = 8;
+/**
+ * Light ids per provider in the selection or the hidden list: every light one companion may report
+ * fits in one provider (a Home Assistant of 500 lights, a house of 256 LIFX bulbs).
+ */
+export const PREFERENCES_MAX_LIGHTS_PER_PROVIDER = 1024;
+/**
+ * The body of `PUT /api/me/preferences`: a house with every brand at its drivers' caps (about 1,200
+ * lights, cloud and LAN) selected, with ids of the longest kind real devices use, is about 90 KiB.
+ */
+export const PREFERENCES_BODY_LIMIT_BYTES = 256 * 1024;
 /** Companions that may keep a delay offset of their own, and the offset's bounds in ms. */
 export const PREFERENCES_MAX_DEVICE_OFFSETS = 20;
 export const PREFERENCES_MAX_OFFSET_MS = 120_000;
@@ -41,8 +47,14 @@ export const DEVICE_APPROVALS_PER_MINUTE = 10;
 /** The letters of a user code: no vowels (no words) and no look-alikes (I, L, O, U; 0, 1). */
 export const USER_CODE_ALPHABET = 'BCDFGHJKMNPQRSTVWXZ';
 export const USER_CODE_LENGTH = 8;
-/** `PUT /api/device/lights`: lights one companion may report, and reports per device and minute. */
-export const DEVICE_MAX_LIGHTS = 256;
+/**
+ * `PUT /api/device/lights`: lights one companion may report, and reports per device and minute.
+ * Every LAN driver at its cap fits: 256 LIFX bulbs, 500 Home Assistant lights, 64 each of Govee,
+ * Nanoleaf and WLED, and a full Hue bridge (63): 1,011.
+ */
+export const DEVICE_MAX_LIGHTS = 1024;
+/** The body of `PUT /api/device/lights`: DEVICE_MAX_LIGHTS lights with the longest ids and labels. */
+export const DEVICE_LIGHTS_BODY_LIMIT_BYTES = 512 * 1024;
 export const DEVICE_LIGHT_REPORTS_PER_MINUTE = 30;
 /** `POST /api/devices/test` per account and minute. */
 export const DEVICE_TESTS_PER_MINUTE = 20;

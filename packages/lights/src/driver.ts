@@ -1,22 +1,8 @@
-import type { LightColor, LightStep } from '@flaglight/core';
+import type { LightColor, LightProvider as ListedLightProvider, LightStep } from '@flaglight/core';
 import type { LightErrorInfo } from './errors.js';
 
-/**
- * `lifx_lan`, `hue_local`, `govee_lan` and `nanoleaf` are the desktop companion's LAN drivers
- * (`@flaglight/lights/lan`, Node only); `govee` is Govee's cloud through the app's server;
- * `wled` (WLED's JSON API) is a LAN driver too, and so is `home_assistant` (its REST API).
- */
-export type LightProvider =
-  | 'lifx'
-  | 'hue'
-  | 'screen'
-  | 'lifx_lan'
-  | 'hue_local'
-  | 'govee_lan'
-  | 'nanoleaf'
-  | 'govee'
-  | 'wled'
-  | 'home_assistant';
+/** Every provider an account's light lists name (`@flaglight/core`'s one list), and the on-screen light. */
+export type LightProvider = ListedLightProvider | 'screen';
 
 /** SPEC §3 Light device, as every driver lists it. */
 export interface LightDeviceInfo {

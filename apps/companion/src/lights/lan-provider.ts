@@ -1,2 +1,4 @@
-/** The light brands the companion drives on the home network. */
-export type LanProvider = 'lifx_lan' | 'hue_local' | 'govee_lan' | 'nanoleaf' | 'home_assistant' | 'wled';
+import type { LanLightProvider } from '@flaglight/core';
+
+/** The light brands the companion drives on the home network: the product's one list (`LAN_LIGHT_PROVIDERS`). */
+export type LanProvider = LanLightProvider;

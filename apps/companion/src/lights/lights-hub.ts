@@ -1,4 +1,10 @@
-import { createLightProgram, getSettledLook, isEffectFlag, type LightColor } from '@flaglight/core';
+import {
+  CLOUD_TWIN,
+  createLightProgram,
+  getSettledLook,
+  isEffectFlag,
+  type LightColor,
+} from '@flaglight/core';
 import {
   createEffectPlayer,
   type EffectPlayer,
@@ -35,13 +41,6 @@ export interface Selection {
   /** 'browser': lights also selected as cloud lights are left to the browser. */
   sharedLightsDriver: 'companion' | 'browser';
 }
-
-/** The cloud provider that knows the same light by the same id; Nanoleaf has no cloud driver. */
-const CLOUD_TWIN: Partial<Record<LanProvider, string>> = {
-  lifx_lan: 'lifx',
-  hue_local: 'hue',
-  govee_lan: 'govee',
-};
 
 /** The lights this companion drives of one provider, by the rules above. */
 export function drivenIds(

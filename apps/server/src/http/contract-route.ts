@@ -35,6 +35,7 @@ export function fromContract<const R extends RouteDef>(
   return {
     method: route.method,
     url: route.path,
+    ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
     config: {
       auth: route.auth,
       ...(route.plan ? { plan: route.plan } : {}),
@@ -63,6 +64,7 @@ export function fromContract<const R extends RouteDef>(
   } as {
     method: R['method'];
     url: R['path'];
+    bodyLimit?: number;
     config: {
       auth: R['auth'];
       plan?: PlanRule;

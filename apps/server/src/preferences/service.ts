@@ -4,10 +4,18 @@ import {
   type Preferences,
   type PreferencesDocument,
 } from '@flaglight/contract';
+import { LIGHT_PROVIDERS } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { UserEvents } from '../live/user-events.js';
 import { createPreferencesRepository, type UserPreferencesRow } from './repository.js';
+
+/** A stored light list with only the providers of today's list (anything else passes through to the schema). */
+function knownProvidersOnly(lists: unknown): unknown {
+  if (typeof lists !== 'object' || lists === null || Array.isArray(lists)) return lists;
+  const known: readonly string[] = LIGHT_PROVIDERS;
+  return Object.fromEntries(Object.entries(lists).filter(([provider]) => known.includes(provider)));
+}
 
 export type SaveResult =
   { ok: true; document: PreferencesDocument } | { ok: false; current: PreferencesDocument };
@@ -28,10 +36,16 @@ export function createPreferencesService(deps: {
     if (!row) return { version: 0, preferences: DEFAULT_PREFERENCES, updatedAt: null };
     let preferences: Preferences = DEFAULT_PREFERENCES;
     try {
-      // A row written by an older release may lack a field: the defaults fill it.
+      // A row written by an older release may lack a field (the defaults fill it) or name a provider
+      // this release no longer knows (that list is dropped, the rest kept).
+      const stored = { ...DEFAULT_PREFERENCES, ...(JSON.parse(row.data) as object) } as Record<
+        string,
+        unknown
+      >;
       const parsed = PreferencesSchema.safeParse({
-        ...DEFAULT_PREFERENCES,
-        ...(JSON.parse(row.data) as object),
+        ...stored,
+        selectedLights: knownProvidersOnly(stored.selectedLights),
+        hiddenLights: knownProvidersOnly(stored.hiddenLights),
       });
       if (parsed.success) preferences = parsed.data;
       else deps.logger.warn({ userId: row.user_id }, 'stored preferences are invalid; serving defaults');

@@ -6,6 +6,8 @@ import {
   browserSelection,
   companionSelectionFromKeys,
   companionSelectionKeys,
+  isEveryLightSelection,
+  tickedCompanionKeys,
   drivenLightCount,
   findSharedLights,
 } from './companion-lights';
@@ -32,7 +34,7 @@ describe('which lights a companion drives', () => {
     expect(drivenLightCount([lamp, strip, go], { lifx_lan: [] })).toBe(1);
   });
 
-  test('the list keys round-trip; an empty choice removes every provider (the companion drives all)', () => {
+  test('the list keys round-trip; nothing ticked names every provider with no light (the companion drives none)', () => {
     // Govee ids carry colons themselves: the key splits at the first one.
     const keys = companionSelectionKeys({
       lifx_lan: ['a'],
@@ -66,7 +68,10 @@ describe('which lights a companion drives', () => {
       home_assistant: [],
       wled: [],
     });
-    expect(companionSelectionFromKeys([])).toEqual({});
+    const none = { lifx_lan: [], hue_local: [], govee_lan: [], nanoleaf: [], home_assistant: [], wled: [] };
+    expect(companionSelectionFromKeys([])).toEqual(none);
+    expect(isEveryLightSelection(companionSelectionFromKeys([]))).toBe(false);
+    expect(isEveryLightSelection({})).toBe(true);
     expect(companionSelectionFromKeys(['nonsense', 'lifx:x'])).toEqual({
       lifx_lan: [],
       hue_local: [],
@@ -111,5 +116,26 @@ describe('lights selected in the cloud and on an online companion', () => {
       hue: chosen.selectedHueDeviceIds,
     });
     expect(browserSelection([companion({ online: false })], chosen).lifx).toBe(chosen.selectedLifxDeviceIds);
+  });
+});
+
+describe('the ticks the Companion tab shows', () => {
+  const lamp = { provider: 'lifx_lan', id: 'a', label: 'Lamp', reachable: true } as const;
+  const strip = { provider: 'wled', id: 'w1', label: 'Strip', reachable: false } as const;
+
+  test('before any choice every reported light is ticked, reachable or not', () => {
+    expect(tickedCompanionKeys([{ lights: [lamp, strip] }], {}).sort()).toEqual(['lifx_lan:a', 'wled:w1']);
+  });
+
+  test('after a choice only the chosen lights, and chosen lights no companion reports now stay chosen', () => {
+    const selection = { lifx_lan: ['a', 'gone'], wled: [] };
+    expect(tickedCompanionKeys([{ lights: [lamp, strip] }], selection).sort()).toEqual([
+      'lifx_lan:a',
+      'lifx_lan:gone',
+    ]);
+  });
+
+  test('a brand the choice does not name yet (one added since) is driven whole and shown ticked', () => {
+    expect(tickedCompanionKeys([{ lights: [lamp, strip] }], { lifx_lan: [] })).toEqual(['wled:w1']);
   });
 });

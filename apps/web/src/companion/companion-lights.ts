@@ -1,25 +1,20 @@
 import type { DeviceLight, LinkedDevice } from '@flaglight/contract';
-import type { CompanionLightIds, LocalSettings } from '@flaglight/core';
+import {
+  CLOUD_TWIN,
+  LAN_LIGHT_PROVIDERS,
+  type CompanionLightIds,
+  type LanLightProvider,
+  type LocalSettings,
+} from '@flaglight/core';
 
 // Which lights a desktop companion drives, and which of them the browser also has selected. Pure:
 // the Companion tab, the dashboard line, the who-drives prompt and the lights engine share it.
 
-export const COMPANION_PROVIDERS = [
-  'lifx_lan',
-  'hue_local',
-  'govee_lan',
-  'nanoleaf',
-  'home_assistant',
-  'wled',
-] as const;
-export type CompanionProvider = (typeof COMPANION_PROVIDERS)[number];
+/** The companion's providers: the product's one list of LAN brands. */
+export const COMPANION_PROVIDERS = LAN_LIGHT_PROVIDERS;
+export type CompanionProvider = LanLightProvider;
 
-/** The cloud provider that knows the same light by the same id (the contract's DeviceLight ids); Nanoleaf has none. */
-export const CLOUD_TWIN: Partial<Record<CompanionProvider, 'lifx' | 'hue' | 'govee'>> = {
-  lifx_lan: 'lifx',
-  hue_local: 'hue',
-  govee_lan: 'govee',
-};
+export { CLOUD_TWIN };
 
 /** A light's key across providers in one list: `lifx_lan:d073d5000001`. */
 export function companionLightKey(light: Pick<DeviceLight, 'provider' | 'id'>): string {
@@ -42,11 +37,11 @@ export function companionSelectionKeys(selection: CompanionLightIds): string[] {
 }
 
 /**
- * Keys chosen in the device list as the account keeps them: no key at all when nothing is chosen
- * (the companion then drives every light it finds), else every provider, so the choice is exact.
+ * Keys ticked in the device list as the account keeps them: every provider, so the choice is exact.
+ * Nothing ticked means no light (decision 031); only an account that never chose has no key at all,
+ * and its companion drives every light it finds.
  */
 export function companionSelectionFromKeys(keys: readonly string[]): CompanionLightIds {
-  if (keys.length === 0) return {};
   const selection = Object.fromEntries(
     COMPANION_PROVIDERS.map((p) => [p, [] as string[]]),
   ) as Required<CompanionLightIds>;
@@ -55,6 +50,27 @@ export function companionSelectionFromKeys(keys: readonly string[]): CompanionLi
     if (parsed && !selection[parsed.provider].includes(parsed.id)) selection[parsed.provider].push(parsed.id);
   }
   return selection;
+}
+
+/** True while the account has made no choice of companion lights: each companion drives every light it finds. */
+export function isEveryLightSelection(selection: CompanionLightIds): boolean {
+  return COMPANION_PROVIDERS.every((provider) => selection[provider] === undefined);
+}
+
+/**
+ * The keys the device list shows ticked: the lights the companion drives by the account's choice (a
+ * provider the choice does not name yet, such as a brand added since, is driven whole and shown so).
+ */
+export function tickedCompanionKeys(
+  devices: readonly Pick<LinkedDevice, 'lights'>[],
+  selection: CompanionLightIds,
+): string[] {
+  // Ids of lights no companion reports now (one that is offline) stay in the choice.
+  const keys = new Set(companionSelectionKeys(selection));
+  for (const device of devices)
+    for (const light of device.lights)
+      if (selection[light.provider] === undefined) keys.add(companionLightKey(light));
+  return [...keys];
 }
 
 /**

@@ -4,7 +4,12 @@ const lights = (n: number) => `${n} light${n === 1 ? '' : 's'}`;
 
 export const COMPANION_TEXTS = {
   tab: 'Companion',
-  noSelection: 'No selection: the companion drives every light it finds.',
+  everyLight:
+    'Every light the companion finds follows the flags, new ones too. Untick the ones that should not.',
+  someTicked: 'The ticked lights follow the flags; lights found later stay off until you tick them.',
+  nothingTicked:
+    'No light is ticked: the companion drives none of its lights. Tick the lights that should follow the flags.',
+  driveEveryLight: 'Drive every light it finds',
   noneLinked:
     'No Flaglight Companion is linked. It drives the LIFX, Hue, Nanoleaf and Govee lights on your home network from a computer, with no browser open.',
   linkSteps:

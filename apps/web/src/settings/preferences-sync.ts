@@ -1,6 +1,11 @@
 import type { Preferences, PreferencesDocument } from '@flaglight/contract';
 import { PREFERENCES_MAX_DELAY_SECONDS } from '@flaglight/contract/limits';
-import type { CompanionLightIds, LocalSettings } from '@flaglight/core';
+import {
+  LAN_LIGHT_PROVIDERS,
+  type CompanionLightIds,
+  type LightProvider,
+  type LocalSettings,
+} from '@flaglight/core';
 import { ApiError, apiCall } from '../api/client';
 import {
   DEFAULT_LOCAL_SETTINGS,
@@ -42,13 +47,12 @@ type SyncedFields = Pick<
   | 'featureFlags'
 >;
 
-/** The companion's (LAN) providers: their keys in the account's light lists. */
-const COMPANION_KEYS = ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf', 'home_assistant', 'wled'] as const;
+type LightLists = Partial<Record<LightProvider, string[]>>;
 
 /** The companion providers' entries of a light list; an absent provider stays absent (it means "all"). */
-function companionIds(lists: Record<string, string[]>): CompanionLightIds {
+function companionIds(lists: LightLists): CompanionLightIds {
   const picked: CompanionLightIds = {};
-  for (const key of COMPANION_KEYS) {
+  for (const key of LAN_LIGHT_PROVIDERS) {
     const ids = lists[key];
     if (ids) picked[key] = ids;
   }
@@ -56,9 +60,9 @@ function companionIds(lists: Record<string, string[]>): CompanionLightIds {
 }
 
 /** `lists` with the companion providers' entries replaced by `companion`'s (removed where it has none). */
-function withCompanionIds(lists: Record<string, string[]>, companion: CompanionLightIds) {
+function withCompanionIds(lists: LightLists, companion: CompanionLightIds): LightLists {
   const rest = Object.fromEntries(
-    Object.entries(lists).filter(([key]) => !(COMPANION_KEYS as readonly string[]).includes(key)),
+    Object.entries(lists).filter(([key]) => !(LAN_LIGHT_PROVIDERS as readonly string[]).includes(key)),
   );
   return { ...rest, ...companionIds(companion) };
 }

@@ -1,4 +1,4 @@
-import { EFFECT_FLAGS } from '@flaglight/core';
+import { EFFECT_FLAGS, LAN_LIGHT_PROVIDERS } from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
@@ -6,6 +6,7 @@ import {
   DEVICE_APPROVALS_PER_MINUTE,
   DEVICE_CODE_TTL_SECONDS,
   DEVICE_CODES_PER_MINUTE,
+  DEVICE_LIGHTS_BODY_LIMIT_BYTES,
   DEVICE_LIGHT_REPORTS_PER_MINUTE,
   DEVICE_MAX_LIGHTS,
   DEVICE_POLL_INTERVAL_SECONDS,
@@ -34,14 +35,7 @@ const userCode = safeString('code', { min: 1, max: 20, trim: true });
  * cloud twin) is the entity id (`light.kitchen`) in the one Home Assistant the companion uses;
  * `wled` (no cloud twin) is the device's MAC in lower-case hex (`a0b765d00001`).
  */
-export const DEVICE_LIGHT_PROVIDERS = [
-  'lifx_lan',
-  'hue_local',
-  'govee_lan',
-  'nanoleaf',
-  'home_assistant',
-  'wled',
-] as const;
+export const DEVICE_LIGHT_PROVIDERS = LAN_LIGHT_PROVIDERS;
 export type DeviceLightProvider = (typeof DEVICE_LIGHT_PROVIDERS)[number];
 
 /** A light a companion found on its network, as it reports it. */
@@ -178,6 +172,7 @@ export const deviceRoutes = {
       'open event stream of the account receives `event: devices`.',
     tags: ['devices'],
     body: z.object({ lights: z.array(DeviceLightSchema).max(DEVICE_MAX_LIGHTS) }),
+    bodyLimit: DEVICE_LIGHTS_BODY_LIMIT_BYTES,
     responses: { 200: ok, ...errors(400, 401, 403, 413, 415, 429) },
   }),
   test: defineRoute({

@@ -1,4 +1,9 @@
-import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS, SHARED_LIGHTS_DRIVER_VALUES } from '@flaglight/core';
+import {
+  DEFAULT_DELAY_ENABLED,
+  DEFAULT_DELAY_SECONDS,
+  LIGHT_PROVIDERS,
+  SHARED_LIGHTS_DRIVER_VALUES,
+} from '@flaglight/core';
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
@@ -6,21 +11,28 @@ import {
   PREFERENCES_MAX_DELAY_SECONDS,
   PREFERENCES_MAX_DEVICE_OFFSETS,
   PREFERENCES_MAX_LIGHTS_PER_PROVIDER,
+  PREFERENCES_BODY_LIMIT_BYTES,
   PREFERENCES_MAX_OFFSET_MS,
-  PREFERENCES_MAX_PROVIDERS,
   PREFERENCES_WRITES_PER_MINUTE,
 } from '../limits.js';
 import { safeString } from '../strings.js';
 
 const lightId = safeString('light id', { min: 1, max: 128 });
 const lightIds = z.array(lightId).max(PREFERENCES_MAX_LIGHTS_PER_PROVIDER);
-// `lifx`, `hue`, and the companion's LAN providers (`lifx_lan`, `hue_local`...).
-const providerKey = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'provider must be a short lower-case name');
-const perProvider = z
-  .record(providerKey, lightIds)
-  .refine((value) => Object.keys(value).length <= PREFERENCES_MAX_PROVIDERS, {
-    message: `at most ${PREFERENCES_MAX_PROVIDERS} providers`,
-  });
+/**
+ * Light ids by provider. The keys are the product's own list (`LIGHT_PROVIDERS`: the cloud's `lifx`,
+ * `hue`, `govee` and the companion's LAN brands), so every provider fits and a key outside it is
+ * refused by name.
+ */
+const perProvider = z.partialRecord(z.enum(LIGHT_PROVIDERS), lightIds, { error: unknownProviderMessage });
+
+/** A record's keys outside its enum come as `unrecognized_keys` (zod's issue types leave that code out). */
+function unknownProviderMessage(issue: { code?: string }): string | undefined {
+  const keys = issue.code === 'unrecognized_keys' ? (issue as { keys?: unknown }).keys : undefined;
+  if (!Array.isArray(keys)) return undefined;
+  const named = keys.map((key) => JSON.stringify(String(key))).join(', ');
+  return `unknown provider ${named} (known: ${LIGHT_PROVIDERS.join(', ')})`;
+}
 const deviceId = safeString('device id', { min: 1, max: 64 });
 
 /**
@@ -114,6 +126,7 @@ export const preferenceRoutes = {
       `receives \`event: preferences\`. ${PREFERENCES_WRITES_PER_MINUTE} writes per account and minute.`,
     tags: ['preferences'],
     body: PutPreferencesBodySchema,
+    bodyLimit: PREFERENCES_BODY_LIMIT_BYTES,
     responses: {
       200: PreferencesDocumentSchema,
       409: PreferencesConflictSchema,

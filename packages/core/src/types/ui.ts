@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS } from '../constants.js';
+import { isLanLightProvider, LAN_LIGHT_PROVIDERS } from './providers.js';
 
 export const TOAST_TYPES = ['success', 'error', 'warning', 'info'] as const;
 export const ToastTypeSchema = z.enum(TOAST_TYPES);
@@ -30,14 +31,14 @@ export type FeatureFlags = z.infer<typeof FeatureFlagsSchema>;
  * A selection of a desktop companion's LAN lights, by provider. A provider that is absent is not
  * narrowed: the companion drives every light of it that it finds.
  */
-export const CompanionLightIdsSchema = z.object({
-  lifx_lan: z.array(z.string()).optional(),
-  hue_local: z.array(z.string()).optional(),
-  govee_lan: z.array(z.string()).optional(),
-  nanoleaf: z.array(z.string()).optional(),
-  home_assistant: z.array(z.string()).optional(),
-  wled: z.array(z.string()).optional(),
-});
+export const CompanionLightIdsSchema = z.preprocess(
+  // Read back from browser storage: a provider this release does not know is dropped, not fatal.
+  (value) =>
+    typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).filter(([key]) => isLanLightProvider(key)))
+      : value,
+  z.partialRecord(z.enum(LAN_LIGHT_PROVIDERS), z.array(z.string())),
+);
 export type CompanionLightIds = z.infer<typeof CompanionLightIdsSchema>;
 
 /** Who drives a light selected both in the cloud and on a companion while the companion is online. */

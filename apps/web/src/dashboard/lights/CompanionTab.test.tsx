@@ -46,7 +46,7 @@ describe('the Companion tab of Light Control', () => {
     expect(api.calls.map((c) => c.route)).not.toContain('GET /api/status');
   });
 
-  test('lists the lights a companion reports, reachable or not; no selection means every light', async () => {
+  test('lists the lights a companion reports, reachable or not; before any choice every light is ticked', async () => {
     await openCompanionTab([companion()]);
     const list = await screen.findByRole('list', { name: 'Companion lights' });
     const items = within(list).getAllByRole('listitem');
@@ -54,7 +54,8 @@ describe('the Companion tab of Light Control', () => {
     expect(within(items[0]!).getByText('Reachable')).toBeInTheDocument();
     expect(within(items[1]!).getByText('Unreachable')).toBeInTheDocument();
     expect(within(items[0]!).getByText('LIFX (LAN)')).toBeInTheDocument();
-    expect(screen.getByText(COMPANION_TEXTS.noSelection)).toBeInTheDocument();
+    expect(screen.getByText(COMPANION_TEXTS.everyLight)).toBeInTheDocument();
+    for (const box of within(list).getAllByRole('checkbox')) expect(box).toBeChecked();
   });
 
   test('a Nanoleaf controller the companion reports is listed under its brand', async () => {
@@ -71,31 +72,30 @@ describe('the Companion tab of Light Control', () => {
     expect(within(item!).getByText('Shapes Living room')).toBeInTheDocument();
   });
 
-  test('selecting writes the companion selection for every provider; deselecting all removes it', async () => {
+  test('unticking writes the choice for every provider; unticking all is no light, and every light can come back', async () => {
     await openCompanionTab([companion({ lights: [...lanLights(2), ...lanLights(1, 'hue_local')] })]);
     await screen.findByRole('list', { name: 'Companion lights' });
+    const none = { lifx_lan: [], hue_local: [], govee_lan: [], nanoleaf: [], home_assistant: [], wled: [] };
     fireEvent.click(screen.getByRole('checkbox', { name: /Lan bulb 1/ }));
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
-      lifx_lan: ['d073d5000000'],
-      hue_local: [],
-      govee_lan: [],
-      nanoleaf: [],
-      home_assistant: [],
-      wled: [],
-    });
-    expect(screen.queryByText(COMPANION_TEXTS.noSelection)).not.toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: 'Select all' }));
-    expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
-      lifx_lan: ['d073d5000000', 'd073d5000001'],
+      ...none,
+      lifx_lan: ['d073d5000001'],
       hue_local: ['uuid-1'],
-      govee_lan: [],
-      nanoleaf: [],
-      home_assistant: [],
-      wled: [],
     });
+    expect(screen.getByText(COMPANION_TEXTS.someTicked)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Deselect all' }));
+    expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual(none);
+    expect(screen.getByText(COMPANION_TEXTS.nothingTicked)).toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Companion lights' });
+    for (const box of within(list).getAllByRole('checkbox')) expect(box).not.toBeChecked();
+    fireEvent.click(screen.getByRole('checkbox', { name: /Lan bulb 1/ }));
+    expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({
+      ...none,
+      lifx_lan: ['d073d5000000'],
+    });
+    fireEvent.click(screen.getByRole('button', { name: COMPANION_TEXTS.driveEveryLight }));
     expect(readLocalSettings(FAN_EMAIL).companionSelectedLights).toEqual({});
-    expect(screen.getByText(COMPANION_TEXTS.noSelection)).toBeInTheDocument();
+    expect(screen.getByText(COMPANION_TEXTS.everyLight)).toBeInTheDocument();
   });
 
   test('search above 5 lights, 10 per page, and hiding work as on the other tabs', async () => {

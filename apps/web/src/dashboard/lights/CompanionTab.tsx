@@ -8,6 +8,8 @@ import {
   companionLightKey,
   companionSelectionFromKeys,
   companionSelectionKeys,
+  isEveryLightSelection,
+  tickedCompanionKeys,
 } from '../../companion/companion-lights';
 import { COMPANION_TEXTS as T, DOWNLOADS } from '../../companion/companion-texts';
 import { NanoleafPairing } from '../../companion/NanoleafPairing';
@@ -86,9 +88,25 @@ function NoCompanion() {
 }
 
 /**
+ * What the ticks mean: every light found (new ones too) until the fan chooses; nothing ticked is no
+ * light (decision 031), with the way back to "every light".
+ */
+function SelectionNote(props: { everyLight: boolean; nothingTicked: boolean; onEveryLight: () => void }) {
+  if (props.everyLight) return <p className="text-caption text-ink-300">{T.everyLight}</p>;
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <p className="text-caption text-ink-300">{props.nothingTicked ? T.nothingTicked : T.someTicked}</p>
+      <button type="button" className={buttonClass('ghost', 'sm')} onClick={props.onEveryLight}>
+        {T.driveEveryLight}
+      </button>
+    </div>
+  );
+}
+
+/**
  * The Light Control tab of the account's desktop companions: the LAN lights they report (grouped by
  * companion when there are several), chosen like the other tabs. The choice is the account's
- * `selectedLights.lifx_lan` / `hue_local`; none means the companion drives every light it finds.
+ * `selectedLights.lifx_lan`, `hue_local`…; no choice yet means the companion drives every light it finds.
  * Below them: the LAN Control note while no Govee light is reported, and Pair a Nanoleaf.
  */
 export function CompanionTab({ devices, loadFailed, settings, update }: CompanionTabProps) {
@@ -105,7 +123,8 @@ export function CompanionTab({ devices, loadFailed, settings, update }: Companio
     );
   if (devices.length === 0) return <NoCompanion />;
 
-  const selected = companionSelectionKeys(settings.companionSelectedLights);
+  const selected = tickedCompanionKeys(devices, settings.companionSelectedLights);
+  const everyLight = isEveryLightSelection(settings.companionSelectedLights);
   const hidden = companionSelectionKeys(settings.companionHiddenLights);
   const several = devices.length > 1;
   const hasGovee = devices.some((device) => device.lights.some((light) => light.provider === 'govee_lan'));
@@ -119,7 +138,11 @@ export function CompanionTab({ devices, loadFailed, settings, update }: Companio
 
   return (
     <div className="flex flex-col gap-4">
-      {selected.length === 0 && <p className="text-caption text-ink-300">{T.noSelection}</p>}
+      <SelectionNote
+        everyLight={everyLight}
+        nothingTicked={!everyLight && selected.length === 0}
+        onEveryLight={() => update({ companionSelectedLights: {} })}
+      />
       {devices.map((device) => (
         <section key={device.id} aria-label={device.name} className="flex flex-col gap-3">
           {several && (
