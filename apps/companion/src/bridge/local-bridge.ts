@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cleanShownText } from '../lights/light-label.js';
 import { STATUS_PAGE_HTML, STATUS_PAGE_SCRIPT } from './status-page.js';
 
 /** The companion's well-known local port (DESIGN §5.9); `--port` overrides. */
@@ -299,13 +300,22 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
   };
 }
 
+/**
+ * Every JSON answer: each text in it is cleaned like a light's label (`cleanShownText`). Names,
+ * messages and errors quote devices, Home Assistant and the server, and what the page shows must
+ * not carry a line break, a control or a bidi override from them.
+ */
 function send(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
   });
-  response.end(JSON.stringify(body));
+  response.end(
+    JSON.stringify(body, (_key, value: unknown) =>
+      typeof value === 'string' ? cleanShownText(value) : value,
+    ),
+  );
 }
 
 async function readJson(

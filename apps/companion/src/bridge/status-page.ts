@@ -119,6 +119,9 @@ const STREAM = { connecting: 'Connecting to the server…', following: 'Followin
 const $ = (id) => document.getElementById(id);
 const text = (el, value) => { el.textContent = value; return el; };
 const el = (tag, props, children) => { const node = document.createElement(tag); Object.assign(node, props || {}); (children || []).forEach((c) => node.append(c)); return node; };
+// Names and messages from devices, Home Assistant or the server: isolated, so whatever their
+// direction they cannot reorder the text around them (the JSON has them cleaned already).
+const iso = (value) => el('bdi', { textContent: value == null ? '' : String(value) });
 let paused = false;
 
 async function post(path, body) {
@@ -133,7 +136,7 @@ function render(s) {
   const link = $('link');
   link.replaceChildren();
   if (s.linked) {
-    link.append(el('div', { className: 'big', textContent: 'Linked' }), el('div', { className: 'muted', textContent: (s.device ? s.device.name + ' · ' : '') + s.server }));
+    link.append(el('div', { className: 'big', textContent: 'Linked' }), el('div', { className: 'muted' }, [...(s.device ? [iso(s.device.name), ' · '] : []), s.server]));
   } else if (s.userCode) {
     link.append(
       el('div', { textContent: 'Open this page and confirm the code:' }),
@@ -146,9 +149,9 @@ function render(s) {
   const stream = s.stream || {};
   $('race').replaceChildren(
     el('div', { className: 'big', textContent: s.f1Live && s.f1Live.state === 'following' ? 'Following the live race' : STREAM[stream.state] || stream.state || '' }),
-    el('div', { className: 'muted', textContent: stream.message || (s.session ? 'Session ' + s.session.sessionKey : '') }),
+    el('div', { className: 'muted' }, [stream.message ? iso(stream.message) : (s.session ? 'Session ' + s.session.sessionKey : '')]),
     el('div', { className: s.f1Live && s.f1Live.source !== 'Flaglight server' ? 'warn' : 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
-    ...(s.f1Live && s.f1Live.message ? [el('div', { className: 'warn', textContent: s.f1Live.message })] : []),
+    ...(s.f1Live && s.f1Live.message ? [el('div', { className: 'warn' }, [iso(s.f1Live.message)])] : []),
     ...(s.mqtt ? [el('div', { className: s.mqtt.state === 'connected' ? 'muted' : 'warn', textContent: s.mqtt.state === 'connected' ? 'MQTT: publishing to ' + s.mqtt.broker + ' under ' + s.mqtt.topic + '/' : 'MQTT: ' + (s.mqtt.message || s.mqtt.state) })] : []),
   );
   const flag = s.flag;
@@ -161,7 +164,7 @@ function render(s) {
     $('lights').replaceChildren(el('p', { className: 'muted', textContent: 'No lights found yet. LIFX bulbs on this network are found by themselves; pair a Hue bridge or a Nanoleaf controller below.' }));
   } else {
     const rows = lights.map((l) => el('tr', {}, [
-      el('td', {}, [el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), l.label])]),
+      el('td', {}, [el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), iso(l.label)])]),
       el('td', { textContent: BRANDS[l.provider] || l.provider }),
       el('td', { textContent: l.reachable ? 'reachable' : 'not answering', className: l.reachable ? '' : 'warn' }),
       el('td', { textContent: l.driven ? 'follows the flags' : 'not selected', className: l.driven ? '' : 'muted' }),
@@ -175,14 +178,14 @@ function render(s) {
   $('govee-advice').hidden = !goveeNote;
   text($('govee-advice'), goveeNote);
   const hue = s.hue || { bridges: [] };
-  $('hue').replaceChildren(...(hue.bridges.length ? hue.bridges.map((b) => el('div', { textContent: (b.name || 'Hue bridge') + ' · ' + b.url + ' · ' + (b.paired ? 'paired' : 'not paired') })) : [el('div', { className: 'muted', textContent: 'No Hue bridge paired.' })]));
-  if (hue.pairing) text($('pair-result'), hue.pairing);
+  $('hue').replaceChildren(...(hue.bridges.length ? hue.bridges.map((b) => el('div', {}, [iso(b.name || 'Hue bridge'), ' · ' + b.url + ' · ' + (b.paired ? 'paired' : 'not paired')])) : [el('div', { className: 'muted', textContent: 'No Hue bridge paired.' })]));
+  if (hue.pairing) $('pair-result').replaceChildren(iso(hue.pairing));
   const nanoleaf = s.nanoleaf || { devices: [] };
   $('nanoleaf').replaceChildren(...(nanoleaf.devices.length ? nanoleaf.devices.map(nanoleafRow) : [el('div', { className: 'muted', textContent: 'No Nanoleaf controller paired.' })]));
   if (nanoleaf.steps) text($('nanoleaf-steps'), nanoleaf.steps);
-  if (nanoleaf.pairing) text($('nanoleaf-result'), nanoleaf.pairing);
+  if (nanoleaf.pairing) $('nanoleaf-result').replaceChildren(iso(nanoleaf.pairing));
   renderHomeAssistant(s.homeAssistant);
-  $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level, textContent: e.at.slice(11, 19) + '  ' + e.message })));
+  $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level }, [e.at.slice(11, 19) + '  ', iso(e.message)])));
 }
 
 async function refresh() {
@@ -207,18 +210,18 @@ $('rescan').addEventListener('click', async () => { text($('rescan'), 'Searching
 $('pair').addEventListener('click', async () => {
   const url = $('hue-url').value.trim();
   text($('pair-result'), 'Waiting for the link button (up to 60 s)…');
-  try { const r = await post('/api/hue/pair', url ? { url } : {}); text($('pair-result'), 'Paired with ' + r.name + '.'); }
+  try { const r = await post('/api/hue/pair', url ? { url } : {}); $('pair-result').replaceChildren('Paired with ', iso(r.name), '.'); }
   catch (error) { text($('pair-result'), error.message); }
   refresh();
 });
 function nanoleafRow(d) {
-  const row = el('div', { textContent: (d.name || 'Nanoleaf') + ' · ' + d.address + ' · ' + (d.paired ? (d.needsPairing ? 'not answering: pair it again' : 'paired') : 'not paired') + ' ' });
+  const row = el('div', {}, [iso(d.name || 'Nanoleaf'), ' · ' + d.address + ' · ' + (d.paired ? (d.needsPairing ? 'not answering: pair it again' : 'paired') : 'not paired') + ' ']);
   if (d.paired && d.id) {
     const forget = el('button', { type: 'button', textContent: 'Forget' });
     forget.setAttribute('aria-label', 'Forget ' + (d.name || 'Nanoleaf') + ' (' + d.address + ')');
     forget.addEventListener('click', async () => {
       forget.disabled = true;
-      try { const r = await post('/api/nanoleaf/forget', { id: d.id }); text($('nanoleaf-result'), 'Forgot ' + r.name + '. Pair it again to drive it.'); }
+      try { const r = await post('/api/nanoleaf/forget', { id: d.id }); $('nanoleaf-result').replaceChildren('Forgot ', iso(r.name), '. Pair it again to drive it.'); }
       catch (error) { text($('nanoleaf-result'), error.message); forget.disabled = false; }
     });
     row.append(forget);
@@ -228,7 +231,7 @@ function nanoleafRow(d) {
 $('nanoleaf-pair').addEventListener('click', async () => {
   const address = $('nanoleaf-address').value.trim();
   text($('nanoleaf-result'), 'Waiting for the power button (up to 60 s): hold it for 5–7 seconds until the lights flash…');
-  try { const r = await post('/api/nanoleaf/pair', address ? { address } : {}); text($('nanoleaf-result'), 'Paired with ' + r.name + '.'); }
+  try { const r = await post('/api/nanoleaf/pair', address ? { address } : {}); $('nanoleaf-result').replaceChildren('Paired with ', iso(r.name), '.'); }
   catch (error) { text($('nanoleaf-result'), error.message + ' Hold the power button again and click Pair to retry.'); }
   refresh();
 });
@@ -240,8 +243,8 @@ function renderHomeAssistant(ha) {
   if (ha.state === 'off') rows.push(el('div', { className: 'muted', textContent: 'Not set up: start the companion with --home-assistant http://homeassistant.local:8123 (or FLAGLIGHT_HA_URL).' }));
   else {
     rows.push(el('div', { textContent: ha.url + ' · ' + (HA_STATES[ha.state] || ha.state) + (ha.state === 'connected' ? ' · ' + ha.lights + (ha.lights === 1 ? ' light' : ' lights') : '') + (ha.tokenFromEnv ? ' · token from FLAGLIGHT_HA_TOKEN' : '') }));
-    if (ha.message) rows.push(el('div', { className: ha.state === 'connected' ? 'muted' : 'warn', textContent: ha.message }));
-    (ha.entityErrors || []).forEach((e) => rows.push(el('div', { className: 'warn', textContent: e.message })));
+    if (ha.message) rows.push(el('div', { className: ha.state === 'connected' ? 'muted' : 'warn' }, [iso(ha.message)]));
+    (ha.entityErrors || []).forEach((e) => rows.push(el('div', { className: 'warn' }, [iso(e.message)])));
   }
   $('ha').replaceChildren(...rows);
   $('ha-form').hidden = ha.state !== 'needs-token' && ha.state !== 'token-refused';

@@ -23,8 +23,12 @@ const INVISIBLE =
   /(?!(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic}))[\p{Cc}\p{Cf}\p{Cs}]/gu;
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** The text with its invisible characters dropped and its white space collapsed to single spaces. */
-function clean(text: string): string {
+/**
+ * Outside text as the companion shows it (the status page, its JSON): Unicode NFC, controls,
+ * format characters (bidi overrides, zero-width characters) and lone surrogates dropped, every
+ * run of white space and line breaks one space, no space at the ends. Not cut.
+ */
+export function cleanShownText(text: string): string {
   return text.normalize('NFC').replace(WHITE_SPACE, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim();
 }
 
@@ -59,8 +63,8 @@ function cut(text: string, max: number): string {
  * A name with nothing printable left becomes `fallback` (cleaned and cut the same way).
  */
 export function normalizeLightLabel(label: string, fallback: string, max = LIGHT_LABEL_MAX): string {
-  const text = cut(clean(label), max);
-  return text !== '' ? text : cut(clean(fallback), max);
+  const text = cut(cleanShownText(label), max);
+  return text !== '' ? text : cut(cleanShownText(fallback), max);
 }
 
 /** The fallback name of a light: its brand and id ("Nanoleaf s1924a"). */

@@ -59,6 +59,8 @@ export interface LocalHueBridgeOptions {
   now?: () => number;
   /** The bridge's MAC; its id is MAC[0..2] + fffe + MAC[3..5]. */
   mac?: string;
+  /** The name its config answers (the one set in the Hue app), as it is: tests give it odd ones. */
+  name?: string;
 }
 
 export interface LocalHueBridge {
@@ -174,7 +176,7 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
   const app = Fastify({ https: { key: pems.private, cert: pems.cert } });
 
   const config = () => ({
-    name: 'Flaglight LAN bridge',
+    name: options.name ?? 'Flaglight LAN bridge',
     datastoreversion: '172',
     swversion: '1970084010',
     apiversion: '1.70.0',
