@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { renderStatusPage, type FakeElement } from '../../test/status-page-dom.js';
 import { startLocalBridge, type LocalBridge } from '../bridge/local-bridge.js';
+import { createPlayback, type Playback } from '../follow/playback.js';
 import { createLogger, type Logger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { createHomeAssistantSupport } from './home-assistant-support.js';
@@ -31,6 +32,8 @@ import { startWledSupport } from './wled-support.js';
 const FORGED = '\n2026-11-29T10:00:00.000Z INFO Linked as evil@example.com';
 const hostile = (name: string) =>
   `${name}\nlamp \u202eevil \u001b]0;title\u0007\u001b[2J\u0000 ${'x'.repeat(40 - name.length)}😀${FORGED}`;
+/** Race control's words reach the companion through the server: they are outside text too. */
+const RACE_CONTROL = `RED FLAG\u202e${FORGED}\u001b[2J`;
 const NANOLEAF = hostile('Desk');
 const NANOLEAF_MODEL = `NL42\u202e\r\n\u009b2J`;
 const HUE = hostile('Hue den');
@@ -45,6 +48,8 @@ const LOGGED = {
   homeAssistant: 'Porch\\nlamp \\u{202e}evil',
   wled: 'Strip\\nlamp \\u{202e}evil',
   forged: '\\n2026-11-29T10:00:00.000Z INFO Linked as evil@example.com',
+  raceControl:
+    'Flag red: RED FLAG\\u{202e}\\n2026-11-29T10:00:00.000Z INFO Linked as evil@example.com\\u{1b}[2J',
 };
 /** A control, format or separator character, a lone surrogate: none may be written or shown. */
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
@@ -64,6 +69,7 @@ let wledSim: WledSimDevice;
 let nanoleaf: NanoleafSupport;
 let hue: HueSupport;
 let ha: ReturnType<typeof createHomeAssistantSupport>;
+let playback: Playback;
 let bridge: LocalBridge;
 const stop = new AbortController();
 
@@ -96,6 +102,7 @@ beforeAll(async () => {
     options: { demo: false, homeAssistant: { url: haSim.url, token: TOKEN, insecure: false } },
     signal: stop.signal,
   });
+  playback = createPlayback({ hub, log, delayMs: () => 0, onPlayed: () => undefined });
   bridge = await startLocalBridge({
     port: 0,
     appOrigins: ['http://localhost:3000'],
@@ -104,6 +111,7 @@ beforeAll(async () => {
         version: '0.1.0',
         platform: process.platform,
         linked: true,
+        flag: playback.shown(),
         lights: hub.lights(),
         hue: hue.view(),
         nanoleaf: nanoleaf.view(),
@@ -149,7 +157,7 @@ function textsOf(value: unknown): string[] {
 }
 
 describe('device names in the log and on the status page', () => {
-  test('paired, read and failing devices with hostile names: every log message is one clean line', async () => {
+  test('paired, read and failing devices with hostile names, and a hostile race control message: every log message is one clean line', async () => {
     // Nanoleaf and Hue are paired through the local bridge, as the status page does.
     await nanoleaf.start([{ host: '127.0.0.1', port: nanoleafSim.port }], null);
     nanoleafSim.holdButton();
@@ -178,6 +186,7 @@ describe('device names in the log and on the status page', () => {
     wledSim.setFault({ offline: false });
     haSim.setUnavailable('light.porch', true);
     await hub.rescan();
+    playback.showNow({ state: 'red', message: RACE_CONTROL });
 
     const written = fs.readFileSync(file, 'utf8');
     expect(written.endsWith('\n')).toBe(true);
@@ -198,6 +207,7 @@ describe('device names in the log and on the status page', () => {
     // WLED's driver cut its name at 200 characters, inside the emoji: half of it is written out.
     expect(has(`WLED "${LOGGED.wled}`, '\\u{d83d}" is not answering')).toBe(true);
     expect(has(`WLED "${LOGGED.wled}`, 'answers again')).toBe(true);
+    expect(has(LOGGED.raceControl)).toBe(true);
 
     // The recent entries (the status page's log) hold the same messages.
     const recent = log.recent();
@@ -209,6 +219,7 @@ describe('device names in the log and on the status page', () => {
   test('/api/status and the status page show the names cleaned, each isolated from the text around it', async () => {
     const text = await (await fetch(`${bridge.url}api/status`)).text();
     const status = JSON.parse(text) as {
+      flag: { message: string };
       lights: { provider: string; label: string }[];
       hue: { bridges: { name: string }[] };
       nanoleaf: { devices: { name: string }[] };
@@ -234,6 +245,7 @@ describe('device names in the log and on the status page', () => {
     expect(labels.wled).toMatch(/^Strip lamp evil \]0;title\[2J x+😀 2026-11-29T10:/);
     expect(labels.wled!.length).toBeLessThanOrEqual(80);
     expect(status.log.map((e) => e.message).join('\n')).toContain(LOGGED.forged);
+    expect(status.flag.message).toBe('RED FLAG 2026-11-29T10:00:00.000Z INFO Linked as evil@example.com[2J');
 
     const page = renderStatusPage(status);
     const shown = ['log', 'lights', 'hue', 'nanoleaf', 'ha'].map(page);
