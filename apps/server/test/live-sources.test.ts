@@ -136,8 +136,10 @@ describe('F1_LIVE_TIMING', () => {
 });
 
 describe('live sources: what an upstream says stays in the log', () => {
-  // A load balancer's error page: HTML, and far longer than any answer should be.
-  const PAGE = `<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body>${'<p>The server is temporarily unable to service your request.</p>'.repeat(4_000)}</body></html>`;
+  // A load balancer's error page: HTML, far longer than any answer should be, with a forged log
+  // line, a bidi override and a screen clear in it.
+  const FORGED = '\u202e\r\n2026-11-29T10:00:00.000Z INFO Linked as evil\u001b[2J';
+  const PAGE = `<!DOCTYPE html><html><head><title>503 Service Unavailable</title>${FORGED}</head><body>${'<p>The server is temporarily unable to service your request.</p>'.repeat(4_000)}</body></html>`;
   let upstream: http.Server;
   let t: TestApp;
   const lines: string[] = [];
@@ -204,7 +206,9 @@ describe('live sources: what an upstream says stays in the log', () => {
     const lost = lines.map((line) => JSON.parse(line)).find((l) => l.msg === 'f1-live: connection lost');
     expect(lost).toMatchObject({ reason: 'F1 live timing refused the connection (503)' });
     expect(lost.err).toContain('503 Service Unavailable');
-    expect(lost.err.length).toBeLessThanOrEqual(301);
+    expect(lost.err.length).toBeLessThanOrEqual(300);
+    expect(lost.err).toContain('\\u{202e}\\r\\n2026-11-29T10:00:00.000Z INFO Linked as evil\\u{1b}[2J');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(4_000);
+    for (const line of lines) expect(line).not.toMatch(/[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u);
   }, 20_000);
 });

@@ -1,10 +1,11 @@
+import { escapeLogText } from '@flaglight/core/log';
 import { type HubConnection } from '@microsoft/signalr';
 import { createRetries, DEFAULT_BACKOFF } from './backoff.js';
 import { buildHubConnection, DEFAULT_HEADERS } from './connection.js';
 import {
-  clipForLog,
   describe,
   describeF1LiveFailure,
+  F1_LIVE_LOG_QUOTE_MAX,
   type F1LivePhase,
   signalrLogger,
   type F1LiveLogger,
@@ -86,7 +87,9 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
     if (gen !== generation || !running) return;
     generation += 1;
     const wasConnected = status.connection === 'connected';
-    const detail = clipForLog(error === undefined ? 'connection closed' : describe(error));
+    const detail = escapeLogText(error === undefined ? 'connection closed' : describe(error), {
+      max: F1_LIVE_LOG_QUOTE_MAX,
+    });
     const dropped = current;
     current = null;
     clearTimers();

@@ -1,3 +1,4 @@
+import { escapeLogText } from '@flaglight/core/log';
 import { type ILogger, LogLevel } from '@microsoft/signalr';
 
 /** Where a connection attempt was when it failed. */
@@ -11,13 +12,8 @@ const WORDS: Record<F1LivePhase, string> = {
   closed: 'F1 live timing closed the connection',
 };
 
-const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
-
-/** Text from the library or the upstream for a log line: one line, at most `max` characters. */
-export function clipForLog(text: string, max = 300): string {
-  const line = text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
+/** Text from the library or the upstream quoted in a log line: its whole error page is not wanted. */
+export const F1_LIVE_LOG_QUOTE_MAX = 300;
 
 /**
  * Why a connection attempt failed, in the client's own words: the state's `error`, which servers
@@ -45,7 +41,7 @@ export function signalrLogger(logger: F1LiveLogger): ILogger {
   return {
     log(level, message) {
       // The library reports each failure it recovers from as an error; the client says what it does next.
-      const line = clipForLog(message);
+      const line = escapeLogText(message, { max: F1_LIVE_LOG_QUOTE_MAX });
       if (level >= LogLevel.Warning && level < LogLevel.None) logger.warn({ signalr: true }, line);
       else if (level === LogLevel.Information) logger.debug({ signalr: true }, line);
     },

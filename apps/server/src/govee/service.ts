@@ -1,5 +1,5 @@
 import type { GoveeDiagnostics, GoveeLightView } from '@flaglight/contract';
-import type { EffectFlag } from '@flaglight/core';
+import { escapeLogText, type EffectFlag } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
@@ -13,6 +13,8 @@ import { createGoveeLink, type GoveeLink } from './sender.js';
 
 /** A device list serves flags this long; Govee allows only 10 list calls a minute. */
 export const GOVEE_LIST_TTL_MS = 60_000;
+/** What Govee or the HTTP library said is logged this long at most. */
+const GOVEE_LOG_DETAIL_MAX = 300;
 
 export interface GoveeServiceDeps {
   db: Db;
@@ -69,7 +71,7 @@ export function createGoveeService(deps: GoveeServiceDeps) {
   /** What Govee or the HTTP library said, for the log only (the answer has the server's words). */
   function logFailure(userId: string, failure: { kind: string; detail: string }): void {
     deps.logger.warn(
-      { userId, kind: failure.kind, detail: failure.detail.slice(0, 300) },
+      { userId, kind: failure.kind, detail: escapeLogText(failure.detail, { max: GOVEE_LOG_DETAIL_MAX }) },
       'Govee device list failed',
     );
   }

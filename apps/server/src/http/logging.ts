@@ -1,5 +1,6 @@
+import { escapeLogText } from '@flaglight/core';
 import type { FastifyRequest } from 'fastify';
-import pino, { type DestinationStream, type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from '../config.js';
 
 /**
@@ -18,16 +19,36 @@ export function redactSecrets<T>(text: T): T {
   return (typeof text === 'string' ? text.replace(SECRET_IN_QUERY, `$1${REDACTED}`) : text) as T;
 }
 
+/** A text for the log: secrets redacted, then on one line (`escapeLogText`); anything else as it is. */
+function logText<T>(text: T): T {
+  return (typeof text === 'string' ? escapeLogText(redactSecrets(text)) : text) as T;
+}
+
 /**
- * Pino serializers for Fastify's request logs: the URL is logged with its
- * secrets redacted, and so is any error message that quotes one. The fields are Fastify's own.
+ * A stack as the log keeps it: its own lines stay lines (pretty output indents them under the
+ * error), but the message at its head is escaped whole, so a line break in an upstream's words
+ * cannot pass for one of its frames, and no line carries a control or bidi character.
+ */
+function logStack(stack: string, message: string): string {
+  const head =
+    message !== '' && stack.includes(message) ? stack.replace(message, () => logText(message)) : stack;
+  return head
+    .split('\n')
+    .map((line) => logText(line))
+    .join('\n');
+}
+
+/**
+ * Pino serializers for Fastify's request logs: the URL is logged with its secrets redacted, and
+ * so is any error message that quotes one; both are escaped like every text the log takes from
+ * outside (a URL and a Host header are the client's words). The fields are Fastify's own.
  */
 export const LOG_SERIALIZERS = {
   req(request: FastifyRequest) {
     return {
       method: request.method,
-      url: redactSecrets(request.url),
-      host: request.host,
+      url: logText(request.url),
+      host: logText(request.host),
       remoteAddress: request.ip,
       remotePort: request.socket?.remotePort,
     };
@@ -35,25 +56,61 @@ export const LOG_SERIALIZERS = {
   err(error: Error) {
     if (typeof error !== 'object' || error === null) return error;
     const serialized = pino.stdSerializers.err(error);
+    const message = redactSecrets(serialized.message);
     return {
       ...serialized,
-      message: redactSecrets(serialized.message),
-      stack: redactSecrets(serialized.stack),
+      message: logText(message),
+      stack:
+        typeof serialized.stack === 'string'
+          ? logStack(redactSecrets(serialized.stack), message)
+          : serialized.stack,
     };
   },
 };
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+
 /**
- * The server's one logger: pino at LOG_LEVEL with the redacting serializers; pretty lines on a
- * terminal in development. Tests pass a destination to read what was logged.
+ * The arguments of every log call, as the log takes them: the message, any string argument and
+ * the string fields of a plain object first argument (`{ detail, topic, err: text }`: what
+ * upstreams, devices and clients said) escaped by `escapeLogText`, so neither the JSON line nor
+ * pino-pretty's output carries a line break, a control or a bidi character from them. Errors go
+ * through the `err` serializer; other objects are left as they are.
+ */
+export function escapeLogArguments<T extends unknown[]>(args: T): T {
+  return args.map((arg, index) => {
+    if (typeof arg === 'string') return escapeLogText(arg);
+    if (index !== 0 || !isPlainObject(arg)) return arg;
+    let copy: Record<string, unknown> | null = null;
+    for (const [key, value] of Object.entries(arg)) {
+      if (typeof value !== 'string') continue;
+      const escaped = escapeLogText(value);
+      if (escaped !== value) (copy ??= { ...arg })[key] = escaped;
+    }
+    return copy ?? arg;
+  }) as T;
+}
+
+/**
+ * The server's one logger: pino at LOG_LEVEL with the redacting serializers and every call's
+ * text escaped (`escapeLogArguments`); pretty lines on a terminal in development. Tests pass a
+ * destination to read what was logged.
  */
 export function createLogger(
   config: Pick<Config, 'logLevel'>,
   options: { pretty?: boolean; destination?: DestinationStream } = {},
 ): Logger {
-  const settings = {
+  const settings: LoggerOptions = {
     level: config.logLevel,
     serializers: LOG_SERIALIZERS,
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, escapeLogArguments(args));
+      },
+    },
     ...(options.pretty
       ? {
           transport: {
