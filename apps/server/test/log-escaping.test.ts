@@ -40,10 +40,16 @@ describe('outside text in the server log', () => {
     logger.info('Hue flag warning: %s', HOSTILE);
     logger.error({ err: new Error(`Home Assistant said ${HOSTILE}`) }, 'request failed');
     logger.child({ source: 'f1-live-timing' }).warn({ err: HOSTILE }, 'f1-live: connection lost');
+    logger.warn(
+      { userId: 'u1', error: { kind: 'bad-request', message: HOSTILE }, ids: [HOSTILE] },
+      'Hue flag step failed',
+    );
 
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     for (const line of lines) expect(line).not.toMatch(UNSAFE);
-    const [flag, warning, failed, lost] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [flag, warning, failed, lost, step] = lines.map(
+      (line) => JSON.parse(line) as Record<string, unknown>,
+    );
     expect(flag).toMatchObject({ msg: `Flag red: ${ESCAPED}`, detail: ESCAPED, sessionKey: 9158 });
     expect(warning!.msg).toBe(`Hue flag warning: ${ESCAPED}`);
     const err = failed!.err as { message: string; stack: string };
@@ -54,6 +60,7 @@ describe('outside text in the server log', () => {
     expect(frames.length).toBeGreaterThan(0);
     for (const frame of frames) expect(frame).toMatch(/^ {4}at /);
     expect(lost).toMatchObject({ source: 'f1-live-timing', err: ESCAPED, msg: 'f1-live: connection lost' });
+    expect(step).toMatchObject({ error: { kind: 'bad-request', message: ESCAPED }, ids: [ESCAPED] });
   });
 
   test('pino-pretty (a development terminal) prints each call with no forged line, escape or bidi character', () => {
@@ -86,7 +93,7 @@ describe('outside text in the server log', () => {
 
   test('printable arguments, numbers, errors and other objects are passed as they are', () => {
     const error = new Error('kept for the serializer');
-    const fields = { userId: 'u1', count: 3 };
+    const fields = { userId: 'u1', count: 3, error: { kind: 'network', message: 'no answer' } };
     const args = escapeLogArguments([fields, 'shutting down', 42, error] as unknown[]);
     expect(args[0]).toBe(fields);
     expect(args.slice(1)).toEqual(['shutting down', 42, error]);

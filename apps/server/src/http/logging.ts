@@ -73,25 +73,36 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null &&
   [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
+/** How deep plain objects and arrays in a log call are searched for text (the app's go 2 deep). */
+const LOG_FIELD_DEPTH = 4;
+
+/** The value with every text in it escaped; copied only where something changed. */
+function escapeLogValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return escapeLogText(value);
+  if (depth >= LOG_FIELD_DEPTH) return value;
+  if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
+    const escaped = items.map((item) => escapeLogValue(item, depth + 1));
+    return escaped.some((item, index) => item !== items[index]) ? escaped : value;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | null = null;
+  for (const [key, item] of Object.entries(value)) {
+    const escaped = escapeLogValue(item, depth + 1);
+    if (escaped !== item) (copy ??= { ...value })[key] = escaped;
+  }
+  return copy ?? value;
+}
+
 /**
- * The arguments of every log call, as the log takes them: the message, any string argument and
- * the string fields of a plain object first argument (`{ detail, topic, err: text }`: what
- * upstreams, devices and clients said) escaped by `escapeLogText`, so neither the JSON line nor
+ * The arguments of every log call, as the log takes them: the message, string arguments and the
+ * texts in plain objects and arrays (`{ detail, topic, error: { message } }`: what upstreams,
+ * devices and clients said) escaped by `escapeLogText`, so neither the JSON line nor
  * pino-pretty's output carries a line break, a control or a bidi character from them. Errors go
  * through the `err` serializer; other objects are left as they are.
  */
 export function escapeLogArguments<T extends unknown[]>(args: T): T {
-  return args.map((arg, index) => {
-    if (typeof arg === 'string') return escapeLogText(arg);
-    if (index !== 0 || !isPlainObject(arg)) return arg;
-    let copy: Record<string, unknown> | null = null;
-    for (const [key, value] of Object.entries(arg)) {
-      if (typeof value !== 'string') continue;
-      const escaped = escapeLogText(value);
-      if (escaped !== value) (copy ??= { ...arg })[key] = escaped;
-    }
-    return copy ?? arg;
-  }) as T;
+  return args.map((arg) => escapeLogValue(arg, 0)) as T;
 }
 
 /**
