@@ -127,7 +127,12 @@ async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {
     paused: state.paused,
   };
   if (flags.json) {
-    console.log(JSON.stringify(report));
+    // Valid JSON still: each text (names a device or the server gave) is escaped inside its string.
+    console.log(
+      JSON.stringify(report, (_key, value: unknown) =>
+        typeof value === 'string' ? escapeLogText(value) : value,
+      ),
+    );
     return;
   }
   say(`Flaglight Companion ${APP_VERSION} (${process.platform})`);
