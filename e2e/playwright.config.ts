@@ -21,6 +21,7 @@ const REAL_TIME_FILES = [
   'lights-govee.spec.ts',
   'lights-accessibility.spec.ts',
   'preferences.spec.ts',
+  'every-brand-choice.spec.ts',
 ];
 // A renamed file would silently leave the real-time lane and race the others on the simulators.
 for (const file of REAL_TIME_FILES) {

@@ -93,3 +93,17 @@ export async function hueSimLights(request: APIRequestContext): Promise<SimHueLi
   const response = await request.get('/sims/hue/_control/lights');
   return ((await response.json()) as { lights: SimHueLight[] }).lights;
 }
+
+export interface SimGoveeDevice {
+  device: string;
+  deviceName: string;
+  on: boolean;
+  hex: string;
+}
+
+/** The Govee cloud simulator's devices (demo mode, same origin). */
+export async function goveeDevices(request: APIRequestContext): Promise<SimGoveeDevice[]> {
+  const response = await request.get('/sims/govee/_control/devices');
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { devices: SimGoveeDevice[] }).devices;
+}

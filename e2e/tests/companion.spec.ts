@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
 import { expect, seedSession, test } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { signUpViaApi } from '../support/accounts';
+import { endProcess, REPO_ROOT, spawnCompanion, waitFor as waitUntil } from '../support/companion-process';
 import { freePort } from '../support/ports';
 
 /**
@@ -17,8 +17,6 @@ import { freePort } from '../support/ports';
  * crash without missing the flag that is current after it, and learns at once that it was unlinked.
  */
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const EXECUTABLE = path.join(REPO_ROOT, 'apps/companion/dist/flaglight-companion-linux-x64');
 const DEMO_FIXTURE = '2021-saudi-arabia-race';
 /** Minutes into the recording: green now, a yellow flag 9 s later at speed 1 (18:54:31 UTC). */
 const BEFORE_YELLOW_MINUTES = 203.9;
@@ -71,44 +69,12 @@ const HUE_YELLOW = 10_923;
 /** What the companion printed, for a failure's message. */
 let diagnostics = (): string => '';
 
-async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | null | undefined | false>,
-  ms: number,
-): Promise<T> {
-  const end = Date.now() + ms;
-  let last: Error | null = null;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error instanceof Error ? error : new Error(String(error));
-    }
-    if (Date.now() > end) {
-      throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}\n${diagnostics()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const waitFor = <T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number) =>
+  waitUntil(what, check, ms, () => diagnostics());
 
 interface DemoServer {
   base: string;
   process: ChildProcess;
-}
-
-/** Ends a process (SIGKILL after `graceMs` if `signal` did not) and waits until it has exited. */
-async function endProcess(
-  child: ChildProcess | null,
-  signal: NodeJS.Signals,
-  graceMs = 10_000,
-): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
 }
 
 interface Bulb {
@@ -147,7 +113,7 @@ test.describe('desktop companion', () => {
   let brokerPort = 0;
   /** What the MQTT subscriber saw, `topic payload` a line. */
   let mqttLines: string[] = [];
-  let output = '';
+  let companionOutput: () => string = () => '';
   let api: APIRequestContext | null = null;
 
   async function startServer(): Promise<DemoServer> {
@@ -265,41 +231,22 @@ test.describe('desktop companion', () => {
     await setRace(base, BEFORE_YELLOW_MINUTES, 1);
     await setSpeed(base, 0);
 
-    // The built executable when there is one (npm test builds it first); else the sources.
-    const [command, args] = existsSync(EXECUTABLE)
-      ? [EXECUTABLE, []]
-      : [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/companion/src/main.ts')]];
-    test.info().annotations.push({
-      type: 'companion',
-      description: existsSync(EXECUTABLE) ? EXECUTABLE : 'sources (no build)',
+    const started = spawnCompanion({
+      server: base,
+      bridgePort,
+      dataDir: companionDir,
+      name: 'E2E Companion',
+      extraArgs: broker ? ['--mqtt', `mqtt://127.0.0.1:${brokerPort}`] : [],
     });
-    companion = spawn(
-      command,
-      [
-        ...args,
-        'run',
-        '--demo',
-        '--server',
-        base,
-        '--no-browser',
-        '--data-dir',
-        companionDir,
-        '--port',
-        String(bridgePort),
-        '--name',
-        'E2E Companion',
-        ...(broker ? ['--mqtt', `mqtt://127.0.0.1:${brokerPort}`] : []),
-      ],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    diagnostics = () => `companion output:\n${output.slice(-3_000)}`;
-    companion.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    companion.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    companion = started.process;
+    test.info().annotations.push({ type: 'companion', description: started.ran });
+    diagnostics = () => `companion output:\n${started.output().slice(-3_000)}`;
+    companionOutput = () => started.output();
 
     // It prints where to link, and says the same on its status page.
     const [, link, userCode] = await waitFor(
       'the link line',
-      async () => /Open (\S+) and confirm ([A-Z]{4}-[A-Z]{4})/.exec(output),
+      async () => /Open (\S+) and confirm ([A-Z]{4}-[A-Z]{4})/.exec(companionOutput()),
       30_000,
     );
     expect((await status()).userCode).toBe(userCode);
@@ -440,7 +387,7 @@ test.describe('desktop companion', () => {
       20_000,
     );
     expect(after.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
-    expect(output).toMatch(/unlinked/i);
+    expect(companionOutput()).toMatch(/unlinked/i);
 
     if (broker) {
       // kill -9 the companion: the broker tells every subscriber it is offline (its last will).

@@ -1,25 +1,11 @@
-import type { APIRequestContext } from '@playwright/test';
 import { expect, signInAs, test, USERS } from '../fixtures';
-import { LightControlPanel, LightSettings } from '../page-models/light-control';
+import { goveeDevices, LightControlPanel, LightSettings } from '../page-models/light-control';
 
 /**
  * Govee's cloud through the server, in demo mode against the Govee simulator: connect
  * with the demo key, pick a light in Light Control, and the test flags land on it as solid colours
  * (Govee's cloud cannot strobe); a wrong key gets a clear message and keeps nothing.
  */
-interface SimGoveeDevice {
-  device: string;
-  deviceName: string;
-  on: boolean;
-  hex: string;
-}
-
-async function goveeDevices(request: APIRequestContext): Promise<SimGoveeDevice[]> {
-  const response = await request.get('/sims/govee/_control/devices');
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { devices: SimGoveeDevice[] }).devices;
-}
-
 const rgb = (hex: string): number[] => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
 const isRed = (hex: string) => {
   const [r, g, b] = rgb(hex);

@@ -15,6 +15,7 @@ import { Timer } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useAuth } from '../auth/auth-context';
 import { useLocalSettings } from '../settings/local-settings';
+import { UnsavedChangeNotice } from '../settings/UnsavedChangeNotice';
 import { toast } from '../toasts/toast';
 import { Panel } from '../ui/Panel';
 import { Tooltip } from '../ui/Tooltip';
@@ -97,6 +98,7 @@ export function BroadcastDelayPanel() {
         </div>
       }
     >
+      <UnsavedChangeNotice area="delay" />
       <div className="flex items-end gap-3">
         <p
           className="font-display text-6xl leading-none font-extrabold tabular-nums italic"

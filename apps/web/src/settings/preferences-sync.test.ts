@@ -2,8 +2,11 @@ import type { Preferences, PreferencesDocument } from '@flaglight/contract';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { localSettingsKey, readLocalSettings, updateLocalSettings } from './local-settings';
+import { readUnsavedPreferences, SAVE_TEXTS } from './preferences-save-state';
 import {
   receivePushedPreferences,
+  retryPreferencesSave,
+  SAVE_RETRY_DELAYS_MS,
   startPreferencesSync,
   type PreferencesApi,
   type PreferencesSync,
@@ -221,5 +224,102 @@ describe('preferences sync with the account', () => {
     // Applying what arrived is not sent back.
     await new Promise((r) => setTimeout(r, 10));
     expect(server.saves).toEqual([]);
+  });
+});
+
+describe('a change the server does not take', () => {
+  /** The fake server, refusing or dropping writes until `heal()`. */
+  function flakyServer(initial: PreferencesDocument, failure: () => Error) {
+    const server = fakeServer(initial);
+    const save = server.api.save.bind(server.api);
+    let broken = true;
+    const flaky = vi.fn((version: number, preferences: Preferences) =>
+      broken ? Promise.reject(failure()) : save(version, preferences),
+    );
+    server.api.save = flaky;
+    return { ...server, saveCalls: flaky, heal: () => (broken = false) };
+  }
+
+  test('is shown where it was made with the reason, kept on the page, and saved by Retry', async () => {
+    const server = flakyServer(
+      doc(2),
+      () =>
+        new ApiError('preferences.selectedLights: at most 8 providers', 400, {
+          error: 'preferences.selectedLights: at most 8 providers',
+          code: 'invalid_input',
+        }),
+    );
+    sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    await vi.waitFor(() => expect(readLocalSettings(email).delaySeconds).toBe(5));
+    updateLocalSettings(email, { companionSelectedLights: { wled: ['a0b765d00001'] } });
+    await vi.waitFor(() => expect(readUnsavedPreferences(email)).not.toBeNull());
+    expect(readUnsavedPreferences(email)).toEqual({
+      areas: ['lights'],
+      reason: 'The server refused it: preferences.selectedLights: at most 8 providers',
+      retrying: false,
+    });
+    // The change stays on the page, and a refusal is not hammered on a timer.
+    expect(readLocalSettings(email).companionSelectedLights).toEqual({ wled: ['a0b765d00001'] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.saveCalls).toHaveBeenCalledTimes(1);
+
+    server.heal();
+    retryPreferencesSave(email);
+    await vi.waitFor(() => expect(server.stored().version).toBe(3));
+    expect(server.stored().preferences.selectedLights.wled).toEqual(['a0b765d00001']);
+    expect(readUnsavedPreferences(email)).toBeNull();
+  });
+
+  test('a dropped connection is tried again when the network comes back, and a later change shows in its own place', async () => {
+    const server = flakyServer(doc(1), () => new TypeError('Failed to fetch'));
+    sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    updateLocalSettings(email, { delaySeconds: 9 });
+    await vi.waitFor(() => expect(readUnsavedPreferences(email)?.areas).toEqual(['delay']));
+    expect(readUnsavedPreferences(email)?.reason).toBe(SAVE_TEXTS.offline);
+    updateLocalSettings(email, { autoConnect: false });
+    await vi.waitFor(() => expect(readUnsavedPreferences(email)?.areas).toEqual(['delay', 'autoConnect']));
+
+    server.heal();
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() =>
+      expect(server.stored().preferences).toMatchObject({ delay: { seconds: 9 }, autoConnect: false }),
+    );
+    expect(readUnsavedPreferences(email)).toBeNull();
+  });
+
+  test('a server fault is tried again by itself after a short wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const server = flakyServer(doc(1), () => new ApiError('down', 503, { error: 'down' }));
+      sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+      await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+      updateLocalSettings(email, { delaySeconds: 14 });
+      await vi.advanceTimersByTimeAsync(0);
+      await vi.waitFor(() => expect(readUnsavedPreferences(email)?.reason).toBe(SAVE_TEXTS.serverFault));
+      server.heal();
+      await vi.advanceTimersByTimeAsync(SAVE_RETRY_DELAYS_MS[0]);
+      await vi.waitFor(() => expect(server.stored().preferences.delay.seconds).toBe(14));
+      expect(readUnsavedPreferences(email)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('a change made while the server could not be read at all is shown, and saved once it answers', async () => {
+    const server = fakeServer(doc(3, { autoConnect: true }));
+    const fetch = server.api.fetch.bind(server.api);
+    let reachable = false;
+    const flaky = vi.fn(() => (reachable ? fetch() : Promise.reject(new TypeError('Failed to fetch'))));
+    server.api.fetch = flaky;
+    sync = startPreferencesSync(email, server.api, { debounceMs: 0 });
+    await vi.waitFor(() => expect(flaky).toHaveBeenCalled());
+    updateLocalSettings(email, { autoConnect: false });
+    await vi.waitFor(() => expect(readUnsavedPreferences(email)?.areas).toEqual(['autoConnect']));
+    reachable = true;
+    retryPreferencesSave(email);
+    await vi.waitFor(() => expect(server.stored().preferences.autoConnect).toBe(false));
+    expect(readUnsavedPreferences(email)).toBeNull();
   });
 });

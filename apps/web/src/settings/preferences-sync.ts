@@ -13,6 +13,12 @@ import {
   readLocalSettings,
   updateLocalSettings,
 } from './local-settings';
+import {
+  describeSaveError,
+  isTransientSaveError,
+  setUnsavedPreferences,
+  type PreferencesArea,
+} from './preferences-save-state';
 
 /** Changes this close together (a slider being dragged) go to the server as one write. */
 export const PREFERENCES_SAVE_DEBOUNCE_MS = 400;
@@ -153,6 +159,8 @@ function mergeChanges(mine: SyncedFields, base: SyncedFields, current: SyncedFie
 export interface PreferencesSync {
   /** A document pushed on the event stream (another page or a companion changed them). */
   receive(document: PreferencesDocument): void;
+  /** Tries again now what could not be saved (the Retry beside an unsaved change). */
+  retry(): void;
   stop(): void;
 }
 
@@ -162,6 +170,11 @@ const active = new Map<string, PreferencesSync>();
 export function receivePushedPreferences(email: string | null | undefined, data: unknown): void {
   if (!email || !isPreferencesDocument(data)) return;
   active.get(email)?.receive(data);
+}
+
+/** Retry, for the signed-in user's unsaved change. */
+export function retryPreferencesSave(email: string | null | undefined): void {
+  if (email) active.get(email)?.retry();
 }
 
 function isPreferencesDocument(data: unknown): data is PreferencesDocument {
@@ -178,12 +191,76 @@ function isPreferencesDocument(data: unknown): data is PreferencesDocument {
   );
 }
 
+/** Where on screen each synced field is changed. */
+const AREA_OF: Partial<Record<keyof SyncedFields, PreferencesArea>> = {
+  delaySeconds: 'delay',
+  delayEnabled: 'delay',
+  autoConnect: 'autoConnect',
+  selectedLifxDeviceIds: 'lights',
+  selectedHueDeviceIds: 'lights',
+  selectedGoveeDeviceIds: 'lights',
+  hiddenLifxDeviceIds: 'lights',
+  hiddenHueDeviceIds: 'lights',
+  hiddenGoveeDeviceIds: 'lights',
+  companionSelectedLights: 'lights',
+  companionHiddenLights: 'lights',
+  sharedLightsDriver: 'lights',
+};
+
+/** The places whose fields differ between what the page has and what the server took. */
+function changedAreas(mine: SyncedFields, saved: SyncedFields): PreferencesArea[] {
+  const areas = new Set<PreferencesArea>();
+  for (const key of Object.keys(mine) as (keyof SyncedFields)[]) {
+    const area = AREA_OF[key];
+    if (area && !same(mine[key], saved[key])) areas.add(area);
+  }
+  return [...areas];
+}
+
+/** Waits before the next automatic try after a failure: a little longer each time, at most a minute. */
+export const SAVE_RETRY_DELAYS_MS = [2_000, 5_000, 15_000, 30_000, 60_000] as const;
+
+/** Another try after a failure that may pass by itself: on a timer that backs off, and when the network returns. */
+function createRetrier(run: () => void) {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let failures = 0;
+  const onOnline = () => {
+    if (failures > 0) fire();
+  };
+  const fire = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    run();
+  };
+  window.addEventListener('online', onOnline);
+  return {
+    failed(transient: boolean) {
+      failures += 1;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (!transient) return;
+      const wait = SAVE_RETRY_DELAYS_MS[Math.min(failures, SAVE_RETRY_DELAYS_MS.length) - 1];
+      timer = setTimeout(fire, wait);
+    },
+    succeeded() {
+      failures = 0;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+      window.removeEventListener('online', onOnline);
+    },
+  };
+}
+
 /**
  * Keeps one user's local settings (the offline cache, SPEC §3 keys) and the account's preferences
  * in step: reads the server's after sign-in (first time: a browser with choices of its own and an
  * account still at its defaults uploads them), sends this page's changes (debounced; a stale version
- * is merged and retried), and applies documents pushed on the stream. Offline, the page keeps
- * working from the cache and the next change is sent when the server answers again.
+ * is merged and retried), and applies documents pushed on the stream. A change the server did not
+ * take stays on the page, is shown beside where it was made (`preferences-save-state`), and is tried
+ * again: on Retry, on a backing-off timer while the failure may pass, and when the network returns.
  */
 export function startPreferencesSync(
   email: string,
@@ -198,25 +275,86 @@ export function startPreferencesSync(
   let dirty = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let saving: Promise<void> | null = null;
+  /** The last failure, while what it kept from the server is still unsaved. */
+  let failure: { error: unknown; retrying: boolean } | null = null;
   /** What this page's changes started from before the server first answered. */
   const cacheAtStart = localFromLocal(readLocalSettings(email));
+
+  const writeLocal = (fields: SyncedFields) => {
+    applying = true;
+    try {
+      updateLocalSettings(email, fields);
+    } finally {
+      applying = false;
+    }
+  };
+
+  const publish = () => {
+    if (stopped) return;
+    const saved = server ? localFromPreferences(server.preferences) : cacheAtStart;
+    const areas = failure ? changedAreas(localFromLocal(readLocalSettings(email)), saved) : [];
+    setUnsavedPreferences(
+      email,
+      failure ? { areas, reason: describeSaveError(failure.error), retrying: failure.retrying } : null,
+    );
+  };
+
+  const fail = (error: unknown) => {
+    failure = { error, retrying: false };
+    retrier.failed(isTransientSaveError(error));
+    publish();
+    options.onError?.(error);
+  };
+
+  const succeed = () => {
+    failure = null;
+    retrier.succeeded();
+    publish();
+  };
 
   const apply = (document: PreferencesDocument) => {
     if (server && document.version < server.version) return;
     const base = server ? localFromPreferences(server.preferences) : cacheAtStart;
     server = document;
-    applying = true;
-    try {
-      // Unsent changes of this page stay on top of what arrived.
-      const incoming = localFromPreferences(document.preferences);
-      updateLocalSettings(
-        email,
-        dirty ? mergeChanges(localFromLocal(readLocalSettings(email)), base, incoming) : incoming,
-      );
-    } finally {
-      applying = false;
-    }
+    // Unsent changes of this page stay on top of what arrived.
+    const incoming = localFromPreferences(document.preferences);
+    writeLocal(
+      dirty || failure ? mergeChanges(localFromLocal(readLocalSettings(email)), base, incoming) : incoming,
+    );
+    publish();
   };
+
+  /** One write of this page's changes; a stale version is merged with the current document and sent again. */
+  async function send(): Promise<void> {
+    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES && !stopped && dirty && server; attempt += 1) {
+      const base: PreferencesDocument = server;
+      const sent = localFromLocal(readLocalSettings(email));
+      dirty = false;
+      const preferences = preferencesFromLocal(readLocalSettings(email), base.preferences);
+      // A write that changes nothing (the selection pruned to the same ids) is not sent.
+      if (same(preferences, base.preferences)) return succeed();
+      try {
+        const saved = await api.save(base.version, preferences);
+        if (stopped) return;
+        server = saved;
+        return succeed();
+      } catch (error) {
+        const current = conflictDocument(error);
+        dirty = true; // kept for the next try, Retry, or sign-in
+        if (!current) return fail(error);
+        // Someone else wrote first: their fields, then ours on top, and try again.
+        server = current;
+        writeLocal(
+          mergeChanges(
+            sent,
+            localFromPreferences(base.preferences),
+            localFromPreferences(current.preferences),
+          ),
+        );
+      }
+    }
+    if (dirty && !stopped) fail(new ApiError('changed elsewhere', 409, { code: 'conflict' }));
+  }
 
   async function flush(): Promise<void> {
     if (stopped || !server || !dirty) return;
@@ -224,62 +362,13 @@ export function startPreferencesSync(
       await saving;
       return flush();
     }
-    saving = (async () => {
-      for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES && !stopped && dirty; attempt += 1) {
-        const base = server;
-        const sent = localFromLocal(readLocalSettings(email));
-        dirty = false;
-        const preferences = preferencesFromLocal(readLocalSettings(email), base.preferences);
-        // A write that changes nothing (the selection pruned to the same ids) is not sent.
-        if (same(preferences, base.preferences)) return;
-        try {
-          const saved = await api.save(base.version, preferences);
-          if (stopped) return;
-          server = saved;
-          return;
-        } catch (error) {
-          const current = conflictDocument(error);
-          if (!current) {
-            dirty = true; // kept for the next change or sign-in
-            options.onError?.(error);
-            return;
-          }
-          // Someone else wrote first: their fields, then ours on top, and try again.
-          const merged = mergeChanges(
-            sent,
-            localFromPreferences(base.preferences),
-            localFromPreferences(current.preferences),
-          );
-          server = current;
-          applying = true;
-          try {
-            updateLocalSettings(email, merged);
-          } finally {
-            applying = false;
-          }
-          dirty = true;
-        }
-      }
-    })().finally(() => {
+    saving = send().finally(() => {
       saving = null;
     });
     await saving;
   }
 
-  const schedule = () => {
-    dirty = true;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      void flush();
-    }, debounceMs);
-  };
-
-  const unsubscribe = onLocalSettingsWritten((who) => {
-    if (who === email && !applying && !stopped) schedule();
-  });
-
-  void (async () => {
+  async function load(): Promise<void> {
     try {
       const document = await api.fetch();
       if (stopped) return;
@@ -288,24 +377,54 @@ export function startPreferencesSync(
         // First sign-in since preferences moved to the account: this browser's choices are kept.
         server = document;
         dirty = true;
-        await flush();
-        return;
+        return flush();
       }
       apply(document);
-      if (dirty) await flush();
+      if (dirty) return flush();
+      succeed();
     } catch (error) {
-      options.onError?.(error);
+      if (!stopped) fail(error);
     }
-  })();
+  }
+
+  const retryNow = () => {
+    if (stopped) return;
+    if (failure) failure = { ...failure, retrying: true };
+    publish();
+    if (!server) return void load();
+    dirty = true;
+    void flush();
+  };
+  const retrier = createRetrier(retryNow);
+
+  const schedule = () => {
+    dirty = true;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      void flush();
+    }, debounceMs);
+    // A change made while the last try failed shows beside it at once (and is tried with the rest).
+    if (failure) publish();
+  };
+
+  const unsubscribe = onLocalSettingsWritten((who) => {
+    if (who === email && !applying && !stopped) schedule();
+  });
+
+  void load();
 
   const sync: PreferencesSync = {
     receive: (document) => {
       if (!stopped) apply(document);
     },
+    retry: retryNow,
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      retrier.stop();
       unsubscribe();
+      setUnsavedPreferences(email, null);
       if (active.get(email) === sync) active.delete(email);
     },
   };

@@ -11,6 +11,7 @@ import { useLightControl, useProviderState } from '../../lights/light-control-co
 import { useLights, type DrivenProvider } from '../../lights/lights-context';
 import { isProviderConnected, isProviderReady } from '../../lights/provider-store';
 import { useLocalSettings } from '../../settings/local-settings';
+import { UnsavedChangeNotice } from '../../settings/UnsavedChangeNotice';
 import { Panel } from '../../ui/Panel';
 import { CompanionTab } from '../lights/CompanionTab';
 import { PROVIDER_NAMES, ProviderTab } from '../lights/ProviderTab';
@@ -54,6 +55,7 @@ export function LightControlPanel() {
           : 'Pick the lights that show the flags. Until then, flags show on this screen only.'
       }
     >
+      <UnsavedChangeNotice area="lights" />
       {companions.data && companions.data.length > 0 && (
         <CompanionStatus devices={companions.data} selection={settings.companionSelectedLights} />
       )}

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The desktop companion as the journeys run it: the built Linux executable when there is one (npm
+// test builds it first), else its sources, in a data folder and on a bridge port of the journey's own.
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const COMPANION_EXECUTABLE = path.join(REPO_ROOT, 'apps/companion/dist/flaglight-companion-linux-x64');
+
+/** Polls `check` until it gives something truthy; the error names `what`, the last failure and `context()`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  ms: number,
+  context: () => string = () => '',
+): Promise<T> {
+  const end = Date.now() + ms;
+  let last: Error | null = null;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error instanceof Error ? error : new Error(String(error));
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}\n${context()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Ends a process (SIGKILL after `graceMs` if `signal` did not) and waits until it has exited. */
+export async function endProcess(
+  child: ChildProcess | null,
+  signal: NodeJS.Signals,
+  graceMs = 10_000,
+): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface CompanionProcess {
+  process: ChildProcess;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+  /** Which build ran: the executable's path, or "sources (no build)". */
+  ran: string;
+}
+
+/** Starts `flaglight-companion run --demo` against `server`, with its status page on `bridgePort`. */
+export function spawnCompanion(options: {
+  server: string;
+  bridgePort: number;
+  dataDir: string;
+  name: string;
+  extraArgs?: string[];
+}): CompanionProcess {
+  const built = existsSync(COMPANION_EXECUTABLE);
+  const [command, args] = built
+    ? [COMPANION_EXECUTABLE, []]
+    : [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/companion/src/main.ts')]];
+  const child = spawn(
+    command,
+    [
+      ...args,
+      'run',
+      '--demo',
+      '--server',
+      options.server,
+      '--no-browser',
+      '--data-dir',
+      options.dataDir,
+      '--port',
+      String(options.bridgePort),
+      '--name',
+      options.name,
+      ...(options.extraArgs ?? []),
+    ],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { process: child, output: () => output, ran: built ? COMPANION_EXECUTABLE : 'sources (no build)' };
+}
