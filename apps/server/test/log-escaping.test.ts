@@ -38,7 +38,10 @@ describe('outside text in the server log', () => {
     const { lines, logger } = captureLog();
     logger.warn({ detail: HOSTILE, sessionKey: 9158 }, `Flag red: ${HOSTILE}`);
     logger.info('Hue flag warning: %s', HOSTILE);
-    logger.error({ err: new Error(`Home Assistant said ${HOSTILE}`) }, 'request failed');
+    logger.error(
+      { err: Object.assign(new Error(`Home Assistant said ${HOSTILE}`), { detail: HOSTILE, status: 400 }) },
+      'request failed',
+    );
     logger.child({ source: 'f1-live-timing' }).warn({ err: HOSTILE }, 'f1-live: connection lost');
     logger.warn(
       { userId: 'u1', error: { kind: 'bad-request', message: HOSTILE }, ids: [HOSTILE] },
@@ -52,8 +55,8 @@ describe('outside text in the server log', () => {
     );
     expect(flag).toMatchObject({ msg: `Flag red: ${ESCAPED}`, detail: ESCAPED, sessionKey: 9158 });
     expect(warning!.msg).toBe(`Hue flag warning: ${ESCAPED}`);
-    const err = failed!.err as { message: string; stack: string };
-    expect(err.message).toBe(`Home Assistant said ${ESCAPED}`);
+    const err = failed!.err as { message: string; stack: string; detail: string; status: number };
+    expect(err).toMatchObject({ message: `Home Assistant said ${ESCAPED}`, detail: ESCAPED, status: 400 });
     // The stack keeps its frames on lines of their own; the message at its head is one of them.
     const [head, ...frames] = err.stack.split('\n');
     expect(head).toBe(`Error: Home Assistant said ${ESCAPED}`);

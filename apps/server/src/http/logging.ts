@@ -57,8 +57,12 @@ export const LOG_SERIALIZERS = {
     if (typeof error !== 'object' || error === null) return error;
     const serialized = pino.stdSerializers.err(error);
     const message = redactSecrets(serialized.message);
+    // The error's own fields (a status, an upstream's `detail`, a validation list) are texts too.
+    const fields = Object.fromEntries(
+      Object.entries(serialized).map(([key, value]) => [key, escapeLogValue(value, 1)]),
+    );
     return {
-      ...serialized,
+      ...fields,
       message: logText(message),
       stack:
         typeof serialized.stack === 'string'
