@@ -158,6 +158,15 @@ function deviceLightsSuite(dialect: (typeof dialects)[number]) {
     const device = await linkDevice(t, session);
     expect((await api(t).report(device.token, { lights: lightsOf(DEVICE_MAX_LIGHTS) })).statusCode).toBe(200);
     expect((await api(t).list(session)).json()[0].lights).toHaveLength(DEVICE_MAX_LIGHTS);
+    // The longest report a real companion makes: every light with a 128-character id and an 80-character name.
+    const longest = lightsOf(DEVICE_MAX_LIGHTS).map((light, i) => ({
+      ...light,
+      provider: 'home_assistant' as const,
+      id: `light.${String(i).padStart(4, '0')}_${'a'.repeat(117)}`,
+      label: 'L'.repeat(80),
+    }));
+    expect(Buffer.byteLength(JSON.stringify({ lights: longest }))).toBeGreaterThan(64 * 1024);
+    expect((await api(t).report(device.token, { lights: longest })).statusCode).toBe(200);
     const huge = lightsOf(DEVICE_MAX_LIGHTS).map((light) => ({
       ...light,
       label: 'L'.repeat(80),

@@ -1,6 +1,7 @@
 import {
   DEVICE_APPROVALS_PER_MINUTE,
   DEVICE_CODES_PER_MINUTE,
+  DEVICE_MAX_LINKED_PER_ACCOUNT,
   USER_CODE_ALPHABET,
 } from '@flaglight/contract';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -187,6 +188,40 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     const poll = await pollToken(t, code.device_code);
     expect(poll.json()).toMatchObject({ error: 'access_denied', code: 'access_denied' });
     expect((await decide(t, session, code.user_code, 'approve')).json()).toMatchObject({ code: 'not_found' });
+  });
+
+  test(`an account links at most ${DEVICE_MAX_LINKED_PER_ACCOUNT} companions: the next approval is 409 until one is unlinked`, async () => {
+    const session = await signUp(t);
+    const me = await http('/api/auth/me', { token: session });
+    const userId = String((me.body.user as { id: string | number }).id);
+    const now = new Date().toISOString();
+    // All but one linked earlier (the approvals' own per-minute budget is tested above).
+    await t.context.db
+      .insertInto('devices')
+      .values(
+        Array.from({ length: DEVICE_MAX_LINKED_PER_ACCOUNT - 1 }, (_, i) => ({
+          id: `room-${userId}-${i}`,
+          user_id: userId,
+          name: `Room ${i}`,
+          platform: 'linux-x64',
+          version: '1.0.0',
+          token_hash: `hash-${userId}-${i}`,
+          created_at: now,
+          last_seen_at: now,
+          revoked_at: null,
+          lights: null,
+          lights_updated_at: null,
+        })),
+      )
+      .execute();
+    const last = await linkDevice(t, session);
+    const extra = await requestCode(t);
+    const refused = await decide(t, session, extra.user_code, 'approve');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('Unlink one') });
+    expect((await pollToken(t, extra.device_code)).json()).toMatchObject({ code: 'authorization_pending' });
+    expect((await http(`/api/devices/${last.id}`, { method: 'DELETE', token: session })).status).toBe(200);
+    expect((await decide(t, session, extra.user_code, 'approve')).statusCode).toBe(200);
   });
 
   test('another grant type is unsupported_grant_type; an unknown device code is invalid_grant', async () => {

@@ -1,4 +1,8 @@
-import { MAX_STREAMS_PER_USER, STREAM_TICKETS_PER_MINUTE } from '@flaglight/contract';
+import {
+  DEVICE_MAX_LINKED_PER_ACCOUNT,
+  MAX_STREAMS_PER_USER,
+  STREAM_TICKETS_PER_MINUTE,
+} from '@flaglight/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { FULL_RETRY_AFTER_S } from '../src/live/routes.js';
 import { buildTestApp, type TestApp } from './helper.js';
@@ -68,22 +72,24 @@ describe('streams per account', () => {
   const subscribers = () =>
     t.context.live.hub.stats().find((s) => s.sessionKey === sessionKey)?.subscribers ?? 0;
 
-  test('the 11th stream of one account gets 429 with the number open; closing one frees its place at once', async () => {
-    expect(MAX_STREAMS_PER_USER).toBe(10);
+  test("one stream past the account's cap gets 429 with the number open; closing one frees its place at once", async () => {
+    // Every companion an account may link, and ten pages beside them.
+    expect(MAX_STREAMS_PER_USER).toBe(DEVICE_MAX_LINKED_PER_ACCOUNT + 10);
+    const N = MAX_STREAMS_PER_USER;
     const token = await signUp(t);
     // Tickets asked for before any stream is open: the cap holds at stream open too, not only at issue.
-    const tickets = await Promise.all(Array.from({ length: 12 }, () => ticketOf(origin, token)));
-    for (const ticket of tickets.slice(0, 10)) {
+    const tickets = await Promise.all(Array.from({ length: N + 2 }, () => ticketOf(origin, token)));
+    for (const ticket of tickets.slice(0, N)) {
       const stream = await openStream(origin, ticket, sessionKey);
       expect(stream.status).toBe(200);
       open.push(stream);
     }
-    await vi.waitFor(() => expect(subscribers()).toBe(10));
+    await vi.waitFor(() => expect(subscribers()).toBe(N));
 
-    const eleventh = await openStream(origin, tickets[10]!, sessionKey);
+    const eleventh = await openStream(origin, tickets[N]!, sessionKey);
     expect(eleventh.status).toBe(429);
     expect(eleventh.body).toEqual({
-      error: 'You already have 10 live streams open. Close one (another tab or device) and try again.',
+      error: `You already have ${N} live streams open. Close one (another tab or device) and try again.`,
       code: 'rate_limited',
     });
     // A browser's EventSource never sees a status: the ticket carries the reason.
@@ -98,11 +104,11 @@ describe('streams per account', () => {
 
     // The client closes one stream (a tab closed): the server's close handler gives the place back.
     open.shift()!.close();
-    await vi.waitFor(() => expect(subscribers()).toBe(10));
-    const next = await openStream(origin, tickets[11]!, sessionKey);
+    await vi.waitFor(() => expect(subscribers()).toBe(N));
+    const next = await openStream(origin, tickets[N + 1]!, sessionKey);
     expect(next.status).toBe(200);
     open.push(next);
-    expect(t.context.live.limits.total()).toBe(11);
+    expect(t.context.live.limits.total()).toBe(N + 1);
   });
 
   test(`stream tickets are limited to ${STREAM_TICKETS_PER_MINUTE} a minute per account, whatever the address`, async () => {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   DEFAULT_PREFERENCES,
   ErrorBodySchema,
+  PREFERENCES_BODY_LIMIT_BYTES,
   PREFERENCES_MAX_LIGHTS_PER_PROVIDER,
   PreferencesDocumentSchema,
   type Preferences,
@@ -186,6 +187,23 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
       selectedLights: house,
       hiddenLights: house,
     });
+  });
+
+  test('a body above the preferences limit is 413 and changes nothing', async () => {
+    const before = (await request(t, alice).get()).json();
+    const ids = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => `${prefix}${i}${'z'.repeat(120)}`);
+    const res = await request(t, alice).put({
+      version: before.version,
+      preferences: {
+        ...changed(),
+        selectedLights: { lifx: ids(1024, 'a'), hue: ids(1024, 'b'), govee: ids(200, 'c') },
+      },
+    });
+    expect(JSON.stringify({ preferences: changed() }).length).toBeLessThan(PREFERENCES_BODY_LIMIT_BYTES);
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ code: 'payload_too_large' });
+    expect((await request(t, alice).get()).json()).toEqual(before);
   });
 
   test('a provider the product does not know is refused by name, not counted', async () => {

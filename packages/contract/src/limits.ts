@@ -9,14 +9,18 @@ export const MAX_REPLAY_START_MINUTES = 600;
 /** A tracked session's free-form summary (sessionData): nesting levels and JSON characters. */
 export const MAX_SESSION_DATA_DEPTH = 8;
 export const MAX_SESSION_DATA_CHARS = 8192;
+/** Companions linked to one account at once (a house of rooms, each with a computer or a Pi). */
+export const DEVICE_MAX_LINKED_PER_ACCOUNT = 20;
 /**
- * Event streams one account may hold open at once (TV, phone, laptop, companions: 10 is generous).
- * Counted per user, never per address: fans share addresses behind NAT.
+ * Event streams one account may hold open at once: every companion it may link, and ten pages (TV,
+ * phone, laptop...) beside them. Counted per user, never per address: fans share addresses behind NAT.
  */
-export const MAX_STREAMS_PER_USER = 10;
-/** `POST /api/live/ticket` per account and minute (a reconnecting client asks once per try). */
-export const STREAM_TICKETS_PER_MINUTE = 30;
-
+export const MAX_STREAMS_PER_USER = DEVICE_MAX_LINKED_PER_ACCOUNT + 10;
+/**
+ * `POST /api/live/ticket` per account and minute: every stream of the account asking again at once
+ * (a server restart), twice.
+ */
+export const STREAM_TICKETS_PER_MINUTE = 2 * MAX_STREAMS_PER_USER;
 /** Account preferences: the broadcast delay is whole seconds in this range (the slider shows 0-60). */
 export const PREFERENCES_MAX_DELAY_SECONDS = 300;
 /**
@@ -29,8 +33,8 @@ export const PREFERENCES_MAX_LIGHTS_PER_PROVIDER = 1024;
  * lights, cloud and LAN) selected, with ids of the longest kind real devices use, is about 90 KiB.
  */
 export const PREFERENCES_BODY_LIMIT_BYTES = 256 * 1024;
-/** Companions that may keep a delay offset of their own, and the offset's bounds in ms. */
-export const PREFERENCES_MAX_DEVICE_OFFSETS = 20;
+/** Companions that may keep a delay offset of their own (every linked one), and the offset's bounds in ms. */
+export const PREFERENCES_MAX_DEVICE_OFFSETS = DEVICE_MAX_LINKED_PER_ACCOUNT;
 export const PREFERENCES_MAX_OFFSET_MS = 120_000;
 /** `PUT /api/me/preferences` per account and minute (sliders are debounced by the clients). */
 export const PREFERENCES_WRITES_PER_MINUTE = 120;

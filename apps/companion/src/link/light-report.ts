@@ -1,4 +1,4 @@
-import { DEVICE_MAX_LIGHTS, DeviceLightSchema } from '@flaglight/contract';
+import { DEVICE_LIGHTS_BODY_LIMIT_BYTES, DEVICE_MAX_LIGHTS, DeviceLightSchema } from '@flaglight/contract';
 import { LIGHT_BRANDS } from '../lights/light-label.js';
 import type { Logger } from '../system/log.js';
 import { ServerError, type ReportedLight, type ServerApi } from './server-api.js';
@@ -17,8 +17,12 @@ export const LIGHT_REPORT_TIMING = {
 };
 export type LightReportTiming = typeof LIGHT_REPORT_TIMING;
 
-/** Well under the server's 64 KiB body limit: 256 lights with the longest ids and names exceed it. */
-export const LIGHT_REPORT_MAX_BYTES = 48 * 1024;
+/**
+ * Under the server's body limit for a report, with room for the envelope: DEVICE_MAX_LIGHTS lights
+ * with ASCII ids and labels of the longest kind fit (about 440 KiB); ids and names of escaped or
+ * multi-byte characters at every length could pass it: the lights past it are left out, each with a log line.
+ */
+export const LIGHT_REPORT_MAX_BYTES = DEVICE_LIGHTS_BODY_LIMIT_BYTES - 16 * 1024;
 /** Lights refused one by one in a row before a report counts as refused as a whole. */
 const MAX_REFUSALS_IN_A_ROW = 5;
 

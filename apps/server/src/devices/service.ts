@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   DEVICE_CODE_GRANT_TYPE,
   DEVICE_CODE_TTL_SECONDS,
+  DEVICE_MAX_LINKED_PER_ACCOUNT,
   DEVICE_POLL_INTERVAL_SECONDS,
   USER_CODE_ALPHABET,
   USER_CODE_LENGTH,
@@ -15,7 +16,7 @@ import type { EffectFlag } from '@flaglight/core';
 import type { UserRow } from '../auth/repository.js';
 import { createToken, hashToken } from '../auth/tokens.js';
 import type { Db } from '../db/database.js';
-import { HttpError, notFound, unauthorized } from '../http/errors.js';
+import { conflict, HttpError, notFound, unauthorized } from '../http/errors.js';
 import type { UserEvents } from '../live/user-events.js';
 import { createDeviceCodesRepository, createDevicesRepository, type DeviceRow } from './repository.js';
 
@@ -39,6 +40,7 @@ export const DEVICE_MESSAGES = {
   expiredCode: 'This code has expired. Start linking again from the companion.',
   notFound: 'No such companion on your account.',
   unlinked: 'This companion was unlinked from its account.',
+  tooMany: `This account has ${DEVICE_MAX_LINKED_PER_ACCOUNT} linked companions, the most it can have. Unlink one in Settings → Devices, then link this one again.`,
 } as const;
 
 /** A token-route refusal: RFC 8628's code is both `error` and `code`; the words go in `error_description`. */
@@ -193,6 +195,11 @@ export function createDeviceService(deps: DeviceServiceDeps) {
     async decide(userCode: string, decision: 'approved' | 'denied', userId: string): Promise<void> {
       const now = deps.now();
       const row = await pendingRequest(userCode, now);
+      if (
+        decision === 'approved' &&
+        (await devices.listForUser(userId)).length >= DEVICE_MAX_LINKED_PER_ACCOUNT
+      )
+        throw conflict(DEVICE_MESSAGES.tooMany);
       if (!(await codes.decide(row.user_code, decision, userId, now))) {
         throw notFound(DEVICE_MESSAGES.unknownCode);
       }

@@ -7,6 +7,7 @@ import {
   DEVICE_CODE_TTL_SECONDS,
   DEVICE_CODES_PER_MINUTE,
   DEVICE_LIGHTS_BODY_LIMIT_BYTES,
+  DEVICE_MAX_LINKED_PER_ACCOUNT,
   DEVICE_LIGHT_REPORTS_PER_MINUTE,
   DEVICE_MAX_LIGHTS,
   DEVICE_POLL_INTERVAL_SECONDS,
@@ -137,10 +138,12 @@ export const deviceRoutes = {
     path: '/api/device/approve',
     auth: 'user',
     summary: 'Link the waiting companion to the signed-in account',
-    description: `${DEVICE_APPROVALS_PER_MINUTE} per account and minute.`,
+    description:
+      `${DEVICE_APPROVALS_PER_MINUTE} per account and minute. An account with ${DEVICE_MAX_LINKED_PER_ACCOUNT} ` +
+      'linked companions gets 409 `conflict` until it unlinks one.',
     tags: ['devices'],
     body: z.object({ code: userCode }),
-    responses: { 200: ok, ...errors(400, 401, 404, 429) },
+    responses: { 200: ok, ...errors(400, 401, 404, 409, 429) },
   }),
   deny: defineRoute({
     method: 'POST',
