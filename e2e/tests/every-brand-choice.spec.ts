@@ -233,6 +233,9 @@ test.describe('a choice of lights of every brand', () => {
       await (await lightBox(tab, light.label)).check();
     }
     await clearSearch(tab);
+    // The on-screen light is this screen's own (decision 031): unticked here, it stays so after a reload.
+    const screenBox = lights.panel.getByRole('checkbox', { name: 'Use this screen as a light' });
+    await screenBox.uncheck();
     await expect(page.getByRole('alert').filter({ hasText: 'not saved' })).toHaveCount(0);
 
     // The account keeps exactly that, and the companion drives exactly those lights.
@@ -253,12 +256,16 @@ test.describe('a choice of lights of every brand', () => {
     const pickedKeys = picked.companion.map((light) => `${light.provider}:${light.id}`).sort();
     await expect.poll(async () => drivenKeys(await status()), { timeout: 15_000 }).toEqual(pickedKeys);
 
-    // After a reload, and in a second browser.
+    // After a reload, and in a second browser (whose own screen is a light until it says otherwise).
     await page.reload();
     await expectTicked(page, picked, reported.length);
+    await expect(screenBox).not.toBeChecked();
     const second = await openBrowser(browser, session);
     await connectClouds(second, false);
     await expectTicked(second, picked, reported.length);
+    await expect(
+      new LightControlPanel(second).panel.getByRole('checkbox', { name: 'Use this screen as a light' }),
+    ).toBeChecked();
 
     // Hide the second light of each brand (cloud tabs and the companion's).
     const hidden = {
