@@ -15,7 +15,7 @@ export function UnsavedChangeNotice({ area }: { area: PreferencesArea }) {
   return (
     <div
       role="alert"
-      className="flex flex-wrap items-start justify-between gap-3 rounded-control border border-danger/50 bg-danger/10 px-4 py-3"
+      className="flex flex-col gap-3 rounded-control border border-danger/50 bg-danger/10 px-4 py-3 sm:flex-row sm:items-start sm:justify-between"
     >
       <div className="flex min-w-0 flex-1 gap-2">
         <CloudOff aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-danger" />
@@ -28,7 +28,7 @@ export function UnsavedChangeNotice({ area }: { area: PreferencesArea }) {
       </div>
       <button
         type="button"
-        className={buttonClass('secondary', 'sm')}
+        className={buttonClass('secondary', 'sm', 'self-start')}
         disabled={unsaved.retrying}
         onClick={() => retryPreferencesSave(user?.email)}
       >
