@@ -85,6 +85,12 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
   const ownOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   const appOrigins = new Set(options.appOrigins.map((origin) => origin.toLowerCase()));
 
+  /**
+   * The Home Assistant token is saved and forgotten by one rule: on the status page (its own origin)
+   * or by a program on this computer (no Origin). A web page, the app's included, does neither.
+   */
+  const mayChangeHomeAssistantToken = (origin: string | null) => origin === null || ownOrigins().has(origin);
+
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const hostHeader = (request.headers.host ?? '').toLowerCase();
     if (!allowedHosts().has(hostHeader)) {
@@ -238,8 +244,7 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
           return;
         }
         case '/api/home-assistant/token': {
-          // Typed on the status page only: a web page, the app's included, never carries this token.
-          if (fromApp || !options.actions.saveHomeAssistantToken) {
+          if (!mayChangeHomeAssistantToken(origin) || !options.actions.saveHomeAssistantToken) {
             send(response, 403, {
               error: "Enter the token on the companion's status page.",
               code: 'forbidden',
@@ -259,6 +264,13 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
           return;
         }
         case '/api/home-assistant/forget': {
+          if (!mayChangeHomeAssistantToken(origin)) {
+            send(response, 403, {
+              error: "Forget the token on the companion's status page.",
+              code: 'forbidden',
+            });
+            return;
+          }
           await options.actions.forgetHomeAssistantToken?.();
           send(response, 200, { success: true });
           return;

@@ -182,6 +182,22 @@ describe('Home Assistant in the companion', () => {
     expect(store.get().homeAssistant).toBeUndefined();
   });
 
+  test('Forget follows the rule of saving: the web app or another site gets 403 and the token stays; the status page forgets it', async () => {
+    await start({});
+    expect((await post('token', { token: TOKEN })).status).toBe(200);
+    await waitForState('connected');
+    const fromApp = await post('forget', {}, APP);
+    expect(fromApp.status).toBe(403);
+    expect(((await fromApp.json()) as { error: string }).error).toMatch(/status page/);
+    expect((await post('forget', {}, 'https://evil.example')).status).toBe(403);
+    expect(store.get().homeAssistant).toEqual({ url: sim.url, token: TOKEN });
+    expect((await status()).homeAssistant).toMatchObject({ state: 'connected', tokenSaved: true });
+
+    expect((await post('forget', {})).status).toBe(200);
+    expect(store.get().homeAssistant).toBeUndefined();
+    await waitForState('needs-token');
+  });
+
   test('a revoked token stops the lights and the page asks for a new one; Forget drops the saved token', async () => {
     await start({});
     await post('token', { token: TOKEN });
