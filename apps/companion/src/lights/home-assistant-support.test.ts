@@ -217,6 +217,42 @@ describe('Home Assistant in the companion', () => {
     expect((await status()).lights.filter((l) => l.provider === 'home_assistant')).toEqual([]);
   });
 
+  test('a token is saved on 200 only: a 307 to a working instance or a 500 refuses it with the status in words, and the redirect is never followed', async () => {
+    let answer: { status: number; headers?: Record<string, string> } = {
+      status: 307,
+      headers: { location: `${sim.url}/api/` },
+    };
+    const asked: string[] = [];
+    const front = http.createServer((request, response) => {
+      asked.push(`${request.method} ${request.url}`);
+      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+      response.end('elsewhere');
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      await start({ url: `http://127.0.0.1:${(front.address() as AddressInfo).port}` });
+      const redirected = await post('token', { token: TOKEN });
+      expect(redirected.status).toBe(409);
+      expect(((await redirected.json()) as { error: string }).error).toBe(
+        'Home Assistant answered 307 (a redirect): check the URL — use the address Home Assistant itself shows, with http/https as it expects. The token was not saved.',
+      );
+      answer = { status: 500 };
+      const failing = await post('token', { token: TOKEN });
+      expect(failing.status).toBe(409);
+      expect(((await failing.json()) as { error: string }).error).toMatch(
+        /^Home Assistant answered 500 \(a server error\).*The token was not saved\.$/,
+      );
+      expect(asked).toEqual(['GET /api/', 'GET /api/']);
+      // The instance the redirect pointed at (it would take the token) heard nothing.
+      expect(sim.requests()).toEqual([]);
+      expect(store.get().homeAssistant).toBeUndefined();
+      expect((await status()).homeAssistant).toMatchObject({ state: 'needs-token', tokenSaved: false });
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+
   test('the token from FLAGLIGHT_HA_TOKEN is used without being saved; a 400 for one entity is named on the page', async () => {
     await start({ token: TOKEN });
     await waitForState('connected');

@@ -41,10 +41,26 @@ export interface HomeAssistantView {
   entityErrors: HomeAssistantEntityError[];
 }
 
+/**
+ * Why a token was not saved, from the status of `GET /api/`: only 200 is Home Assistant taking it.
+ * A redirect, a page that is not there or a server error says nothing about the token.
+ */
+export function describeTokenCheck(status: number): string {
+  const notSaved = 'The token was not saved.';
+  if (status === 401 || status === 403) return 'Home Assistant refused this token: the token was not saved.';
+  if (status >= 300 && status < 400)
+    return `Home Assistant answered ${status} (a redirect): check the URL — use the address Home Assistant itself shows, with http/https as it expects. ${notSaved}`;
+  if (status === 404)
+    return `Home Assistant answered 404 (not found): is this Home Assistant's own address, without a path? ${notSaved}`;
+  if (status >= 500)
+    return `Home Assistant answered ${status} (a server error): try again once it runs normally. ${notSaved}`;
+  return `Home Assistant answered ${status}, not 200: check the URL. ${notSaved}`;
+}
+
 export type SaveTokenResult = { ok: true } | { ok: false; error: string };
 
 export interface HomeAssistantSupport {
-  /** Checks a token with `GET /api/` (401: not saved), keeps it in the state file and drives with it. */
+  /** Checks a token with `GET /api/` (saved on 200 only), keeps it in the state file and drives with it. */
   saveToken(token: string): Promise<SaveTokenResult>;
   /** Drops the saved token (the `FLAGLIGHT_HA_TOKEN` one, if any, is used again). */
   forgetToken(): Promise<void>;
@@ -151,9 +167,9 @@ export function createHomeAssistantSupport(options: {
         return { ok: false, error: 'Paste the whole long-lived access token (one line, no spaces).' };
       const agent = createHomeAssistantAgent(base, given.insecure);
       try {
+        // Never followed: a redirect would carry the token to wherever it points.
         const check = await homeAssistantRequest(base, trimmed, { method: 'GET', path: '/api/', agent });
-        if (check.status === 401 || check.status === 403)
-          return { ok: false, error: 'Home Assistant refused this token: the token was not saved.' };
+        if (check.status !== 200) return { ok: false, error: describeTokenCheck(check.status) };
       } catch {
         // Home Assistant is not answering now: the token is kept and tried when it answers.
       } finally {
