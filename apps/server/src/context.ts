@@ -35,6 +35,7 @@ import { createPreferencesService, type PreferencesService } from './preferences
 import { createReplayService, type ReplayService } from './replays/service.js';
 import { createJolpicaClient } from './schedule/client.js';
 import { createScheduleService, type ScheduleService } from './schedule/service.js';
+import { createSessionLookup } from './tracking/known-session.js';
 import { createTrackingService, type TrackingService } from './tracking/service.js';
 import { createTurnstileVerifier, type TurnstileVerifier } from './turnstile/client.js';
 
@@ -206,6 +207,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
     logger,
     now,
     publicUrl: config.publicUrl,
+    findKnownSession: createSessionLookup({
+      replayInfo: (sessionKey) => hub.replayInfo(sessionKey),
+      liveSession: () => hub.currentLiveSession(),
+      races: async () => (await schedule.schedule()).races,
+    }),
     flagHistory: (sessionKey) => hub.flagHistory(sessionKey),
   });
 

@@ -7,6 +7,7 @@ import {
 import { loadBundledSessions } from '@flaglight/data';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MAIL_TIMELINE_COLORS } from '../src/tracking/timeline-mail.js';
+import { verifyEmailByMail } from './account-helpers.js';
 import { buildTestApp, type TestApp } from './helper.js';
 import { signUp } from './live-helpers.js';
 
@@ -15,6 +16,8 @@ let token: string;
 beforeAll(async () => {
   t = await buildTestApp();
   token = await signUp(t, 'timeline@example.com');
+  // Post-race e-mails go to confirmed addresses only.
+  await verifyEmailByMail(t, 'timeline@example.com', token);
 });
 afterAll(() => t.close());
 
@@ -54,7 +57,15 @@ describe('the post-race e-mail', () => {
       // Faster than a user may ask for: the test needs the four changes, not the wait.
       speed: 200,
       positionMs: 0,
-      info: { test: true },
+      info: {
+        source: 'bundled',
+        id: 'british-2025-race',
+        meetingName: 'British Grand Prix',
+        sessionName: 'Race',
+        year: 2025,
+        speed: 200,
+        startMinutes: 0,
+      },
     });
     await vi.waitFor(
       () => expect(t.context.live.hub.flagHistory(sessionKey).length).toBeGreaterThanOrEqual(3),
@@ -69,7 +80,7 @@ describe('the post-race e-mail', () => {
       url: '/api/sessions/track',
       headers,
       payload: {
-        sessionData: { session_key: sessionKey, race_name: 'British Grand Prix', date_start: at(0) },
+        sessionData: { session_key: sessionKey, race_name: 'Chinese Grand Prix', date_start: at(0) },
       },
     });
     const { sessionId } = tracked.json();
@@ -81,6 +92,8 @@ describe('the post-race e-mail', () => {
       if (!found) throw new Error('no post-race mail yet');
       return found;
     });
+    // Named from the replay the server runs, never from the client's sessionData.
+    expect(mail.subject).toBe('Chequered flag: 2025 British Grand Prix – Race (replay)');
     expect(mail.html).toMatch(/<table[^>]*><tr><td width="[\d.]+%" bgcolor="#/);
     expect(mail.html).toContain(`bgcolor="${MAIL_TIMELINE_COLORS.safety_car}"`);
     expect(mail.html).toContain('Safety car 1:00–2:00');

@@ -21,6 +21,18 @@ export const MAX_STREAMS_PER_USER = DEVICE_MAX_LINKED_PER_ACCOUNT + 10;
  * (a server restart), twice.
  */
 export const STREAM_TICKETS_PER_MINUTE = 2 * MAX_STREAMS_PER_USER;
+/**
+ * `POST /api/sessions/track` and `POST /api/sessions/end`, each, per account and minute. A page tracks
+ * once when it connects to a live session and ends once when it leaves: an account's ten pages
+ * (TV, phone, laptop...) connecting at a session's start, and each reconnecting once, fit.
+ */
+export const SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE = 20;
+/**
+ * The same routes per client address and minute, beside the account's own budget: a household or a
+ * pub of fans behind one address (NAT) connecting at a session's start fits; one address cycling
+ * through many accounts does not.
+ */
+export const SESSION_TRACKING_PER_ADDRESS_PER_MINUTE = 120;
 /** Account preferences: the broadcast delay is whole seconds in this range (the slider shows 0-60). */
 export const PREFERENCES_MAX_DELAY_SECONDS = 300;
 /**

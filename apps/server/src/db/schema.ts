@@ -71,6 +71,22 @@ export interface TrackedSessionsTable {
   started_at: string;
   ended_at: string | null;
   email_sent_at: string | null;
+  /**
+   * The session as the server knew it when tracking started (migration 0011): `live:<session key>`,
+   * or what a replay plays (`replay:bundled:<id>`); null when it knew none (no e-mail then).
+   */
+  session_ref: string | null;
+  /** Its name for the e-mail ("Saudi Arabia Grand Prix – Race"), from the server's own data. */
+  session_title: string | null;
+  /** When it started (ISO), the start of the e-mail's timeline. */
+  session_start: string | null;
+}
+
+/** One row per account and session a post-race e-mail went out for (migration 0011). */
+export interface PostRaceMailsTable {
+  user_id: string;
+  session_ref: string;
+  sent_at: string;
 }
 
 /** A user's Hue remote-API connection. Tokens and key are sealed with APP_SECRET (hue/crypto.ts). */
@@ -156,6 +172,7 @@ export interface Database {
   payments: PaymentsTable;
   licences: LicencesTable;
   tracked_sessions: TrackedSessionsTable;
+  post_race_mails: PostRaceMailsTable;
   hue_connections: HueConnectionsTable;
   hue_oauth_states: HueOauthStatesTable;
   user_preferences: UserPreferencesTable;

@@ -227,11 +227,13 @@ export const trackingRoutes = {
     path: '/api/sessions/track',
     auth: 'user',
     summary: 'Start tracking a session (for the post-race e-mail)',
+    description:
+      'The post-race e-mail names the session as the server knows it (the live session or a running replay with this `session_key`); the names in `sessionData` are kept but never mailed. Limited per account and per client address.',
     tags: ['tracking'],
     body: z.object({ sessionData: TrackedSessionDataSchema }),
     responses: {
       200: z.object({ success: z.literal(true), sessionId: z.string() }),
-      ...errors(400, 401, 413),
+      ...errors(400, 401, 413, 429),
     },
   }),
   end: defineRoute({
@@ -239,11 +241,13 @@ export const trackingRoutes = {
     path: '/api/sessions/end',
     auth: 'user',
     summary: 'End a tracked session; the post-race e-mail goes out once',
+    description:
+      'At most one post-race e-mail per account and session, only to a confirmed address and only for a session the server knows; `emailSent` is true for the one call that sent it. Limited per account and per client address.',
     tags: ['tracking'],
     body: z.object({ sessionId: safeString('sessionId', { max: 100 }) }),
     responses: {
       200: z.object({ success: z.literal(true), emailSent: z.boolean() }),
-      ...errors(400, 401, 404),
+      ...errors(400, 401, 404, 429),
     },
   }),
 };
