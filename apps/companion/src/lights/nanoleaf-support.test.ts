@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startLocalBridge, type LocalBridge } from '../bridge/local-bridge.js';
-import { createLogger } from '../system/log.js';
+import { createLogger, type Logger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { createLightsHub, type LightsHub } from './lights-hub.js';
 import { createNanoleafSupport, NANOLEAF_PAIR_STEPS, type NanoleafSupport } from './nanoleaf-support.js';
@@ -21,12 +21,14 @@ let store: StateFile;
 let hub: LightsHub;
 let support: NanoleafSupport;
 let bridge: LocalBridge;
+let log: Logger;
 
 function start() {
   hub = createLightsHub({ log: createLogger({ console: false }) });
+  log = createLogger({ console: false });
   support = createNanoleafSupport({
     hub,
-    log: createLogger({ console: false }),
+    log,
     store,
     mdns: false,
     pairingTimeoutMs: 400,
@@ -176,6 +178,56 @@ describe('Nanoleaf pairing through the local bridge', () => {
       { address: `127.0.0.1:${device.port}`, name: 'Shapes Den', paired: false },
     ]);
     expect((await forget('s1924comp01', APP)).status).toBe(404);
+  });
+
+  test('another serial number at a paired address: driven no more, the status page asks to pair again, Forget sends it no token', async () => {
+    device.holdButton();
+    await support.start([{ host: '127.0.0.1', port: device.port }], null);
+    expect((await support.pair(`127.0.0.1:${device.port}`)).ok).toBe(true);
+    hub.play('green');
+    await waitFor(() => device.view().hue === 120);
+
+    // Another controller at the paired one's host:port, taking its token (the documented limit).
+    device.setFault({ serialNo: 'S5555OTHER1' });
+    const before = device.requests().length;
+    await hub.rescan();
+    await waitFor(() => hub.lights().length === 0);
+    hub.play('red');
+    const status = (await (await fetch(`${bridge.url}api/status`)).json()) as {
+      nanoleaf: ReturnType<NanoleafSupport['view']>;
+    };
+    expect(status.nanoleaf.devices).toEqual([
+      {
+        address: `127.0.0.1:${device.port}`,
+        name: 'Shapes Den',
+        paired: true,
+        id: 's1924comp01',
+        needsPairing: true,
+      },
+    ]);
+    expect(status.nanoleaf.pairing).toMatch(
+      /^Shapes Den: the controller at 127\.0\.0\.1:\d+ answers with another serial number, so Flaglight sends it nothing more\..*Pair it again/,
+    );
+    expect(log.recent()).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: expect.stringMatching(/another serial number/) }),
+    );
+
+    const forgotten = await fetch(`${bridge.url}api/nanoleaf/forget`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: APP },
+      body: JSON.stringify({ id: 's1924comp01' }),
+    });
+    expect(forgotten.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    // The one read that showed the other serial number; no look, no health read, no revoke.
+    expect(
+      device
+        .requests()
+        .slice(before)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['GET /api/v1/<token>/']);
+    expect(device.view().tokens).toBe(1);
+    expect(store.get().nanoleafDevices).toEqual([]);
   });
 
   test('bad input and foreign pages are refused', async () => {

@@ -4,6 +4,7 @@ import {
   fetchNanoleafInfo,
   NANOLEAF_MDNS_MAX_FOUND,
   NANOLEAF_PAIRING_TIMEOUT_MS,
+  NANOLEAF_SERIAL_CHANGED,
   NANOLEAF_TOKEN_REVOKED,
   pairNanoleaf,
   parseNanoleafAddress,
@@ -30,10 +31,19 @@ export function nanoleafPairAgain(name: string, found: string): string {
   return `${name} is not answering, and the Nanoleaf controller found at ${found} could not be confirmed as it, so its token was not sent there. If ${name} moved, pair it again: hold its power button for 5–7 seconds until the lights flash, then click Pair.`;
 }
 
+/**
+ * A paired controller's address answered with another serial number (another controller there, or
+ * this one replaced): the driver stopped, and the user pairs again if it was replaced.
+ */
+export function nanoleafReplaced(name: string, at: string): string {
+  return `${name}: the controller at ${at} answers with another serial number, so Flaglight sends it nothing more. ${NANOLEAF_SERIAL_CHANGED} Hold its power button for 5–7 seconds until the lights flash, then click Pair.`;
+}
+
 export interface NanoleafView {
   /**
    * `id` (the serial number) for a paired controller: what `POST /api/nanoleaf/forget` takes.
-   * `needsPairing`: it is not answering and could not be followed to a new address: pair it again.
+   * `needsPairing`: it is not answering and could not be followed to a new address, or its address
+   * answers with another serial number: pair it again.
    */
   devices: { address: string; name: string | null; paired: boolean; id?: string; needsPairing?: true }[];
   /** The pairing under way or its outcome, in words for the status page. */
@@ -86,7 +96,8 @@ const BY_USER: Found = { from: 'user' };
  * to the controller that issued it: an unreachable one is followed to a new address the user gave,
  * or to one whose mDNS record shows the TXT `id` stored at pairing (anyone on the LAN can announce
  * a record, and nothing a controller answers without its token names it). Otherwise the token
- * stays here and the controller is marked "pair it again".
+ * stays here and the controller is marked "pair it again". So is one whose address answers with
+ * another serial number: its driver stops and leaves the hub, as a changed Hue certificate does.
  */
 export function createNanoleafSupport(options: {
   hub: LightsHub;
@@ -104,6 +115,8 @@ export function createNanoleafSupport(options: {
   const drivers = new Map<string, NanoleafDriver>();
   /** Paired controllers that could not be followed to a new address: pair them again. */
   const pairAgain = new Set<string>();
+  /** Paired controllers whose address answered with another serial number: stopped, pair again. */
+  const replaced = new Set<string>();
   let pairing: string | null = null;
   let busy = false;
   let demoServer: string | null = null;
@@ -114,6 +127,7 @@ export function createNanoleafSupport(options: {
     store.update((s) => ({ ...s, nanoleafDevices: s.nanoleafDevices.filter((d) => d.id !== device.id) }));
     drivers.delete(device.id);
     pairAgain.delete(device.id);
+    replaced.delete(device.id);
     candidates.set(addressText(device), {
       address: { host: device.host, port: device.port },
       name: device.name ?? null,
@@ -129,8 +143,9 @@ export function createNanoleafSupport(options: {
       onLog: (message) => log.info(message),
     });
     driver.subscribe((event) => {
-      if (event.type !== 'disconnect' || event.error.message !== NANOLEAF_TOKEN_REVOKED) return;
-      if (drivers.get(device.id) !== driver) return;
+      if (event.type !== 'disconnect' || drivers.get(device.id) !== driver) return;
+      if (event.error.message === NANOLEAF_SERIAL_CHANGED) return void stopReplaced(device);
+      if (event.error.message !== NANOLEAF_TOKEN_REVOKED) return;
       forget(device);
       pairing = `${device.name ?? 'Nanoleaf'}: ${NANOLEAF_TOKEN_REVOKED}`;
       void hub.remove(keyOf(device)).then(async () => {
@@ -140,6 +155,18 @@ export function createNanoleafSupport(options: {
     });
     drivers.set(device.id, driver);
     await hub.add('nanoleaf', keyOf(device), asLanDriver(driver));
+  };
+
+  /** As a changed Hue certificate: off the hub, kept paired, and the status page asks to pair again. */
+  const stopReplaced = (device: StoredNanoleaf) => {
+    if (replaced.has(device.id)) return;
+    replaced.add(device.id);
+    pairing = nanoleafReplaced(device.name ?? 'Nanoleaf', addressText(device));
+    log.warn(`Nanoleaf: ${pairing}`);
+    void hub.remove(keyOf(device)).then(async () => {
+      // The demo's controllers are made anew with each start of the demo server: pair again.
+      if (demoServer) await support.pair(addressText(device));
+    });
   };
 
   /**
@@ -162,16 +189,18 @@ export function createNanoleafSupport(options: {
           ...s,
           nanoleafDevices: s.nanoleafDevices.map((d) => (d.id === device.id ? { ...d, ...address } : d)),
         }));
-        drivers.get(device.id)?.moveTo(address);
         candidates.delete(addressText(address));
         pairAgain.delete(device.id);
+        // A stopped driver (another controller took its address) starts anew at the new one.
+        if (replaced.delete(device.id)) await drive({ ...device, ...address });
+        else drivers.get(device.id)?.moveTo(address);
         return;
       } catch {
         // Not this one.
       }
     }
     if (found.from === 'user') return;
-    for (const device of lost) {
+    for (const device of lost.filter((d) => !replaced.has(d.id))) {
       pairAgain.add(device.id);
       pairing = nanoleafPairAgain(device.name ?? 'Nanoleaf', addressText(address));
       log.warn(`Nanoleaf: ${pairing}`);
@@ -259,9 +288,20 @@ export function createNanoleafSupport(options: {
           model: info.model,
           ...(found?.from === 'mdns' && found.deviceId !== null ? { mdnsId: found.deviceId } : {}),
         };
+        // A controller paired at the address of one that another answered for replaces it.
+        const gone = stored().filter(
+          (d) => d.id !== device.id && replaced.has(d.id) && addressText(d) === addressText(address),
+        );
+        for (const old of gone) {
+          replaced.delete(old.id);
+          drivers.delete(old.id);
+        }
         store.update((s) => ({
           ...s,
-          nanoleafDevices: [...s.nanoleafDevices.filter((d) => d.id !== device.id), device],
+          nanoleafDevices: [
+            ...s.nanoleafDevices.filter((d) => d.id !== device.id && !gone.some((g) => g.id === d.id)),
+            device,
+          ],
         }));
         candidates.delete(addressText(address));
         pairAgain.delete(device.id);
@@ -281,12 +321,14 @@ export function createNanoleafSupport(options: {
     async forget(id) {
       const device = stored().find((d) => d.id === id);
       if (!device) return null;
+      // Another controller answers at its address: the token is not sent there to be revoked.
+      const elsewhere = replaced.has(device.id);
       // Off the driver list first: the controller's 401 after the revoke must not read as "revoked".
       forget(device);
       await hub.remove(keyOf(device));
       const name = device.name ?? 'Nanoleaf';
       try {
-        await revokeNanoleafToken({ host: device.host, port: device.port }, device.token);
+        if (!elsewhere) await revokeNanoleafToken({ host: device.host, port: device.port }, device.token);
       } catch (error) {
         // Unreachable now: the token is gone from here all the same, and a reset clears it there.
         log.warn(`Nanoleaf ${name}: ${error instanceof Error ? error.message : String(error)}`);
@@ -298,7 +340,7 @@ export function createNanoleafSupport(options: {
       const rows = new Map<string, NanoleafView['devices'][number]>();
       for (const [text, c] of candidates) rows.set(text, { address: text, name: c.name, paired: false });
       for (const d of stored()) {
-        const lost = pairAgain.has(d.id) && drivers.get(d.id)?.connected === false;
+        const lost = replaced.has(d.id) || (pairAgain.has(d.id) && drivers.get(d.id)?.connected === false);
         rows.set(addressText(d), {
           address: addressText(d),
           name: d.name ?? null,

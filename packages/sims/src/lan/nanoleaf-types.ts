@@ -27,6 +27,11 @@ export interface NanoleafSimFault {
   delayMs: number;
   /** Every connection is closed at once (the controller left the network). */
   offline: boolean;
+  /**
+   * Answers `GET /api/v1/<token>/` with this serial number instead of its own, still taking the
+   * tokens it issued: another controller at the paired one's address (null: its own).
+   */
+  serialNo: string | null;
 }
 
 export interface NanoleafSimRequest {

@@ -211,6 +211,14 @@ describe('Nanoleaf simulator: faults', () => {
     await expect(call(device, 'GET', `/api/v1/${token}/`)).rejects.toThrow();
     device.setFault({ offline: false });
     expect((await call(device, 'GET', `/api/v1/${token}/`)).status).toBe(200);
+    device.setFault({ serialNo: 'S0THER00001' });
+    expect((await call(device, 'GET', `/api/v1/${token}/`)).json).toMatchObject({
+      serialNo: 'S0THER00001',
+    });
+    device.setFault({ serialNo: null });
+    expect((await call(device, 'GET', `/api/v1/${token}/`)).json).toMatchObject({
+      serialNo: device.view().serialNo,
+    });
     device.revokeTokens();
     expect((await call(device, 'GET', `/api/v1/${token}/`)).status).toBe(401);
   });
@@ -240,6 +248,10 @@ describe('LAN simulator: Nanoleaf controllers beside LIFX and Hue', () => {
       });
       expect(fault.statusCode).toBe(200);
       expect(lan.nanoleaf[0]!.view().fault.delayMs).toBe(50);
+      const serial = { method: 'POST' as const, url: '/_control/nanoleaf/fault' };
+      expect((await app.inject({ ...serial, payload: { id, serialNo: 'S0THER1' } })).statusCode).toBe(200);
+      expect(lan.nanoleaf[0]!.view().fault.serialNo).toBe('S0THER1');
+      expect((await app.inject({ ...serial, payload: { id, serialNo: 'a b' } })).statusCode).toBe(400);
       expect(
         (await app.inject({ method: 'POST', url: '/_control/nanoleaf/fault', payload: { offline: 'yes' } }))
           .statusCode,

@@ -30,7 +30,7 @@ export const NANOLEAF_SIM_PAIRING_WINDOW_MS = 30_000;
  * A Nanoleaf controller on the LAN (reference §1, §3): its OpenAPI over plain HTTP on 127.0.0.1,
  * pairing by the power-button gesture (a control hook), several tokens, `/state` with ranges,
  * `/effects` with strictly parsed animData played on a virtual clock, `/identify`, and faults:
- * dropped connections, a slow answer, offline. Not simulated: extControl streaming and events.
+ * dropped connections, a slow answer, offline, another serial number. Not simulated: extControl streaming and events.
  */
 export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promise<NanoleafSimDevice> {
   const now = options.now ?? Date.now;
@@ -51,7 +51,8 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     counts: { total: 0, state: 0, effects: 0 },
     identifiedAt: null,
   };
-  let fault: NanoleafSimFault = { dropPercent: 0, delayMs: 0, offline: false };
+  const noFault = (): NanoleafSimFault => ({ dropPercent: 0, delayMs: 0, offline: false, serialNo: null });
+  let fault = noFault();
 
   const server = http.createServer((request, response) => {
     if (fault.offline || (fault.dropPercent > 0 && random() * 100 < fault.dropPercent)) {
@@ -93,6 +94,7 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     revokeTokens: () => controller.tokens.clear(),
     setFault(patch) {
       fault = { ...fault, ...patch };
+      light.serialNo = fault.serialNo ?? serialNo;
       // Connections kept alive from before must not carry on past "offline".
       if (fault.offline) server.closeIdleConnections();
       return { ...fault };
@@ -126,7 +128,8 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     requests: () => [...controller.log],
     reset() {
       resetNanoleafLook(light);
-      fault = { dropPercent: 0, delayMs: 0, offline: false };
+      fault = noFault();
+      light.serialNo = serialNo;
       controller.log = [];
       controller.counts = { total: 0, state: 0, effects: 0 };
       controller.pairingUntil = -Infinity;

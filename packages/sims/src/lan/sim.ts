@@ -315,16 +315,21 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
         (body.dropPercent !== undefined && number(body.dropPercent) === undefined) ||
         (body.delayMs !== undefined && number(body.delayMs) === undefined) ||
         (body.offline !== undefined && typeof body.offline !== 'boolean') ||
-        (body.revokeTokens !== undefined && body.revokeTokens !== true)
+        (body.revokeTokens !== undefined && body.revokeTokens !== true) ||
+        (body.serialNo !== undefined &&
+          body.serialNo !== null &&
+          !(typeof body.serialNo === 'string' && /^[A-Za-z0-9]{1,32}$/.test(body.serialNo)))
       )
-        return reply
-          .code(400)
-          .send({ error: 'dropPercent and delayMs are numbers ≥ 0, offline a boolean, revokeTokens true' });
+        return reply.code(400).send({
+          error:
+            'dropPercent and delayMs are numbers ≥ 0, offline a boolean, revokeTokens true, serialNo 1–32 letters and digits or null',
+        });
       for (const device of targets) {
         device.setFault({
           ...(number(body.dropPercent) === undefined ? {} : { dropPercent: number(body.dropPercent) }),
           ...(number(body.delayMs) === undefined ? {} : { delayMs: number(body.delayMs) }),
           ...(typeof body.offline === 'boolean' ? { offline: body.offline } : {}),
+          ...(body.serialNo === undefined ? {} : { serialNo: body.serialNo }),
         });
         if (body.revokeTokens === true) device.revokeTokens();
       }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { DriverEvent } from '../../driver.js';
 import { LightError } from '../../errors.js';
 import { createEffectPlayer } from '../../player/player.js';
-import { createNanoleafDriver, type NanoleafDriver } from './driver.js';
+import { createNanoleafDriver, NANOLEAF_SERIAL_CHANGED, type NanoleafDriver } from './driver.js';
 import { parseNanoleafAddress } from './http.js';
 import { fetchNanoleafInfo, NANOLEAF_PAIRING_TIMED_OUT, pairNanoleaf } from './pairing.js';
 
@@ -308,6 +308,69 @@ describe('Nanoleaf faults', () => {
     expect(events).toContainEqual({ type: 'disconnect', error: expect.objectContaining({ kind: 'auth' }) });
     expect(driver.authorised).toBe(false);
     await expect(driver.playStep([], steps('red')[0]!)).rejects.toMatchObject({ kind: 'auth' });
+  });
+
+  test('another serial number at the paired address stops the driver: after the read that shows it, nothing is sent there', async () => {
+    const { device, driver, events } = await paired();
+    const green = { on: true, color: COLOR_PRESETS.green, brightness: 1, transitionMs: 0 };
+    await driver.setState([], green);
+    device.setFault({ offline: true });
+    await driver.setState([], green).catch(() => undefined);
+    expect(driver.connected).toBe(false);
+    // Another controller at the address, taking the token it is sent (the documented limit).
+    const before = device.requests().length;
+    device.setFault({ offline: false, serialNo: 'S7777IMPOST' });
+    await waitFor(() => device.requests().length > before);
+    await new Promise((r) => setTimeout(r, 400)); // ten probe intervals
+    await driver.setState([], { ...green, color: COLOR_PRESETS.red }).catch(() => undefined);
+    await driver.playStep([], steps('red')[0]!).catch(() => undefined);
+    expect(
+      device
+        .requests()
+        .slice(before)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual(['GET /api/v1/<token>/']);
+    expect(events).toContainEqual({
+      type: 'disconnect',
+      error: { kind: 'auth', message: NANOLEAF_SERIAL_CHANGED },
+    });
+    expect(driver.replaced).toBe(true);
+    // Still listed as the controller paired with, not answering.
+    expect(await driver.listDevices()).toEqual([
+      expect.objectContaining({ id: 's1924test01', label: 'Shapes Test', connected: false }),
+    ]);
+    await expect(driver.setState([], green)).rejects.toMatchObject({
+      kind: 'auth',
+      message: NANOLEAF_SERIAL_CHANGED,
+    });
+  });
+
+  test('a driver started with the paired serial number sends nothing but the first read to another controller', async () => {
+    const { device, address, token } = await paired();
+    device.setFault({ serialNo: 'S7777IMPOST' });
+    const before = device.requests().length;
+    const driver = createNanoleafDriver({
+      address,
+      token,
+      known: { id: 's1924test01', name: 'Shapes Test' },
+      probeIntervalMs: 40,
+      healthIntervalMs: 40,
+    });
+    drivers.push(driver);
+    expect(await driver.connect()).toEqual([
+      expect.objectContaining({ id: 's1924test01', connected: false }),
+    ]);
+    await new Promise((r) => setTimeout(r, 300));
+    await driver
+      .setState([], { on: true, color: COLOR_PRESETS.red, brightness: 1, transitionMs: 0 })
+      .catch(() => undefined);
+    expect(
+      device
+        .requests()
+        .slice(before)
+        .map((r) => r.method),
+    ).toEqual(['GET']);
+    expect(driver.replaced).toBe(true);
   });
 
   test('offline: reported unreachable, probed, re-found and sent its last look without a restart', async () => {

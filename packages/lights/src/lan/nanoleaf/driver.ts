@@ -27,13 +27,20 @@ export const NANOLEAF_HEALTH_INTERVAL_MS = 30_000;
 export const NANOLEAF_STROBE_GUARD_MS = 1_000;
 /** A device without panels (Essentials) flashes by paced `/state` writes: at most 4 a second. */
 export const NANOLEAF_PACED_HALF_PERIOD_MS = 250;
+/** A paired controller's address answers with another serial number: the driver stops there. */
+export const NANOLEAF_SERIAL_CHANGED =
+  'Nanoleaf controller serial number changed: this is not the controller Flaglight was paired with. Pair it again if you replaced it.';
 
 type Strobe = Extract<LightStep, { kind: 'strobe' }>;
 
 export interface NanoleafDriverOptions {
   address: NanoleafAddress;
   token: string;
-  /** The id and name stored at pairing: the device is listed (unreachable) before it first answers. */
+  /**
+   * The id (serial number) and name stored at pairing: the device is listed (unreachable) before it
+   * first answers, and an answer with another serial number stops the driver. Without it, the first
+   * serial number read is the one expected.
+   */
   known?: { id: string; name: string };
   timers?: Timers;
   timeoutMs?: number;
@@ -52,6 +59,8 @@ export interface NanoleafDriver extends LightDriver {
   readonly connected: boolean;
   /** False once the controller refused the token (401): it must be paired again. */
   readonly authorised: boolean;
+  /** True once the address answered with another serial number than the paired one: pair again. */
+  readonly replaced: boolean;
   /** Reads the controller again (name, panels) and returns it as the one device. */
   connect(): Promise<LightDeviceInfo[]>;
   discover(): Promise<LightDeviceInfo[]>;
@@ -90,7 +99,8 @@ function requireLook(color: LightColor, brightness: number): void {
  * dropped connection is tried once more; a time-out or refusal marks the device unreachable, it is
  * probed every 2 s and sent its last look when it answers; an idle one is read every 30 s, so one
  * that left the network is reported before the next flag. A looping strobe that no newer look ends
- * (paused mid-flag) is set solid 1 s after its length. 401 ends the driver: pair again.
+ * (paused mid-flag) is set solid 1 s after its length. 401 ends the driver: pair again. So does
+ * another serial number at the address (another controller there): nothing more is sent to it.
  */
 export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDriver {
   const timers = options.timers ?? systemTimers;
@@ -105,6 +115,9 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   let reachable = true;
   let authorised = true;
   let closed = false;
+  /** The serial number this driver is for: another one at the address is another controller. */
+  let expectedId = options.known?.id ?? null;
+  let replaced = false;
   let inFlight = false;
   let queue: Write[] = [];
   let probeTimer: unknown = null;
@@ -128,8 +141,34 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
 
   const ensureUsable = () => {
     if (closed) throw new LightError('not-configured', CLOSED);
+    if (replaced) throw new LightError('auth', NANOLEAF_SERIAL_CHANGED);
     if (!authorised) throw new LightError('auth', NANOLEAF_TOKEN_REVOKED, 401);
   };
+  /** Still sending: not closed, the token taken, the controller the one paired with. */
+  const active = () => !closed && authorised && !replaced;
+
+  /**
+   * A read of `GET /api/v1/<token>/`, the only answer that names the controller (so the token goes
+   * with it): true when it is the controller this driver is for. Otherwise the driver stops there.
+   */
+  function isOurController(read: NanoleafInfo): boolean {
+    expectedId ??= read.id;
+    if (read.id === expectedId) return true;
+    if (replaced) return false;
+    replaced = true;
+    dropQueue();
+    flashes.cancelAll();
+    endGuard();
+    timers.clearTimeout(probeTimer);
+    probeTimer = null;
+    timers.clearTimeout(healthTimer);
+    healthTimer = null;
+    log(
+      `Nanoleaf "${name()}" at ${address.host}:${address.port} answered with serial number ${read.id}, not ${expectedId}: nothing more is sent there`,
+    );
+    events.emit({ type: 'disconnect', error: { kind: 'auth', message: NANOLEAF_SERIAL_CHANGED } });
+    return false;
+  }
 
   function revoked(): void {
     if (!authorised) return;
@@ -162,7 +201,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   }
 
   function scheduleProbe(): void {
-    if (probeTimer !== null || closed || !authorised) return;
+    if (probeTimer !== null || !active()) return;
     probeTimer = timers.setTimeout(() => {
       probeTimer = null;
       void probe();
@@ -170,9 +209,11 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   }
 
   async function probe(): Promise<void> {
-    if (reachable || closed || !authorised) return;
+    if (reachable || !active()) return;
     try {
-      info = await fetchNanoleafInfo(address, options.token, options.timeoutMs);
+      const read = await fetchNanoleafInfo(address, options.token, options.timeoutMs);
+      if (!isOurController(read)) return;
+      info = read;
       answered();
     } catch (error) {
       if (error instanceof LightError && error.kind === 'auth') revoked();
@@ -182,7 +223,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
 
   /** The device answers again: usable, and its last look is sent again. */
   function answered(): void {
-    if (reachable || closed) return;
+    if (reachable || !active()) return;
     reachable = true;
     log(`Nanoleaf "${name()}" answers again`);
     if (lastLook) void setState([], lastLook).catch(() => undefined);
@@ -221,7 +262,8 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   }
 
   function pump(): void {
-    if (inFlight || closed || !reachable || !authorised) return;
+    // Never beside a read: a write must not follow the read that shows another controller.
+    if (inFlight || connecting !== null || !reachable || !active()) return;
     const write = queue.shift();
     if (!write) return;
     inFlight = true;
@@ -309,7 +351,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     strobeGuard = timers.setTimeout(
       () => {
         strobeGuard = null;
-        if (!closed && authorised && reachable) void setState([], solid).catch(() => undefined);
+        if (active() && reachable) void setState([], solid).catch(() => undefined);
       },
       step.periodMs * step.cycles + (options.strobeGuardMs ?? NANOLEAF_STROBE_GUARD_MS),
     );
@@ -328,18 +370,17 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
         label: name(),
         name: name(),
         type: info?.model ?? 'nanoleaf',
-        connected: reachable && authorised,
+        connected: reachable && active(),
       },
     ];
   }
 
   function scheduleHealth(): void {
-    if (healthIntervalMs <= 0 || healthTimer !== null || closed || !authorised) return;
+    if (healthIntervalMs <= 0 || healthTimer !== null || !active()) return;
     healthTimer = timers.setTimeout(() => {
       healthTimer = null;
       // Only while idle and reachable: a write in flight or the probe says it already.
-      if (reachable && !inFlight && queue.length === 0 && authorised && !closed)
-        void connect().catch(() => undefined);
+      if (reachable && !inFlight && queue.length === 0 && active()) void connect().catch(() => undefined);
       scheduleHealth();
     }, healthIntervalMs);
   }
@@ -348,9 +389,12 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     ensureUsable();
     connecting ??= (async () => {
       try {
-        info = await fetchNanoleafInfo(address, options.token, options.timeoutMs);
-        if (!reachable) answered();
-        scheduleHealth();
+        const read = await fetchNanoleafInfo(address, options.token, options.timeoutMs);
+        if (isOurController(read)) {
+          info = read;
+          if (!reachable) answered();
+          scheduleHealth();
+        }
       } catch (error) {
         if (error instanceof LightError && error.kind === 'auth') revoked();
         else if (error instanceof LightError && (error.kind === 'network' || error.kind === 'timeout'))
@@ -358,6 +402,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
         else throw error;
       } finally {
         connecting = null;
+        pump();
       }
       return deviceList();
     })();
@@ -370,10 +415,13 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
     // animData's T counts in 100 ms: the fastest on/off is 0.2 s (SPEC's 0.1 s cannot be shown).
     minStrobeHalfPeriodMs: () => NANOLEAF_FRAME_UNIT_MS,
     get connected() {
-      return reachable && authorised;
+      return reachable && active();
     },
     get authorised() {
       return authorised;
+    },
+    get replaced() {
+      return replaced;
     },
     async listDevices() {
       if (!info && reachable) return connect();
