@@ -168,7 +168,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     delayMs,
     onPlayed: (data, delay) => home.played(data, followedSource(), delay),
   });
-  const { showNow, onFlags } = playback;
+  const { onFlags } = playback;
 
   if (loaded.state.preferences !== undefined) applyPreferences(loaded.state.preferences);
   const fallback = createF1Fallback({
@@ -252,11 +252,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       appOrigins: appOriginsFor(server),
       actions: ha.withActions({
         status,
-        test(state) {
-          if (!isEffectFlag(state)) return false;
-          showNow({ state, message: 'Test' });
-          return true;
-        },
+        test: (state) => isEffectFlag(state) && playback.showTest(state, 'Test'),
         setPaused(paused) {
           hub.setPaused(paused);
           store.update((s) => ({ ...s, paused }));
@@ -323,7 +319,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         onFlags: (flags) => onFlags(fallback.fromServer(flags)),
         onPreferences: applyPreferences,
         onTest(state) {
-          if (isEffectFlag(state)) showNow({ state, message: 'Test from the web app' });
+          if (isEffectFlag(state)) playback.showTest(state, 'Test from the web app');
         },
         onUnlinked(message) {
           forget(message);

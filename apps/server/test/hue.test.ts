@@ -359,6 +359,23 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(strobe.every((r) => r.path === `/route/clip/v2/resource/light/${second!.id}`)).toBe(true);
     expect(strobe.filter((r) => (r.body as typeof white).on.on === false).length).toBeGreaterThan(3);
     expect(sim.light(second!.id)).toMatchObject({ on: true, brightness: 1, xy: { x: 0.3227, y: 0.329 } });
+
+    // A test (Test your lights) plays red, then hands the light back to the race's flag: white.
+    sim.resetRequests();
+    const test = await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'red', test: true });
+    expect(test.statusCode).toBe(200);
+    await vi.waitFor(() => expect(sim.light(second!.id)!.xy.x).toBeGreaterThan(0.6), {
+      timeout: 5000,
+      interval: 20,
+    });
+    await vi.waitFor(
+      () =>
+        expect(sim.light(second!.id)).toMatchObject({ on: true, brightness: 1, xy: { x: 0.3227, y: 0.329 } }),
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(
+      (await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'red', test: 'yes' })).statusCode,
+    ).toBe(400);
   });
 
   test('an application key with line breaks, NUL or broken Unicode is a 400 before the bridge is asked', async () => {

@@ -102,6 +102,11 @@ export const CHECKERED_STROBE_CYCLES = 15;
 export const CHECKERED_SOLID_AFTER_MS = 3500;
 /** Not in SPEC: how long the momentary purple of a fastest lap shows before the lights return. */
 export const FASTEST_LAP_SHOW_MS = 3 * SECOND_MS;
+/**
+ * Not in SPEC: a test flag ("Test your lights") holds its settled look this long after its effect,
+ * then the lights go back to the flag they showed before it.
+ */
+export const TEST_FLAG_HOLD_MS = 3 * SECOND_MS;
 export const FULL_BRIGHTNESS = 1;
 export const DIM_BRIGHTNESS = 0.5;
 export const HUE_TEST_PULSE_BRIGHTNESS = 100;

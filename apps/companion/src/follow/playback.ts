@@ -1,7 +1,7 @@
 // The companion's delayed playback: each flag reaches the lights at its time (the account's delay
 // plus this room's offset), a backlog after a reconnect plays only its newest due flag, and what the
 // lights show now is kept for the status page, the F1 fallback and the home outputs.
-import type { FlagEventData } from '@flaglight/core';
+import { createTestProgram, type FlagEventData } from '@flaglight/core';
 import { flagLook, type LightsHub } from '../lights/lights-hub.js';
 import type { Logger } from '../system/log.js';
 import type { DeliveredFlag } from './follower.js';
@@ -19,6 +19,11 @@ export interface ShownFlag {
 export interface Playback {
   /** Plays a flag now (a due one, a test). */
   showNow: (flag: DeliveredFlag | { state: string; message: string }) => void;
+  /**
+   * Plays a test now (the status page's buttons, the web app's Test your lights): the lights, and
+   * what the status page says they show, go back to the race's flag when the test is over.
+   */
+  showTest: (state: string, message: string) => boolean;
   /** Flags from the server (or the F1 fallback), each played at its time. */
   onFlags: (flags: DeliveredFlag[]) => void;
   shown(): ShownFlag | null;
@@ -53,8 +58,24 @@ export function createPlayback(options: {
     show(state, message);
   };
 
+  const showTest: Playback['showTest'] = (state, message) => {
+    const test = createTestProgram(state);
+    if (!test.ok || !hub.playTest(state)) return false;
+    const before = shown;
+    show(state, message);
+    const during = shown;
+    setTimeout(() => {
+      // A race flag that came meanwhile is what shows; else the one from before the test again.
+      if (shown !== during) return;
+      shown = before;
+      if (before) log.info(`Test over: back to ${before.state}`);
+    }, test.program.durationMs).unref();
+    return true;
+  };
+
   return {
     showNow,
+    showTest,
     onFlags: (flags) => {
       const delay = options.delayMs();
       const now = Date.now();

@@ -1,6 +1,7 @@
 import {
   CLOUD_TWIN,
   createLightProgram,
+  createTestProgram,
   getSettledLook,
   isEffectFlag,
   type LightColor,
@@ -84,6 +85,8 @@ export interface LightsHub {
   paused(): boolean;
   /** Plays a flag now on every driven light. False for an unknown flag. */
   play(flag: string): boolean;
+  /** Plays a test of a flag now, then the lights go back to the flag they showed. False for an unknown flag. */
+  playTest(flag: string): boolean;
   /** Plays a flag at its target time (behind the broadcast delay). */
   schedule(flag: string, atEpochMs: number): void;
   /** Scans every driver again. */
@@ -222,6 +225,11 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
     play(flag) {
       if (!createLightProgram(flag).ok) return false;
       for (const entry of entries.values()) entry.player.play(flag);
+      return true;
+    },
+    playTest(flag) {
+      if (!createTestProgram(flag).ok) return false;
+      for (const entry of entries.values()) entry.player.playMomentary(flag);
       return true;
     },
     schedule(flag, atEpochMs) {

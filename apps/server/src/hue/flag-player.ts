@@ -127,9 +127,14 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
   return {
     /**
      * Plays the flag on these lights. Answers once the lights are checked; the effect then runs
-     * for its few seconds. A newer flag replaces it.
+     * for its few seconds. A newer flag replaces it. A test goes back to the race's flag after it.
      */
-    play: async (userId: string, lightIds: readonly string[], flag: EffectFlag): Promise<void> => {
+    play: async (
+      userId: string,
+      lightIds: readonly string[],
+      flag: EffectFlag,
+      options: { test?: boolean } = {},
+    ): Promise<void> => {
       const client = requireHueClient(deps.client);
       const { key } = await connection.applicationKey(userId);
       let entry = players.get(userId);
@@ -147,7 +152,8 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
       // The driver takes the gamuts from the same cached list: no request.
       await entry.driver.connect().catch(() => undefined);
       entry.selection = [...new Set(lightIds)];
-      entry.player.play(flag);
+      if (options.test) entry.player.playMomentary(flag);
+      else entry.player.play(flag);
     },
 
     drop,

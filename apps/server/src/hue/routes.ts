@@ -140,8 +140,8 @@ export async function hueRoutes(fastify: FastifyInstance, opts: HueRoutesOptions
   app.route({
     ...fromContract(api.hue.flag),
     handler: async (request) => {
-      const { lightIds, flag } = request.body;
-      await hue.playFlag(userId(request), lightIds, flag);
+      const { lightIds, flag, test } = request.body;
+      await hue.playFlag(userId(request), lightIds, flag, { test: test === true });
       return { success: true as const, flag, lights: lightIds.length };
     },
   });

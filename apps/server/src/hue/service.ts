@@ -56,8 +56,12 @@ export function createHueService(deps: HueServiceDeps) {
     listLights: lights.listLights,
     setLightState: lights.setLightState,
     /** SPEC §7 `POST /hue/lights/flag`. */
-    playFlag: (userId: string, lightIds: readonly string[], flag: EffectFlag): Promise<void> =>
-      flags.play(userId, lightIds, flag),
+    playFlag: (
+      userId: string,
+      lightIds: readonly string[],
+      flag: EffectFlag,
+      options: { test?: boolean } = {},
+    ): Promise<void> => flags.play(userId, lightIds, flag, options),
     close: flags.close,
   };
 }

@@ -69,6 +69,7 @@ export function LightsProvider({ children }: { children: ReactNode }) {
       // Without the configuration (server unreachable) there is nothing to wait for.
       restoring: email !== null && !config.isError && (engine === null || engineRestoring),
       playFlag: (flag, options) => engine?.playFlag(flag, options) ?? false,
+      playTest: (flag) => engine?.playTest(flag) ?? false,
       cancelPending: () => engine?.cancelPending(),
     }),
     [engine, drivenProvider, engineRestoring, email, config.isError],

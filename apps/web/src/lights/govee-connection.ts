@@ -1,4 +1,4 @@
-import type { EffectFlag } from '@flaglight/core';
+import { createTestProgram, type EffectFlag } from '@flaglight/core';
 import {
   createGoveeCloudDriver,
   isGoveeDisconnectError,
@@ -23,6 +23,10 @@ export class GoveeConnection {
   readonly flags = new TargetScheduler(systemTimers);
   /** The last "not sent" note shown for Govee (the same note is not shown again for every flag). */
   private note: string | null = null;
+  /** The last race flag sent (what a test goes back to). */
+  private lastFlag: EffectFlag | null = null;
+  /** The pending return after a test; a newer flag replaces it. */
+  private restore: number | null = null;
 
   constructor(private readonly context: EngineContext) {
     this.driver = createGoveeCloudDriver({ token: context.options.sessionToken });
@@ -44,9 +48,31 @@ export class GoveeConnection {
   reset(): void {
     this.set({ ...EMPTY, status: 'connecting' });
     this.note = null;
+    this.lastFlag = null;
+    this.restore = null;
   }
 
-  sendFlag(flag: EffectFlag): void {
+  /**
+   * A test: its flag now, then the race's last flag again once the test is over (Govee's cloud shows
+   * settled colours only, so sending that flag again is its look). A race flag meanwhile cancels it.
+   */
+  sendTest(flag: EffectFlag): void {
+    const test = createTestProgram(flag);
+    if (!test.ok) return;
+    const back = this.lastFlag;
+    this.sendFlag(flag, { test: true });
+    if (back === null) return;
+    const restore = this.flags.at(Date.now() + test.program.durationMs, () => {
+      if (this.restore === restore) this.sendFlag(back);
+    });
+    this.restore = restore;
+  }
+
+  sendFlag(flag: EffectFlag, options: { test?: boolean } = {}): void {
+    if (!options.test) {
+      this.lastFlag = flag;
+      this.restore = null;
+    }
     const ids = this.context.selectedIds('govee');
     if (ids.length === 0) {
       this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);

@@ -27,6 +27,8 @@ export interface LightsApi {
    * (the caller shows SPEC §8's '... not connected or no devices selected' alert for test flags).
    */
   playFlag(flag: EffectFlag, options?: { atEpochMs?: number }): boolean;
+  /** A test of a flag: played now, then each light goes back to the race's flag (see LightsEngine.playTest). */
+  playTest(flag: EffectFlag): boolean;
   /** Drops every scheduled flag and pending effect step (disconnect of the live session). */
   cancelPending(): void;
 }
@@ -35,6 +37,7 @@ const NO_LIGHTS: LightsApi = {
   drivenProvider: null,
   restoring: false,
   playFlag: () => false,
+  playTest: () => false,
   cancelPending: () => undefined,
 };
 

@@ -1,4 +1,4 @@
-import { createLightProgram } from '@flaglight/core';
+import { createLightProgram, type EffectFlag } from '@flaglight/core';
 import {
   createEffectPlayer,
   createScreenDriver,
@@ -149,6 +149,21 @@ export class LightsEngine {
     }
     if (!options.only) hue.flags.cancelAll();
     return run(this.players.lifx);
+  }
+
+  /**
+   * SPEC §2 "Test your lights": plays a flag now on every light this tab drives, as a test: once it
+   * is over (core's createTestProgram) each light goes back to the race's flag it showed, and a race
+   * flag that starts meanwhile replaces the test. Returns false when no provider is ready.
+   */
+  playTest(flag: EffectFlag): boolean {
+    this.players.screen.playMomentary(flag);
+    const goveeReady = isProviderReady(this.providers.govee.getSnapshot());
+    if (goveeReady) this.goveeConnection.sendTest(flag);
+    const driven = this.drivenProvider();
+    if (driven === 'hue') this.hueConnection.sendFlag(flag, { test: true });
+    else if (driven === 'lifx') this.players.lifx.playMomentary(flag);
+    return goveeReady || (driven !== null && driven !== 'govee');
   }
 
   cancelPending(): void {

@@ -49,6 +49,7 @@ const UPCOMING = {
 
 function recordingLights(drivenProvider: DrivenProvider | null = 'lifx') {
   const played: { flag: string; atEpochMs: number | undefined }[] = [];
+  const tested: string[] = [];
   let cancelled = 0;
   const api: LightsApi = {
     drivenProvider,
@@ -57,11 +58,15 @@ function recordingLights(drivenProvider: DrivenProvider | null = 'lifx') {
       played.push({ flag, atEpochMs: options?.atEpochMs });
       return drivenProvider !== null;
     },
+    playTest(flag) {
+      tested.push(flag);
+      return drivenProvider !== null;
+    },
     cancelPending() {
       cancelled += 1;
     },
   };
-  return { api, played, cancelled: () => cancelled };
+  return { api, played, tested, cancelled: () => cancelled };
 }
 
 function stubServer(current: unknown = LIVE, overrides: Parameters<typeof stubApi>[0] = {}) {
@@ -230,12 +235,18 @@ describe('Race Control: test flags', () => {
     ]) {
       fireEvent.click(screen.getByRole('button', { name }));
     }
-    expect(lights.played).toEqual(
-      ['green', 'red', 'yellow', 'checkered', 'safety', 'vsc', 'vsc_ending', 'fastest_lap'].map((flag) => ({
-        flag,
-        atEpochMs: undefined,
-      })),
-    );
+    // Each as a test: the lights go back to the race's flag after it (never a race flag of their own).
+    expect(lights.tested).toEqual([
+      'green',
+      'red',
+      'yellow',
+      'checkered',
+      'safety',
+      'vsc',
+      'vsc_ending',
+      'fastest_lap',
+    ]);
+    expect(lights.played).toEqual([]);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 

@@ -48,6 +48,7 @@ function recordingLights() {
       played.push(flag);
       return true;
     },
+    playTest: () => true,
     cancelPending() {},
   };
   return { api, played };

@@ -21,7 +21,7 @@ export function TestFlags() {
   const [result, setResult] = useState<{ ok: true; flag: EffectFlag } | { ok: false } | null>(null);
 
   const test = (flag: EffectFlag) => {
-    const played = lights.playFlag(flag);
+    const played = lights.playTest(flag);
     // The companion plays its own lights; a failure to reach it leaves the browser's test as it is.
     if (companionOnline) testCompanions(flag).catch(() => undefined);
     setResult(played || companionOnline ? { ok: true, flag } : { ok: false });

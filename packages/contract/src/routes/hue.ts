@@ -59,6 +59,8 @@ export const HueFlagBodySchema = z.object({
     .min(0, 'duration must be from 0 to 10000 ms')
     .max(10_000, 'duration must be from 0 to 10000 ms')
     .default(HUE_FLAG_DURATION_MS),
+  /** A test ("Test your lights"): the lights go back to the race's flag afterwards (core's createTestProgram). */
+  test: z.boolean({ error: 'test must be true or false' }).optional(),
 });
 
 export const HueStoreKeyBodySchema = z.object({

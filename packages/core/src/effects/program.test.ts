@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
+import { TEST_FLAG_HOLD_MS } from '../constants.js';
+import { EFFECT_FLAGS } from '../flags/types.js';
 import { COLOR_PRESETS, FASTEST_LAP_PURPLE } from './colors.js';
-import { createLightProgram, getSettledLook, isEffectFlag, type LightProgram } from './program.js';
+import {
+  createLightProgram,
+  createTestProgram,
+  getSettledLook,
+  isEffectFlag,
+  type LightProgram,
+} from './program.js';
 
 function program(flag: string): LightProgram {
   const result = createLightProgram(flag);
@@ -112,5 +120,23 @@ describe('colour presets', () => {
     });
     expect(COLOR_PRESETS.white.saturation).toBe(0);
     expect(COLOR_PRESETS.black.off).toBe(true);
+  });
+});
+
+describe('test flags', () => {
+  test('a test plays the flag, holds its look, then restores the lasting flag', () => {
+    for (const flag of EFFECT_FLAGS) {
+      const plain = createLightProgram(flag);
+      const tested = createTestProgram(flag);
+      if (!plain.ok || !tested.ok) throw new Error(flag);
+      const restoreAt = plain.program.durationMs + TEST_FLAG_HOLD_MS;
+      expect(tested.program.durationMs).toBe(restoreAt);
+      expect(tested.program.steps.at(-1)).toEqual({ kind: 'restore', atMs: restoreAt });
+      expect(tested.program.steps.filter((step) => step.kind === 'restore')).toHaveLength(1);
+    }
+  });
+
+  test('an unknown flag is a warning, as for a race flag', () => {
+    expect(createTestProgram('purple')).toEqual({ ok: false, warning: 'Unknown flag type: purple' });
   });
 });

@@ -10,6 +10,7 @@ import {
   FULL_BRIGHTNESS,
   GREEN_DIM_AFTER_MS,
   GREEN_TRANSITION_MS,
+  TEST_FLAG_HOLD_MS,
 } from '../constants.js';
 import { EFFECT_FLAGS, type EffectFlag } from '../flags/types.js';
 import { COLOR_PRESETS, FASTEST_LAP_PURPLE, type LightColor } from './colors.js';
@@ -142,6 +143,28 @@ export function createLightProgram(flag: unknown): EffectResult {
   if (!isEffectFlag(flag)) return { ok: false, warning: `Unknown flag type: ${String(flag)}` };
   const steps = stepsFor(flag);
   return { ok: true, program: { flag, steps, durationMs: Math.max(...steps.map(stepEnd)) } };
+}
+
+/**
+ * A test of a flag (SPEC §2 "Test your lights"): its effect, its settled look held for
+ * TEST_FLAG_HOLD_MS, then a `restore` to the flag the lights showed before it. A test is momentary:
+ * it never becomes the lights' lasting flag, so the race's own flag comes back.
+ */
+export function createTestProgram(flag: unknown): EffectResult {
+  const result = createLightProgram(flag);
+  if (!result.ok) return result;
+  const restoreAt = result.program.durationMs + TEST_FLAG_HOLD_MS;
+  return {
+    ok: true,
+    program: {
+      flag: result.program.flag,
+      steps: [
+        ...result.program.steps.filter((step) => step.kind !== 'restore'),
+        { kind: 'restore', atMs: restoreAt },
+      ],
+      durationMs: restoreAt,
+    },
+  };
 }
 
 /**

@@ -160,8 +160,13 @@ export interface HueRemoteTransportOptions {
 
 export interface HueRemoteTransport extends HueTransport {
   readonly kind: 'remote';
-  /** SPEC §7 `POST /hue/lights/flag`: the server plays the flag (duration 500). */
-  sendFlag(lightIds: readonly string[], flag: string, duration?: number): Promise<void>;
+  /** SPEC §7 `POST /hue/lights/flag`: the server plays the flag (duration 500); a test goes back after it. */
+  sendFlag(
+    lightIds: readonly string[],
+    flag: string,
+    duration?: number,
+    options?: { test?: boolean },
+  ): Promise<void>;
 }
 
 /** Through the app's server to the Hue remote API: `GET /hue/lights`, `PUT /hue/lights/{id}/state`. */
@@ -204,14 +209,14 @@ export function createHueRemoteTransport(options: HueRemoteTransportOptions): Hu
         timeoutMs,
       );
     },
-    async sendFlag(lightIds, flag, duration = 500) {
+    async sendFlag(lightIds, flag, duration = 500, flagOptions = {}) {
       await call(
         doFetch,
         `${base}/hue/lights/flag`,
         {
           method: 'POST',
           headers: { ...auth(), ...json },
-          body: JSON.stringify({ lightIds, flag, duration }),
+          body: JSON.stringify({ lightIds, flag, duration, ...(flagOptions.test ? { test: true } : {}) }),
         },
         M.hueCommandFailed,
         timeoutMs,

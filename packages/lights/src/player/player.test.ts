@@ -1,4 +1,4 @@
-import { COLOR_PRESETS, FASTEST_LAP_PURPLE, type LightStep } from '@flaglight/core';
+import { COLOR_PRESETS, FASTEST_LAP_PURPLE, TEST_FLAG_HOLD_MS, type LightStep } from '@flaglight/core';
 import { describe, expect, test } from 'vitest';
 import { FakeTimers } from '../../test/fake-timers.js';
 import { DriverEvents, type LightDriver } from '../driver.js';
@@ -108,6 +108,41 @@ describe('effect player: SPEC §4 timings on a fake clock', () => {
     expect(sent[2]!.step.color).toEqual(FASTEST_LAP_PURPLE);
     expect(sent[3]!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.red, brightness: 0.5 });
     expect(player.current()).toBe('fastest_lap');
+  });
+
+  test("a test flag plays its effect, holds its look, then the lights go back to the race's flag", async () => {
+    const { player, timers, sent, offsets } = setup();
+    player.play('green');
+    await timers.advance(6000);
+    player.playMomentary('red');
+    await timers.advance(10_000);
+    // green 0 and 5000; the red test from 6000: strobe, solid at +1500, back to dim green at +1500+3000.
+    expect(offsets().slice(0, 2)).toEqual([0, 5000]);
+    expect(offsets().at(-1)).toBe(6000 + 1500 + TEST_FLAG_HOLD_MS);
+    expect(sent.at(-2)!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.red });
+    expect(sent.at(-1)!.step).toMatchObject({
+      kind: 'set-state',
+      color: COLOR_PRESETS.green,
+      brightness: 0.5,
+    });
+  });
+
+  test('a race flag that starts during a test replaces it, and the test does not come back', async () => {
+    const { player, timers, sent } = setup();
+    player.play('green');
+    await timers.advance(6000);
+    player.playMomentary('checkered');
+    await timers.advance(1000);
+    player.play('yellow');
+    await timers.advance(20_000);
+    expect(sent.at(-1)!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.yellow });
+  });
+
+  test('a test before any race flag leaves its own look (there is no race look to go back to)', async () => {
+    const { player, timers, sent } = setup();
+    player.playMomentary('vsc');
+    await timers.advance(20_000);
+    expect(sent.at(-1)!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.orange });
   });
 
   test('timers that fire early are re-armed: steps never run before their target', async () => {

@@ -1,5 +1,6 @@
 import {
   createLightProgram,
+  createTestProgram,
   getSettledLook,
   type EffectFlag,
   type LightProgram,
@@ -30,6 +31,11 @@ export interface ScheduledFlag {
 export interface EffectPlayer {
   /** Plays a flag now. Unknown flag: warning, ignored (returns false). */
   play(flag: string): boolean;
+  /**
+   * Plays a flag now as a test: its effect, then back to the lasting flag's look (core's
+   * createTestProgram); the lasting flag stays what it was. Unknown flag: warning, false.
+   */
+  playMomentary(flag: string): boolean;
   /** Plays a flag at its target time (behind the broadcast delay). Unknown flag: warning, null. */
   schedule(flag: string, atEpochMs: number): ScheduledFlag | null;
   /** Cancels every scheduled flag and every pending step (disconnect, user or token switch). */
@@ -65,8 +71,8 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     else if (event.type === 'warning') warn(event.message);
   });
 
-  function program(flag: string): LightProgram | null {
-    const result = createLightProgram(flag);
+  function program(flag: string, momentary = false): LightProgram | null {
+    const result = momentary ? createTestProgram(flag) : createLightProgram(flag);
     if (!result.ok) {
       warn(result.warning);
       return null;
@@ -93,7 +99,7 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     driver.playStep(ids, resolved).catch((error: unknown) => report(toLightErrorInfo(error)));
   }
 
-  function start(prog: LightProgram, startMs: number): void {
+  function start(prog: LightProgram, startMs: number, momentary = false): void {
     const ids = [...options.devices()];
     if (ids.length === 0) {
       warn(`No devices selected for ${prog.flag}: skipped`);
@@ -102,7 +108,7 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     stepTimers.cancelAll();
     driver.cancelPending();
     current = prog.flag;
-    if (prog.flag !== 'fastest_lap') lasting = prog.flag;
+    if (prog.flag !== 'fastest_lap' && !momentary) lasting = prog.flag;
     const steps = expand(prog.steps, ids.length);
     const now = timers.now();
     steps.forEach((step, index) => {
@@ -122,6 +128,12 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
       const prog = program(flag);
       if (!prog) return false;
       start(prog, timers.now());
+      return true;
+    },
+    playMomentary(flag) {
+      const prog = program(flag, true);
+      if (!prog) return false;
+      start(prog, timers.now(), true);
       return true;
     },
     schedule(flag, atEpochMs) {
