@@ -5,6 +5,20 @@ export const MIN_REPLAY_SPEED = 1;
 export const MAX_REPLAY_SPEED = 20;
 /** A replay starts at most this many minutes into its recording. */
 export const MAX_REPLAY_START_MINUTES = 600;
+/**
+ * Replays one account runs at once: the one it watches, and the one a jump along the timeline starts
+ * before the page leaves the old one (or a second screen). Starting another ends the account's
+ * oldest, so a fan is never refused for a replay of their own.
+ */
+export const MAX_REPLAYS_PER_ACCOUNT = 2;
+/**
+ * Replays running at once that were started from one client address (an IPv6 /64 counts as one).
+ * Ten: a household or a pub table of ten fans with a replay each, or five jumping along theirs,
+ * behind one NAT. What it stops: accounts are cheap, addresses are not; twenty trial accounts on
+ * one address held all 200 of an instance's replays, and now hold ten. Accounts past it on that
+ * address get 429 until one of its replays ends (a minute after nobody watches it).
+ */
+export const MAX_REPLAYS_PER_ADDRESS = 10;
 
 /** A tracked session's free-form summary (sessionData): nesting levels and JSON characters. */
 export const MAX_SESSION_DATA_DEPTH = 8;

@@ -1,3 +1,4 @@
+import { MAX_REPLAYS_PER_ACCOUNT, MAX_REPLAYS_PER_ADDRESS } from '@flaglight/contract';
 import { isWithinConnectWindow, LiveSessionSchema, type LiveSession } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { OpenF1Client } from '../openf1/client.js';
@@ -7,21 +8,32 @@ import type { F1Feed } from './f1-feed.js';
 import { startLiveFollower, type Follower } from './follower.js';
 import type { PushConnector } from './push.js';
 import { startReplayFollower } from './replay-follower.js';
+import { findReplaySlot, type ReplayOwner } from './replay-slots.js';
 import type { BusMessage, FlagEvent, StatusEventData } from './types.js';
 
 /** Events kept per session for `Last-Event-ID` resume. A race has ≈ 50 changes; 256 is hours. */
 export const RING_SIZE = 256;
 /** A follower keeps going this long after its last subscriber leaves (a page reload, a network blip). */
 export const FOLLOWER_LINGER_MS = 60_000;
+/**
+ * A replay nobody reads (no open stream, no state poll) ends this long after its last reader left,
+ * or after it started. Long enough for the web app to come back after a reload or a blip of half a
+ * minute (its reconnects wait 1, 2, 4, 8, 16 s); short enough that abandoned replays free their
+ * slots (account, address, instance) within a minute.
+ */
+export const REPLAY_IDLE_MS = 60_000;
 /** How long the answer to "which session is live" is reused. */
 export const LIVE_SESSION_TTL_MS = 30_000;
 /** Replayed sessions get keys from here up, far from OpenF1's (≈ 11 000) and the simulator's (100 001+). */
 export const FIRST_REPLAY_SESSION_KEY = 900_000_001;
+/** Replays one instance runs at once, whoever started them (each account and address has its own cap too). */
 export const MAX_REPLAYS = 200;
 
 export interface Listener {
   onFlag(event: FlagEvent): void;
   onStatus(status: StatusEventData): void;
+  /** The replay was ended (its account started another): nothing more will come. */
+  onEnded?(): void;
 }
 
 export interface Subscription {
@@ -43,6 +55,8 @@ interface Channel {
   sessionKey: number;
   kind: 'live' | 'replay';
   replay?: ReplayDefinition;
+  /** Who started the replay (null: the server itself, or a test). */
+  owner: ReplayOwner | null;
   ring: FlagEvent[];
   /** Latest lasting state (never a momentary fastest lap). */
   current: FlagEvent | null;
@@ -122,6 +136,7 @@ export function createLiveHub(options: LiveHubOptions) {
       sessionKey,
       kind,
       ...(replay ? { replay } : {}),
+      owner: null,
       ring: [],
       current: null,
       lastId: 0,
@@ -222,16 +237,29 @@ export function createLiveHub(options: LiveHubOptions) {
 
   function scheduleLinger(channel: Channel): void {
     if (channel.listeners.size > 0 || channel.linger) return;
-    channel.linger = timers.setTimeout(() => {
-      channel.linger = null;
-      if (channel.listeners.size > 0) return;
-      stopFollowing(channel);
-      if (channel.kind === 'replay') {
+    if (channels.get(channel.sessionKey) !== channel) return;
+    channel.linger = timers.setTimeout(
+      () => {
+        channel.linger = null;
+        if (channel.listeners.size > 0) return;
         // A replay nobody watches is over.
-        channel.offBus();
-        channels.delete(channel.sessionKey);
-      }
-    }, FOLLOWER_LINGER_MS);
+        if (channel.kind === 'replay') endReplay(channel);
+        else stopFollowing(channel);
+      },
+      channel.kind === 'replay' ? REPLAY_IDLE_MS : FOLLOWER_LINGER_MS,
+    );
+  }
+
+  /** Ends a replay: its follower stops, its streams are told (and close), its key is free of it. */
+  function endReplay(channel: Channel): void {
+    stopFollowing(channel);
+    if (channel.linger) timers.clearTimeout(channel.linger);
+    channel.linger = null;
+    channel.offBus();
+    channels.delete(channel.sessionKey);
+    const listeners = [...channel.listeners];
+    channel.listeners.clear();
+    for (const listener of listeners) listener.onEnded?.();
   }
 
   function snapshot(channel: Channel): FlagEvent | null {
@@ -271,6 +299,37 @@ export function createLiveHub(options: LiveHubOptions) {
       liveLookup = null;
     });
     return liveLookup;
+  }
+
+  /**
+   * Starts a replay for `owner` through the hub; clients subscribe to the returned session key.
+   * The owner's oldest replays are ended as its caps need (`ended`); others' are never touched:
+   * when they hold the address's or the instance's slots, the start is refused.
+   */
+  function tryStartReplay(
+    definition: ReplayDefinition,
+    owner: ReplayOwner | null,
+  ): { ok: true; sessionKey: number; ended: number[] } | { ok: false; reason: 'address' | 'instance' } {
+    // Oldest first: keys only grow.
+    const running = [...channels.values()]
+      .filter((c) => c.kind === 'replay')
+      .sort((a, b) => a.sessionKey - b.sessionKey);
+    const slot = findReplaySlot(running, owner, {
+      perAccount: MAX_REPLAYS_PER_ACCOUNT,
+      perAddress: MAX_REPLAYS_PER_ADDRESS,
+      total: MAX_REPLAYS,
+    });
+    if (!slot.ok) return slot;
+    for (const key of slot.end) {
+      const old = channels.get(key);
+      if (old) endReplay(old);
+    }
+    const sessionKey = nextReplayKey++;
+    const channel = channelFor(sessionKey, 'replay', definition);
+    channel.owner = owner;
+    ensureFollower(channel);
+    scheduleLinger(channel);
+    return { ok: true, sessionKey, ended: slot.end };
   }
 
   /** The channel a client may follow: a replay, or the session live right now. */
@@ -339,15 +398,13 @@ export function createLiveHub(options: LiveHubOptions) {
       return { sessionKey: channel.sessionKey, event: snapshot(channel), status: channel.status };
     },
 
-    /** Starts a replay through the hub; clients subscribe to the returned session key. */
+    tryStartReplay,
+
+    /** Starts a replay nobody owns (the server's own, tests); throws when the instance is full. */
     startReplay(definition: ReplayDefinition): number {
-      const replays = [...channels.values()].filter((c) => c.kind === 'replay').length;
-      if (replays >= MAX_REPLAYS) throw new Error('too many replays');
-      const sessionKey = nextReplayKey++;
-      const channel = channelFor(sessionKey, 'replay', definition);
-      ensureFollower(channel);
-      scheduleLinger(channel);
-      return sessionKey;
+      const started = tryStartReplay(definition, null);
+      if (!started.ok) throw new Error('too many replays');
+      return started.sessionKey;
     },
 
     /** The flag events this instance kept of a session, oldest first (at most RING_SIZE). */

@@ -163,6 +163,8 @@ export async function liveRoutes(
       let lastWritten = lastEventId ?? 0;
       let pending: FlagEvent[] | null = [];
       let closed = false;
+      /** The replay ended before the stream was open: it gets 404 instead. */
+      let endedEarly = false;
       let heartbeat: TimerHandle | null = null;
       let unsubscribe = () => {};
       let unsubscribeUser = () => {};
@@ -212,6 +214,11 @@ export async function liveRoutes(
             onStatus(status) {
               if (!pending) write(statusFrame(status));
             },
+            // Its account started another replay: what was sent reaches the client, then it ends.
+            onEnded() {
+              if (send) close(true);
+              else endedEarly = true;
+            },
           },
           { lastEventId },
         );
@@ -221,6 +228,10 @@ export async function liveRoutes(
         throw error;
       }
       unsubscribe = subscription.unsubscribe;
+      if (endedEarly) {
+        place.release();
+        throw notFound(`Replay ${subscription.sessionKey} has ended.`);
+      }
       streams.add(close);
       const { deviceId } = grant;
       // Unlinked: say so on the stream, then close it (its next ticket gets 401).

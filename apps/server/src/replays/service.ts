@@ -1,4 +1,4 @@
-import type { ReplayInfo } from '@flaglight/contract';
+import { MAX_REPLAYS_PER_ADDRESS, type ReplayInfo } from '@flaglight/contract';
 import {
   deriveFlagTimeline,
   deriveRaceControlTimelineChanges,
@@ -8,6 +8,7 @@ import {
 } from '@flaglight/core';
 import { loadBundledSessions, type BundledSession } from '@flaglight/data';
 import type { LiveHub } from '../live/hub.js';
+import type { ReplayOwner } from '../live/replay-slots.js';
 import type { OpenF1Client } from '../openf1/client.js';
 
 export type { ReplayChoice } from '@flaglight/core';
@@ -35,6 +36,16 @@ export function recordingTimeline(b: BundledSession): FlagTimeline {
   }
   return timeline;
 }
+
+/** The 429s of a start refused for others' replays (the caller's own never count against it). */
+export const REPLAY_REFUSALS = {
+  address:
+    `${MAX_REPLAYS_PER_ADDRESS} replays started from your internet address are running (the most one ` +
+    'address may run). One ends a minute after nobody watches it: please try again then.',
+  instance:
+    'This server is running as many replays as it can. One ends a minute after nobody watches it: ' +
+    'please try again then.',
+} as const;
 
 export type ReplayStart =
   { ok: true; sessionKey: number; info: ReplayInfo } | { ok: false; status: number; error: string };
@@ -82,12 +93,16 @@ export function createReplayService(options: { hub: LiveHub; client: OpenF1Clien
     return { ok: true, sessions };
   }
 
-  async function start(input: {
-    source: 'bundled' | 'openf1';
-    id: string;
-    speed: number;
-    startMinutes: number;
-  }): Promise<ReplayStart> {
+  /** Starts a replay for `owner`; its oldest replays end if its caps need room (`findReplaySlot`). */
+  async function start(
+    input: {
+      source: 'bundled' | 'openf1';
+      id: string;
+      speed: number;
+      startMinutes: number;
+    },
+    owner: ReplayOwner,
+  ): Promise<ReplayStart> {
     let messages: readonly unknown[];
     let about: Omit<ReplayInfo, 'speed' | 'startMinutes'>;
     if (input.source === 'bundled') {
@@ -113,17 +128,12 @@ export function createReplayService(options: { hub: LiveHub; client: OpenF1Clien
       about = { source: 'openf1', id: input.id };
     }
     const info: ReplayInfo = { ...about, speed: input.speed, startMinutes: input.startMinutes };
-    try {
-      const sessionKey = hub.startReplay({
-        messages,
-        speed: input.speed,
-        positionMs: input.startMinutes * 60_000,
-        info,
-      });
-      return { ok: true, sessionKey, info };
-    } catch {
-      return { ok: false, status: 429, error: 'Too many replays are running. Please try again in a minute.' };
-    }
+    const started = hub.tryStartReplay(
+      { messages, speed: input.speed, positionMs: input.startMinutes * 60_000, info },
+      owner,
+    );
+    if (!started.ok) return { ok: false, status: 429, error: REPLAY_REFUSALS[started.reason] };
+    return { ok: true, sessionKey: started.sessionKey, info };
   }
 
   return { bundled, historical, start };

@@ -12,6 +12,8 @@ import { errors } from '../errors.js';
 import {
   MAX_REPLAY_SPEED,
   MAX_REPLAY_START_MINUTES,
+  MAX_REPLAYS_PER_ACCOUNT,
+  MAX_REPLAYS_PER_ADDRESS,
   MAX_STREAMS_PER_USER,
   MIN_REPLAY_SPEED,
   STREAM_TICKETS_PER_MINUTE,
@@ -184,6 +186,12 @@ export const replayRoutes = {
     path: '/api/replays',
     auth: 'user',
     summary: 'Start a replay; stream it with the session key it answers',
+    description:
+      `An account runs at most ${MAX_REPLAYS_PER_ACCOUNT} replays: starting another ends its oldest (its ` +
+      `streams close), so a fan is never refused for their own. At most ${MAX_REPLAYS_PER_ADDRESS} ` +
+      'run from one client address (an IPv6 /64), and 200 on one server instance; past either, 429. ' +
+      'A replay nobody reads (no open stream, no state poll) ends a minute after its last reader left. ' +
+      '30 starts per client address and minute.',
     tags: ['replays'],
     body: ReplayStartBodySchema,
     responses: {
