@@ -64,6 +64,10 @@ describe('replay picker', () => {
     const started = renderPicker();
     fireEvent.click(screen.getByRole('button', { name: 'Watch a replay' }));
     const dialog = await screen.findByRole('dialog', { name: 'Watch a replay' });
+    // The server's rule, said before the fan starts one on a second screen.
+    expect(dialog).toHaveAccessibleDescription(
+      /Your account runs up to 2 replays at once: starting another ends your oldest\./,
+    );
     const recording = await within(dialog).findByRole('combobox', { name: 'Recording' });
     // Newest season first.
     expect(
@@ -144,7 +148,11 @@ describe('replay picker', () => {
       'GET /api/replays': { body: { success: true, sessions: BUNDLED } },
       'POST /api/replays': {
         status: 429,
-        body: { error: 'Too many replays are running. Please try again in a minute.' },
+        body: {
+          error:
+            'This server is running as many replays as it can. One ends a minute after nobody watches it: please try again then.',
+          code: 'rate_limited',
+        },
       },
     });
     const started = renderPicker();
@@ -153,7 +161,7 @@ describe('replay picker', () => {
     await within(dialog).findByRole('combobox', { name: 'Recording' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Start replay' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
-      'Could not start the replay: Too many replays are running. Please try again in a minute.',
+      'Could not start the replay: This server is running as many replays as it can. One ends a minute after nobody watches it: please try again then.',
     );
     expect(started).toEqual([]);
   });

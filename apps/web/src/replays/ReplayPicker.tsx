@@ -8,6 +8,7 @@ import {
   DEFAULT_REPLAY_SPEED,
   fetchReplays,
   MAX_REPLAY_SPEED,
+  MAX_REPLAYS_PER_ACCOUNT,
   MAX_START_MINUTES,
   MIN_REPLAY_SPEED,
   replayTitle,
@@ -140,7 +141,8 @@ export function ReplayPicker({
           </div>
           <Dialog.Description className="text-ink-300">
             Replay a real session's race control, flags and all, on your lights. Pick where to start and how
-            fast to play it.
+            fast to play it. Your account runs up to {MAX_REPLAYS_PER_ACCOUNT} replays at once: starting
+            another ends your oldest.
           </Dialog.Description>
 
           <form onSubmit={submit} className="flex flex-col gap-4">

@@ -7,6 +7,7 @@ export {
   MAX_REPLAY_SPEED,
   MIN_REPLAY_SPEED,
   MAX_REPLAY_START_MINUTES as MAX_START_MINUTES,
+  MAX_REPLAYS_PER_ACCOUNT,
 } from '@flaglight/contract/limits';
 export const DEFAULT_REPLAY_SPEED = 10;
 
