@@ -218,6 +218,43 @@ describe('Race Control: setup', () => {
 });
 
 describe('Race Control: test flags', () => {
+  test('a test the server refuses for the companions (429) says so, and what played in this browser', async () => {
+    storeCompanionDevices(USER.email, [companion()]);
+    try {
+      stubServer(UPCOMING, {
+        'POST /api/devices/test': {
+          status: 429,
+          body: { error: 'Rate limit exceeded, retry in 1 minute', code: 'rate_limited' },
+        },
+      });
+      renderBody(recordingLights().api);
+      await tick();
+      fireEvent.click(screen.getByRole('button', { name: 'Red flag' }));
+      await tick();
+      const alert = screen.getByRole('alert');
+      expect(alert).toHaveTextContent(
+        "Your companion did not play Red flag: more than 20 tests in a minute. Try again in a minute. This browser's lights played it.",
+      );
+      expect(screen.queryByText(/^Sent Red flag/)).not.toBeInTheDocument();
+    } finally {
+      clearCompanionDevices();
+    }
+  });
+
+  test('a test the companions take is reported as sent', async () => {
+    storeCompanionDevices(USER.email, [companion()]);
+    try {
+      stubServer(UPCOMING, { 'POST /api/devices/test': { body: { success: true, devices: 1 } } });
+      renderBody(recordingLights(null).api);
+      await tick();
+      fireEvent.click(screen.getByRole('button', { name: 'Yellow flag' }));
+      await tick();
+      expect(screen.getByText('Sent Yellow flag to your lights.')).toBeInTheDocument();
+    } finally {
+      clearCompanionDevices();
+    }
+  });
+
   test('each of the eight flags plays at once on the lights', async () => {
     stubServer(UPCOMING);
     const lights = recordingLights();

@@ -1,14 +1,30 @@
+import { DEVICE_TESTS_PER_MINUTE } from '@flaglight/contract/limits';
 import { EFFECT_FLAGS, type EffectFlag } from '@flaglight/core';
 import { AlertTriangle } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ApiError } from '../api/client';
 import { useAuth } from '../auth/auth-context';
+import { serverErrorText } from '../auth/auth-texts';
 import { useCompanionDevices } from '../companion/companion-store';
 import { testCompanions } from '../devices/device-api';
 import { useLights } from '../lights/lights-context';
 import { buttonClass } from '../ui/button-styles';
 import { flagLabel, flagSwatch } from './display-flag';
 import { LIVE_TEXTS } from './live-texts';
+
+type TestResult =
+  | { kind: 'none' }
+  | { kind: 'sending' | 'sent'; flag: EffectFlag }
+  | { kind: 'refused'; flag: EffectFlag; played: boolean; reason: string | null };
+
+/** Why the account's companions did not play a test, in plain words. */
+function describeTestRefusal(error: unknown): string {
+  if (error instanceof ApiError && error.status === 429)
+    return LIVE_TEXTS.testTooMany(DEVICE_TESTS_PER_MINUTE);
+  if (error instanceof ApiError) return serverErrorText(error) ?? LIVE_TEXTS.testServerFault;
+  return LIVE_TEXTS.testOffline;
+}
 
 /**
  * SPEC §2: a button per flag plays it on the lights now, and on the lights of the account's online
@@ -18,13 +34,23 @@ export function TestFlags() {
   const lights = useLights();
   const { user } = useAuth();
   const companionOnline = useCompanionDevices(user?.email)?.some((device) => device.online) ?? false;
-  const [result, setResult] = useState<{ ok: true; flag: EffectFlag } | { ok: false } | null>(null);
+  const [result, setResult] = useState<TestResult | null>(null);
 
   const test = (flag: EffectFlag) => {
     const played = lights.playTest(flag);
-    // The companion plays its own lights; a failure to reach it leaves the browser's test as it is.
-    if (companionOnline) testCompanions(flag).catch(() => undefined);
-    setResult(played || companionOnline ? { ok: true, flag } : { ok: false });
+    if (!companionOnline) {
+      setResult(played ? { kind: 'sent', flag } : { kind: 'none' });
+      return;
+    }
+    setResult({ kind: 'sending', flag });
+    // What the page says is what the companions did: a refusal (429, a fault) is said as such.
+    testCompanions(flag).then(
+      ({ devices }) =>
+        setResult(
+          devices > 0 || played ? { kind: 'sent', flag } : { kind: 'refused', flag, played, reason: null },
+        ),
+      (error: unknown) => setResult({ kind: 'refused', flag, played, reason: describeTestRefusal(error) }),
+    );
   };
 
   return (
@@ -44,7 +70,7 @@ export function TestFlags() {
           </button>
         ))}
       </div>
-      {result?.ok === false && (
+      {result?.kind === 'none' && (
         <div role="alert" className="flex gap-3 rounded-control border border-danger/60 bg-danger/10 p-3">
           <AlertTriangle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-danger" />
           <p>
@@ -55,9 +81,16 @@ export function TestFlags() {
           </p>
         </div>
       )}
-      {result?.ok === true && (
+      {result?.kind === 'refused' && (
+        <p role="alert" className="text-caption text-danger">
+          {LIVE_TEXTS.testRefused(flagLabel(result.flag), result.reason, result.played)}
+        </p>
+      )}
+      {(result?.kind === 'sent' || result?.kind === 'sending') && (
         <p role="status" className="text-caption text-ink-300">
-          Sent {flagLabel(result.flag)} to your lights.
+          {result.kind === 'sent'
+            ? LIVE_TEXTS.testSent(flagLabel(result.flag))
+            : LIVE_TEXTS.testSending(flagLabel(result.flag))}
         </p>
       )}
     </div>

@@ -11,6 +11,15 @@ export const LIVE_TEXTS = {
   /** SPEC §8 "Testing without lights". */
   noLights: 'Lights not connected or no devices selected.',
   noLightsHelp: 'Go to Settings to connect your lights, then select them in Light Control.',
+  testSent: (flag: string) => `Sent ${flag} to your lights.`,
+  testSending: (flag: string) => `Sending ${flag} to your lights…`,
+  testRefused: (flag: string, reason: string | null, browserPlayed: boolean) =>
+    `Your companion did not play ${flag}${reason ? `: ${reason}` : ': no companion is online now.'}${
+      browserPlayed ? " This browser's lights played it." : ''
+    }`,
+  testTooMany: (perMinute: number) => `more than ${perMinute} tests in a minute. Try again in a minute.`,
+  testServerFault: "Flaglight's server had a problem.",
+  testOffline: 'Flaglight cannot reach its server.',
   setupHint:
     'Tick "Use this screen as a light" in Light Control, or connect a light provider in Settings and select at least one light.',
 } as const;

@@ -8,7 +8,7 @@ import { buildUser, seedSession } from '../../../test/users';
 import { clearCompanionDevices } from '../../companion/companion-store';
 import { COMPANION_TEXTS } from '../../companion/companion-texts';
 import { readLocalSettings, updateLocalSettings } from '../../settings/local-settings';
-import { LightControlPanel } from '../panels/LightControlPanel';
+import { describeDrivenLights, LightControlPanel } from '../panels/LightControlPanel';
 
 const fan = buildUser({ email: FAN_EMAIL });
 
@@ -173,5 +173,43 @@ describe('the Companion tab of Light Control', () => {
     await openCompanionTab([companion()]);
     await waitFor(() => expect(screen.getByRole('checkbox', { name: /Lan bulb 3/ })).toBeChecked());
     expect(screen.getByText('1 of 3 selected')).toBeInTheDocument();
+  });
+});
+
+describe('what Light Control says follows the flags', () => {
+  test("with a companion online and no cloud light, it names the companion's lights, not the screen alone", async () => {
+    await openCompanionTab([companion()]);
+    // Two of the companion's three lights answer: it drives those.
+    expect(
+      await screen.findByText("Flags drive your companion's 2 lights and this screen."),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/flags show on this screen only/)).not.toBeInTheDocument();
+  });
+
+  test('an offline companion drives nothing now', async () => {
+    await openCompanionTab([companion({ online: false })]);
+    expect(
+      await screen.findByText(
+        'Pick the lights that show the flags. Until then, flags show on this screen only.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  test.each([
+    [
+      { cloud: 'Philips Hue', companion: 0, screen: true },
+      'Flags drive your Philips Hue lights and this screen.',
+    ],
+    [
+      { cloud: 'LIFX and Govee', companion: 20, screen: true },
+      "Flags drive your LIFX and Govee lights, your companion's 20 lights and this screen.",
+    ],
+    [{ cloud: null, companion: 1, screen: false }, "Flags drive your companion's 1 light."],
+    [
+      { cloud: null, companion: 0, screen: false },
+      'Pick the lights that show the flags, or tick this screen below.',
+    ],
+  ])('%j reads "%s"', (driven, text) => {
+    expect(describeDrivenLights(driven)).toBe(text);
   });
 });

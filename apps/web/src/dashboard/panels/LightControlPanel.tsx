@@ -2,7 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { Lightbulb } from 'lucide-react';
 import { useState } from 'react';
 import { useAuth } from '../../auth/auth-context';
-import { findSharedLights } from '../../companion/companion-lights';
+import { drivenLightCount, findSharedLights } from '../../companion/companion-lights';
 import { COMPANION_TEXTS } from '../../companion/companion-texts';
 import { CompanionStatus } from '../../companion/CompanionStatus';
 import { SharedLightsPrompt } from '../../companion/SharedLightsPrompt';
@@ -21,6 +21,27 @@ const TAB_CLASS =
   'min-h-11 flex-1 whitespace-nowrap rounded-control px-3 py-2 font-semibold text-ink-300 transition-colors hover:text-ink-100 sm:px-4 ' +
   'data-[state=active]:bg-ink-700 data-[state=active]:text-ink-100 focus-visible:outline-2 ' +
   'focus-visible:outline-offset-2 focus-visible:outline-accent';
+
+/** The panel's line on what follows the flags: the cloud lights, the companion's, this screen. */
+export function describeDrivenLights(driven: {
+  cloud: string | null;
+  companion: number;
+  screen: boolean;
+}): string {
+  const parts = [
+    ...(driven.cloud ? [`your ${driven.cloud} lights`] : []),
+    ...(driven.companion > 0
+      ? [`your companion's ${driven.companion} light${driven.companion === 1 ? '' : 's'}`]
+      : []),
+  ];
+  if (parts.length === 0)
+    return driven.screen
+      ? 'Pick the lights that show the flags. Until then, flags show on this screen only.'
+      : 'Pick the lights that show the flags, or tick this screen below.';
+  if (driven.screen) parts.push('this screen');
+  const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+  return `Flags drive ${list}.`;
+}
 
 /**
  * SPEC §2 Light Control: a tab per provider (device list, selection, hide, test) and the
@@ -43,17 +64,23 @@ export function LightControlPanel() {
   const [tab, setTab] = useState<DrivenProvider | 'companion' | null>(null);
   const shown = tab ?? drivenProvider ?? (isProviderConnected(states.hue) ? 'hue' : 'lifx');
   const shared = findSharedLights(companions.data, settings);
+  // What the account's online companions drive now, by the same rule as the companion itself.
+  const companionLights = (companions.data ?? [])
+    .filter((device) => device.online)
+    .reduce((sum, device) => sum + drivenLightCount(device.lights, settings.companionSelectedLights), 0);
 
   return (
     <Panel
       title="Light Control"
       icon={Lightbulb}
       className="flex-1"
-      description={
-        drivenProvider
-          ? `Flags drive your ${PROVIDER_NAMES[drivenProvider]}${goveeAlongside ? ' and Govee' : ''} lights and this screen.`
-          : 'Pick the lights that show the flags. Until then, flags show on this screen only.'
-      }
+      description={describeDrivenLights({
+        cloud: drivenProvider
+          ? `${PROVIDER_NAMES[drivenProvider]}${goveeAlongside ? ' and Govee' : ''}`
+          : null,
+        companion: companionLights,
+        screen: settings.screenLight,
+      })}
     >
       <UnsavedChangeNotice area="lights" />
       {companions.data && companions.data.length > 0 && (
