@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import {
   SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE,
   SESSION_TRACKING_PER_ADDRESS_PER_MINUTE,
 } from '@flaglight/contract';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VERIFY_SUBJECT, verifyEmailByMail, waitForMail } from './account-helpers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
@@ -231,3 +233,45 @@ function trackingSuite(dialect: (typeof dialects)[number]) {
 for (const dialect of dialects) {
   describe(`session tracking on ${dialect}`, () => trackingSuite(dialect));
 }
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!TEST_REDIS_URL)('session tracking limits counted in Redis (set TEST_REDIS_URL)', () => {
+  test('two instances share one count per client address', async () => {
+    const prefix = `flaglight-test-${crypto.randomBytes(4).toString('hex')}:`;
+    const env = { AUTH_RATE_LIMIT_PER_MINUTE: '1000', REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix };
+    const instances = [await buildTestApp({ env }), await buildTestApp({ env })];
+    try {
+      const perAccount = 15;
+      const accounts = await Promise.all(
+        Array.from(
+          { length: Math.ceil(SESSION_TRACKING_PER_ADDRESS_PER_MINUTE / perAccount) },
+          async (_, i) => {
+            const t = instances[i % 2]!;
+            return { t, token: await signUp(t) };
+          },
+        ),
+      );
+      const end = ({ t, token }: (typeof accounts)[number]) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/sessions/end',
+          payload: { sessionId: 'none' },
+          remoteAddress: '192.0.2.44',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < perAccount; i++)
+        for (const account of accounts) statuses.push((await end(account)).statusCode);
+      expect(statuses).toHaveLength(SESSION_TRACKING_PER_ADDRESS_PER_MINUTE);
+      expect(statuses.every((status) => status === 404)).toBe(true);
+      for (const account of accounts.slice(0, 2)) expect((await end(account)).statusCode).toBe(429);
+    } finally {
+      for (const t of instances) await t.close();
+      const admin = new Redis(TEST_REDIS_URL!);
+      const keys = await admin.keys(`${prefix}*`);
+      if (keys.length) await admin.del(...keys);
+      admin.disconnect();
+    }
+  });
+});
