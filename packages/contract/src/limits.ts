@@ -98,5 +98,12 @@ export const PUBLIC_READS_PER_MINUTE = 600;
 export const LOGOUTS_PER_MINUTE = 60;
 /** `GET /auth/hue/callback` per client address and minute (each one looks up and spends a state). */
 export const HUE_CALLBACKS_PER_MINUTE = 30;
+/**
+ * `GET /api/downloads/:product` per client address and minute, counting every request (a full
+ * download, a resumed one with `Range`, a revalidation with `If-None-Match`): a household fetching an
+ * installer or two, resuming dropped ones and a download manager's few parallel parts fit; thirty
+ * parallel copies of an 87 MB file from one address (2.6 GB in seconds) do not.
+ */
+export const DOWNLOADS_PER_MINUTE = 10;
 /** The companion's local bridge (DESIGN §9): reached by the web app only after a user gesture. */
 export const COMPANION_BRIDGE_URL = 'http://127.0.0.1:47920';

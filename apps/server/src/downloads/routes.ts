@@ -1,10 +1,14 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { api } from '@flaglight/contract';
+import { Readable } from 'node:stream';
+import { api, DOWNLOADS_PER_MINUTE } from '@flaglight/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromContract } from '../http/contract-route.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, HttpError } from '../http/errors.js';
+import { honoursIfRange, matchesNoneMatch, parseByteRange } from './http-range.js';
 
 /**
  * Desktop builds (SPEC §2 landing: `/api/downloads/{product}-setup`; DESIGN §5.9). A product in
@@ -28,6 +32,7 @@ const MAX_PRODUCT_LENGTH = 64;
 export const DOWNLOAD_MESSAGES = {
   invalidProduct: 'Invalid product name: use lower-case letters, digits and hyphens',
   notAvailable: 'The Flaglight desktop app is not available for download yet',
+  rangeNotSatisfiable: 'The requested range is past the end of the file',
 } as const;
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -135,26 +140,110 @@ a:focus-visible{outline:3px solid #fff;outline-offset:3px}
 }
 
 function notAvailable(request: FastifyRequest, reply: FastifyReply, product: string) {
+  // Not kept by a CDN or proxy: the build may be published a minute later.
+  void reply.header('cache-control', 'no-store');
   if (wantsJson(request))
     return reply.status(404).send({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
   return reply.status(404).type('text/html; charset=utf-8').send(renderNotAvailablePage(product));
 }
 
+/**
+ * The landing links to fixed URLs (`/api/downloads/flaglight-setup` names the newest build), so a
+ * cache may keep a file only briefly: 5 minutes absorb a rush (a CDN or proxy answers it), and a
+ * new release reaches everyone within 5 minutes; after that a cache revalidates with
+ * `If-None-Match` and an unchanged file costs a 304 (decision 036).
+ */
+export const DOWNLOAD_CACHE_CONTROL = 'public, max-age=300';
+
+// No symlink at the last step, even one swapped in after findInstaller looked (O_NOFOLLOW; Windows has none).
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0);
+
+interface FileIdentity {
+  key: string;
+  tag: Promise<string>;
+}
+
+/**
+ * A strong entity tag from the file's content (SHA-256): the same bytes have the same tag on every
+ * instance and after a copy, which size and time do not promise. Hashed once per file version (its
+ * device, inode, size and time), by path: a handful of files.
+ */
+function createContentTags() {
+  const known = new Map<string, FileIdentity>();
+  async function hash(handle: FileHandle): Promise<string> {
+    const digest = crypto.createHash('sha256');
+    // Positional reads (`start`), and the handle stays open: the answer is read from the same file.
+    for await (const chunk of handle.createReadStream({ start: 0, autoClose: false }))
+      digest.update(chunk as Buffer);
+    return `"${digest.digest('base64url')}"`;
+  }
+  return function contentTag(file: string, handle: FileHandle, stat: fs.Stats): Promise<string> {
+    const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    const entry = known.get(file);
+    if (entry?.key === key) return entry.tag;
+    const tag = hash(handle);
+    known.set(file, { key, tag });
+    tag.catch(() => {
+      if (known.get(file)?.tag === tag) known.delete(file);
+    });
+    return tag;
+  };
+}
+
+async function sendInstaller(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  installer: Installer,
+  contentTag: ReturnType<typeof createContentTags>,
+) {
+  const handle = await fs.promises.open(installer.file, OPEN_FLAGS).catch(() => null);
+  if (!handle) return null;
+  let streaming = false;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return null;
+    const etag = await contentTag(installer.file, handle, stat);
+    const validators = { etag, 'cache-control': DOWNLOAD_CACHE_CONTROL, 'accept-ranges': 'bytes' };
+    // If-None-Match before the range (RFC 9110 §13.2.2).
+    if (matchesNoneMatch(request.headers['if-none-match'], etag))
+      return reply.status(304).headers(validators).send();
+    const range = honoursIfRange(request.headers['if-range'], etag)
+      ? parseByteRange(request.headers.range, stat.size)
+      : ({ kind: 'whole' } as const);
+    if (range.kind === 'unsatisfiable') {
+      void reply.header('content-range', `bytes */${stat.size}`);
+      throw new HttpError(416, `${DOWNLOAD_MESSAGES.rangeNotSatisfiable} (the file has ${stat.size} bytes)`);
+    }
+    void reply.headers(validators);
+    const { start, end } = range.kind === 'part' ? range : { start: 0, end: stat.size - 1 };
+    void reply
+      .status(range.kind === 'part' ? 206 : 200)
+      .type(CONTENT_TYPES[installer.extension] ?? 'application/octet-stream')
+      .header('content-length', String(end - start + 1))
+      .header('content-disposition', `attachment; filename="${installer.name}"`);
+    if (range.kind === 'part') void reply.header('content-range', `bytes ${start}-${end}/${stat.size}`);
+    // HEAD and an empty file: the headers, without reading the file.
+    if (request.method === 'HEAD' || end < start) return reply.send(Readable.from([]));
+    streaming = true;
+    // The stream closes the handle when it ends, fails or the client goes away.
+    return reply.send(handle.createReadStream({ start, end }));
+  } finally {
+    if (!streaming) await handle.close().catch(() => undefined);
+  }
+}
+
 export async function downloadRoutes(app: FastifyInstance, opts: DownloadRoutesOptions): Promise<void> {
+  const contentTag = createContentTags();
   app.withTypeProvider<ZodTypeProvider>().route({
-    ...fromContract(api.meta.download),
+    // Per client address, counting every request: DOWNLOADS_PER_MINUTE says why that many.
+    ...fromContract(api.meta.download, { rateLimitPerMinute: DOWNLOADS_PER_MINUTE }),
     handler: async (request, reply) => {
       const { product } = request.params;
       if (product.length > MAX_PRODUCT_LENGTH || !PRODUCT_PATTERN.test(product))
         throw badRequest(DOWNLOAD_MESSAGES.invalidProduct);
       const installer = await findInstaller(opts.downloadsDir, product);
-      if (!installer) return notAvailable(request, reply, product);
-      return reply
-        .type(CONTENT_TYPES[installer.extension] ?? 'application/octet-stream')
-        .header('content-length', String(installer.size))
-        .header('content-disposition', `attachment; filename="${installer.name}"`)
-        .header('cache-control', 'no-cache')
-        .send(fs.createReadStream(installer.file));
+      const sent = installer ? await sendInstaller(request, reply, installer, contentTag) : null;
+      return sent ?? notAvailable(request, reply, product);
     },
   });
 }

@@ -40,10 +40,11 @@ export const metaRoutes = {
     auth: 'public',
     summary:
       'Download a desktop build: flaglight-setup (Windows installer), flaglight-linux (Linux x64 executable), flaglight-linux-arm64 (Linux arm64 executable: a Raspberry Pi with a 64-bit OS)',
-    description: 'Sends the file as an attachment, or a 404 page (JSON error when the client asks for JSON).',
+    description:
+      'Sends the file as an attachment, or a 404 page (JSON error when the client asks for JSON). One byte range (`Range: bytes=N-`) resumes a download (206, `Content-Range`; 416 past the end); a strong `ETag` answers `If-None-Match` with 304 and guards `If-Range`; `Cache-Control: public` lets a CDN or proxy keep it for a few minutes. Limited per client address.',
     tags: ['downloads'],
     params: z.object({ product: z.string() }),
     produces: 'application/octet-stream',
-    responses: { ...errors(400, 404) },
+    responses: { ...errors(400, 404, 416, 429) },
   }),
 };
