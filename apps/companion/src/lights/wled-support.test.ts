@@ -72,6 +72,31 @@ describe('WLED in the companion', () => {
     expect(b!.view().hex).toBe('#800000');
   });
 
+  test("--wled A,B: A answering with B's MAC while B is down does not keep B from its own address once both answer normally", async () => {
+    const [a, b] = await devices(2);
+    const log = createLogger({ console: false });
+    hub = createLightsHub({ log });
+    await startWledSupport({ hub, log, addresses: [address(a!), address(b!)], mdns: false });
+    b!.setFault({ offline: true });
+    a!.setFault({ mac: b!.id });
+    await hub.rescan();
+    // A is not driven while it answers as B (B may be, at A's address, while its own is silent).
+    await until(() => hub!.lights().find((l) => l.id === a!.id)?.reachable === false, 8_000);
+    // Both answer normally again; no restart.
+    a!.setFault({ mac: null });
+    b!.setFault({ offline: false });
+    await hub.rescan();
+    await until(() => hub!.lights().filter((l) => l.reachable).length === 2, 8_000);
+    expect(hub.lights().map((l) => [l.id, l.reachable])).toEqual([
+      [a!.id, true],
+      [b!.id, true],
+    ]);
+    const before = b!.view().requests.writes;
+    hub.play('green');
+    await until(() => a!.view().hex === '#00ff00' && b!.view().hex === '#00ff00');
+    expect(b!.view().requests.writes).toBeGreaterThan(before);
+  });
+
   test('with the LAN scan, devices the search finds are added, and again on a rescan', async () => {
     const [a, b] = await devices(2);
     const log = createLogger({ console: false });

@@ -19,7 +19,8 @@ export interface WledSupportOptions {
  * WLED devices on the LAN: one driver for every device given or found, added to the hub like any
  * other brand (the same player, effect programs and broadcast delay). With the LAN scan, each
  * rescan (the hub's `discover`) searches mDNS again and adds what is new; a device found at a new
- * address keeps its id (its MAC). No pairing: WLED's JSON API is open on the LAN.
+ * address keeps its id (its MAC), and is driven there only while its own address is silent: it goes
+ * back as soon as that answers with its MAC again. No pairing: WLED's JSON API is open on the LAN.
  */
 export async function startWledSupport(options: WledSupportOptions): Promise<void> {
   const { hub, log } = options;

@@ -51,12 +51,15 @@ export function wledSwatches(devices: readonly WledSimDevice[]) {
   });
 }
 
+const isMac = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{12}$/i.test(v);
+
 const asBody = (body: unknown): Record<string, unknown> =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
 /**
- * `POST /_control/wled/fault {id?, offline?, delayMs?, busy?, failNext?, endless?}` (one device by
- * its MAC, or all) and `GET /_control/wled/:id/log`.
+ * `POST /_control/wled/fault {id?, offline?, delayMs?, busy?, failNext?, endless?, mac?}` (one
+ * device by its MAC, or all; `mac`: 12 hex digits it answers with instead of its own, or null) and
+ * `GET /_control/wled/:id/log`.
  */
 export function registerWledControl(app: FastifyInstance, devices: readonly WledSimDevice[]): void {
   const find = (id: unknown) =>
@@ -70,15 +73,18 @@ export function registerWledControl(app: FastifyInstance, devices: readonly Wled
     if (
       flags.some((k) => body[k] !== undefined && typeof body[k] !== 'boolean') ||
       (body.delayMs !== undefined && count(body.delayMs) === undefined) ||
-      (body.failNext !== undefined && count(body.failNext) === undefined)
+      (body.failNext !== undefined && count(body.failNext) === undefined) ||
+      (body.mac !== undefined && body.mac !== null && !isMac(body.mac))
     )
-      return reply
-        .code(400)
-        .send({ error: 'offline, busy and endless are booleans; delayMs and failNext whole numbers ≥ 0' });
+      return reply.code(400).send({
+        error:
+          'offline, busy and endless are booleans; delayMs and failNext whole numbers ≥ 0; mac 12 hex digits or null',
+      });
     const patch: Partial<WledSimFault> = {};
     for (const k of flags) if (typeof body[k] === 'boolean') patch[k] = body[k];
     if (count(body.delayMs) !== undefined) patch.delayMs = count(body.delayMs)!;
     if (count(body.failNext) !== undefined) patch.failNext = count(body.failNext)!;
+    if (body.mac === null || isMac(body.mac)) patch.mac = body.mac === null ? null : body.mac.toLowerCase();
     for (const device of targets) device.setFault(patch);
     return { devices: devices.map((d) => ({ id: d.id, fault: d.view().fault })) };
   });

@@ -136,6 +136,16 @@ describe('LAN simulator: WLED devices beside the other brands', () => {
       expect(fault.statusCode).toBe(200);
       expect(lan.wled[1]!.view().fault).toMatchObject({ delayMs: 50, busy: true, offline: false });
       expect(lan.wled[0]!.view().fault.busy).toBe(false);
+      // The first device claims to be the second: its info names the second's MAC.
+      const claim = { method: 'POST' as const, url: '/_control/wled/fault' };
+      const first = lan.wled[0]!.id;
+      expect((await app.inject({ ...claim, payload: { id: first, mac: id.toUpperCase() } })).statusCode).toBe(
+        200,
+      );
+      expect((await call(lan.wled[0]!, 'GET', '/json/info')).json).toMatchObject({ mac: id });
+      expect((await app.inject({ ...claim, payload: { id: first, mac: 'not-a-mac' } })).statusCode).toBe(400);
+      expect((await app.inject({ ...claim, payload: { id: first, mac: null } })).statusCode).toBe(200);
+      expect((await call(lan.wled[0]!, 'GET', '/json/info')).json).toMatchObject({ mac: first });
       expect(
         (await app.inject({ method: 'POST', url: '/_control/wled/fault', payload: { offline: 'yes' } }))
           .statusCode,

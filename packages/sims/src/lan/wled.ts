@@ -33,6 +33,11 @@ export interface WledSimFault {
   failNext: number;
   /** `GET /json/info` streams without end (something else answering in the device's place). */
   endless: boolean;
+  /**
+   * `GET /json/info` (and `/json`, `/json/si`) names this MAC instead of its own: another device
+   * claiming to be that one (null: its own).
+   */
+  mac: string | null;
 }
 
 export interface WledSimSegment {
@@ -94,7 +99,14 @@ export interface WledSimDevice {
 type Body = Record<string, unknown>;
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 const byte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
-const NO_FAULT: WledSimFault = { offline: false, delayMs: 0, busy: false, failNext: 0, endless: false };
+const NO_FAULT: WledSimFault = {
+  offline: false,
+  delayMs: 0,
+  busy: false,
+  failNext: 0,
+  endless: false,
+  mac: null,
+};
 
 /**
  * A WLED device on the LAN (reference home-assistant-mqtt-wled.md §3): its JSON API over plain HTTP
@@ -102,7 +114,7 @@ const NO_FAULT: WledSimFault = { offline: false, delayMs: 0, busy: false, failNe
  * `/json/palettes`; `POST /json/state` (`/json/si`) with `application/json` only (else the 404
  * page), `on`, `bri`, `transition`, `tt`, `seg` as an object (the selected segment) or an array;
  * bad JSON 400 `{"error":9}`, another `/json/*` 501 `{"error":4}`. Blink and Strobe play on the
- * `now` clock. Faults: offline, slow, busy (503), an endless info answer.
+ * `now` clock. Faults: offline, slow, busy (503), an endless info answer, another device's MAC.
  */
 export async function startWledSim(options: WledSimOptions = {}): Promise<WledSimDevice> {
   const now = options.now ?? Date.now;
@@ -150,7 +162,7 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
     arch: 'esp32',
     freeheap: 180_000,
     uptime: Math.floor((now() - startedAt) / 1000),
-    mac,
+    mac: fault.mac ?? mac,
     ip: LAN_SIM_HOST,
   });
 

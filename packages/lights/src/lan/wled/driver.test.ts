@@ -262,6 +262,70 @@ describe('WLED pacing and failures', () => {
     expect(driver.devices()[0]!.address.port).toBe(after.port);
   });
 
+  test("while B is down, A answering with B's MAC takes B only while B is silent: B is back at its own address when it answers, A at its own when it does", async () => {
+    const a = await sim({ name: 'A' });
+    const b = await sim({ name: 'B' });
+    const { driver, events } = await connected([a, b], { healthIntervalMs: 50 });
+    const at = () => driver.devices().map((d) => [d.id, d.address.port, d.reachable]);
+    await driver.setState([], look(COLOR_PRESETS.red));
+    b.setFault({ offline: true });
+    await expect(driver.setState([b.id], look(COLOR_PRESETS.red))).rejects.toMatchObject({ kind: 'network' });
+    a.setFault({ mac: b.id });
+    // B's own address is asked again and is silent: B is trusted at A's address, A is not driven.
+    await waitFor(() => at()[1]![1] === a.port);
+    expect(at()).toEqual([
+      [a.id, a.port, false],
+      [b.id, a.port, true],
+    ]);
+    expect(events).toContainEqual({
+      type: 'error',
+      error: {
+        kind: 'not-found',
+        message: `WLED "A" is not at 127.0.0.1:${a.port}: another device (${b.id}) answers there`,
+      },
+    });
+
+    // B answers at its own address again (A still claims to be B): B goes back there.
+    b.setFault({ offline: false });
+    await waitFor(() => at()[1]![1] === b.port);
+    const toA = posts(a).length;
+    await driver.setState([], look(COLOR_PRESETS.blue));
+    expect(b.view().state.seg[0]!.col[0]).toEqual(rgb(COLOR_PRESETS.blue));
+    expect(posts(a)).toHaveLength(toA);
+
+    // A answers as itself again: each device at its own address, both driven.
+    a.setFault({ mac: null });
+    await waitFor(() => at()[0]![2] === true);
+    await driver.setState([], look(COLOR_PRESETS.yellow));
+    expect(at()).toEqual([
+      [a.id, a.port, true],
+      [b.id, b.port, true],
+    ]);
+    for (const device of [a, b])
+      expect(device.view().state.seg[0]!.col[0]).toEqual(rgb(COLOR_PRESETS.yellow));
+  });
+
+  test("an address answering with another device's MAC while that device answers at its own is not driven as either, and is driven again as itself", async () => {
+    const a = await sim({ name: 'A' });
+    const b = await sim({ name: 'B' });
+    const { driver } = await connected([a, b], { healthIntervalMs: 50 });
+    a.setFault({ mac: b.id });
+    await waitFor(() => driver.devices().find((d) => d.id === a.id)?.reachable === false);
+    const toA = posts(a).length;
+    await driver.setState([], look(COLOR_PRESETS.green));
+    await driver.setState([b.id], look(COLOR_PRESETS.blue));
+    expect(posts(a)).toHaveLength(toA);
+    expect(b.view().state.seg[0]!.col[0]).toEqual(rgb(COLOR_PRESETS.blue));
+    expect(driver.devices().map((d) => [d.id, d.address.port])).toEqual([
+      [a.id, a.port],
+      [b.id, b.port],
+    ]);
+    // A names itself again: it is found at its address and gets the look it missed.
+    a.setFault({ mac: null });
+    await waitFor(() => a.view().state.seg[0]!.col[0]!.join() === rgb(COLOR_PRESETS.green).join());
+    expect(driver.devices().every((d) => d.reachable)).toBe(true);
+  });
+
   test('a strobe left running (no newer look) is set solid after its length and the guard', async () => {
     const device = await sim();
     const { driver } = await connected([device], { strobeGuardMs: 50 });
