@@ -330,12 +330,14 @@ test.describe('desktop companion', () => {
       20_000,
     );
     if (broker) {
-      // The broker heard the same flag, retained under the companion's name, and it is online.
+      // The broker heard the same flag, retained under the companion's name and suffix, and it is online.
       await waitFor(
         'the flag on MQTT',
         async () =>
-          mqttLines.some((line) => /^flaglight\/e2e_companion\/flag (yellow|double_yellow)$/.test(line)) &&
-          mqttLines.includes('flaglight/e2e_companion/availability online'),
+          mqttLines.some((line) =>
+            /^flaglight\/e2e_companion_[0-9a-f]{4}\/flag (yellow|double_yellow)$/.test(line),
+          ) &&
+          mqttLines.some((line) => /^flaglight\/e2e_companion_[0-9a-f]{4}\/availability online$/.test(line)),
         10_000,
       );
     }
@@ -395,7 +397,8 @@ test.describe('desktop companion', () => {
       await endProcess(companion, 'SIGKILL');
       await waitFor(
         'availability offline after a kill -9',
-        async () => mqttLines.includes('flaglight/e2e_companion/availability offline'),
+        async () =>
+          mqttLines.some((line) => /^flaglight\/e2e_companion_[0-9a-f]{4}\/availability offline$/.test(line)),
         10_000,
       );
     }

@@ -159,7 +159,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   const followedSource = () => fallback.view().source;
   const home = createHomeSupport({
     mqtt: options.mqtt ?? null,
-    companionId: options.deviceName ?? os.hostname(),
+    companionName: options.deviceName ?? os.hostname(),
+    store,
     log,
   });
   const playback = createPlayback({

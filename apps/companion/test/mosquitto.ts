@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreeTcpPort as freePort } from '@flaglight/sims';
+import mqtt, { type MqttClient } from 'mqtt';
 
 export const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((file) => fs.existsSync(file));
 const MOSQUITTO_PASSWD = ['/usr/bin/mosquitto_passwd', '/usr/sbin/mosquitto_passwd'].find((file) =>
@@ -86,4 +87,23 @@ export async function startBroker(options: { users?: Record<string, string> } = 
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface SeenMessage {
+  topic: string;
+  payload: string;
+  retain: boolean;
+  at: number;
+}
+
+/** A real subscriber: every message on `flaglight/#` and `homeassistant/#`, retained ones first. */
+export async function subscribeAll(url: string) {
+  const client: MqttClient = await mqtt.connectAsync(url, { reconnectPeriod: 200 });
+  const seen: SeenMessage[] = [];
+  client.on('message', (topic, payload, packet) =>
+    seen.push({ topic, payload: payload.toString(), retain: packet.retain, at: Date.now() }),
+  );
+  await client.subscribeAsync(['flaglight/#', 'homeassistant/#']);
+  const last = (topic: string) => seen.filter((m) => m.topic === topic).at(-1);
+  return { client, seen, last };
 }

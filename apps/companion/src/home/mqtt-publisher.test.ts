@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FlagEventData } from '@flaglight/core';
-import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { MOSQUITTO, startBroker, type Broker } from '../../test/mosquitto.js';
+import { MOSQUITTO, startBroker, subscribeAll as subscribe, type Broker } from '../../test/mosquitto.js';
 import { createLogger } from '../system/log.js';
 import { parseMqttSettings } from './mqtt-options.js';
 import { createMqttPublisher, type MqttPublisher } from './mqtt-publisher.js';
@@ -26,18 +25,6 @@ function flag(
     emittedAt: now,
     ...extra,
   };
-}
-
-/** A real subscriber: every message on `flaglight/#` and `homeassistant/#`, retained ones first. */
-async function subscribe(url: string) {
-  const client: MqttClient = await mqtt.connectAsync(url, { reconnectPeriod: 200 });
-  const seen: { topic: string; payload: string; retain: boolean; at: number }[] = [];
-  client.on('message', (topic, payload, packet) =>
-    seen.push({ topic, payload: payload.toString(), retain: packet.retain, at: Date.now() }),
-  );
-  await client.subscribeAsync(['flaglight/#', 'homeassistant/#']);
-  const last = (topic: string) => seen.filter((m) => m.topic === topic).at(-1);
-  return { client, seen, last };
 }
 
 let cleanup: (() => Promise<unknown>)[] = [];

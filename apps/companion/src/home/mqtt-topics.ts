@@ -27,6 +27,21 @@ export function mqttSafeId(value: string): string {
   return id === '' ? 'companion' : id;
 }
 
+/** The companion's name as an id, alone: what versions before decision 035 published under. */
+export function deriveNameMqttId(name: string): string {
+  return mqttSafeId(name.toLowerCase());
+}
+
+/**
+ * The id a companion publishes under (`flaglight/<id>/…`, client id `flaglight-<id>`): its name,
+ * readable, and the random suffix kept in its data folder, so two companions whose names clean to
+ * the same id ("Living Room", "living/room", two Pis called raspberrypi) never share topics or a
+ * client id (decision 035).
+ */
+export function deriveMqttId(name: string, suffix: string): string {
+  return `${deriveNameMqttId(name).slice(0, 64 - suffix.length - 1)}_${suffix}`;
+}
+
 export interface MqttTopics {
   base: string;
   flag: string;
@@ -92,7 +107,10 @@ export function statePayload(
 }
 
 export interface DiscoveryDevice {
+  /** Topics, unique ids and the Home Assistant device (`deriveMqttId`). */
   companionId: string;
+  /** Home Assistant's entity ids, readable (`sensor.flaglight_<name>_flag`; HA adds `_2` on a clash). */
+  entityId?: string | undefined;
   name: string;
   version: string;
 }
@@ -100,6 +118,7 @@ export interface DiscoveryDevice {
 /** Home Assistant discovery: a flag sensor (enum) with the state as attributes, and a session sensor. */
 export function discoveryConfigs(device: DiscoveryDevice): { topic: string; payload: unknown }[] {
   const id = mqttSafeId(device.companionId);
+  const entityId = mqttSafeId(device.entityId ?? device.companionId);
   const topics = mqttTopics(device.companionId);
   const common = {
     availability_topic: topics.availability,
@@ -121,7 +140,7 @@ export function discoveryConfigs(device: DiscoveryDevice): { topic: string; payl
         ...common,
         name: 'Track flag',
         unique_id: `flaglight_${id}_flag`,
-        default_entity_id: `sensor.flaglight_${id}_flag`,
+        default_entity_id: `sensor.flaglight_${entityId}_flag`,
         state_topic: topics.flag,
         json_attributes_topic: topics.state,
         device_class: 'enum',
@@ -135,7 +154,7 @@ export function discoveryConfigs(device: DiscoveryDevice): { topic: string; payl
         ...common,
         name: 'Session',
         unique_id: `flaglight_${id}_session`,
-        default_entity_id: `sensor.flaglight_${id}_session`,
+        default_entity_id: `sensor.flaglight_${entityId}_session`,
         state_topic: topics.state,
         value_template: "{{ value_json.session.name or value_json.session.key or 'none' }}",
         icon: 'mdi:racing-helmet',

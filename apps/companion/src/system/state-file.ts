@@ -41,6 +41,9 @@ export const CompanionStateSchema = z.object({
   preferences: z.unknown().optional(),
   /** When this companion last followed a live session (ISO): the F1 live-timing fallback's condition. */
   lastLiveAt: z.string().optional(),
+  /** MQTT: the random suffix of this companion's client id and topics, and whether the name-only
+   * topics of versions before it were cleared (decision 035). */
+  mqtt: z.object({ suffix: z.string(), legacyCleared: z.boolean().default(true) }).optional(),
 });
 export type CompanionState = z.infer<typeof CompanionStateSchema>;
 
