@@ -22,6 +22,7 @@ const REAL_TIME_FILES = [
   'lights-accessibility.spec.ts',
   'preferences.spec.ts',
   'every-brand-choice.spec.ts',
+  'test-flags.spec.ts',
 ];
 // A renamed file would silently leave the real-time lane and race the others on the simulators.
 for (const file of REAL_TIME_FILES) {

@@ -107,3 +107,31 @@ export async function goveeDevices(request: APIRequestContext): Promise<SimGovee
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { devices: SimGoveeDevice[] }).devices;
 }
+
+/**
+ * Connects the demo's cloud lights in Settings: LIFX with its token (kept in this browser), and with
+ * `all`, Philips Hue through the OAuth popup and its stored key, and Govee with its key (both kept
+ * on the server). Auto-connect stays as it is: it is what reconnects them after a reload.
+ */
+export async function connectCloudLights(page: Page, options: { all: boolean }): Promise<void> {
+  await page.goto('/#/settings');
+  await new LightSettings(page).connectLifx('demo-token');
+  await expect(page.getByText(/LIFX connected: \d+ lights/)).toBeVisible();
+  if (!options.all) return;
+  await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
+  const hue = page.getByRole('region', { name: 'Philips Hue Remote API' });
+  const popupOpened = page.waitForEvent('popup');
+  await hue.getByRole('button', { name: 'Connect Philips Hue' }).click();
+  const popup = await popupOpened;
+  await popup.getByRole('button', { name: 'Allow' }).click();
+  await expect.poll(() => popup.isClosed()).toBe(true);
+  const key = await hue.getByLabel('Your new application key').inputValue();
+  await hue.getByLabel('Application key', { exact: true }).fill(key);
+  await hue.getByRole('button', { name: 'Store key' }).click();
+  await expect(hue.getByText('Application key stored.')).toBeVisible();
+  await page.getByRole('button', { name: 'Govee Cloud' }).click();
+  const govee = page.getByRole('region', { name: 'Govee Cloud' });
+  await govee.getByLabel('Govee API key').fill('demo-govee-key');
+  await govee.getByRole('button', { name: 'Connect Govee' }).click();
+  await expect(govee.getByText(/Govee connected: \d+ lights found/)).toBeVisible({ timeout: 15_000 });
+}

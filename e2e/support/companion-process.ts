@@ -90,3 +90,61 @@ export function spawnCompanion(options: {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { process: child, output: () => output, ran: built ? COMPANION_EXECUTABLE : 'sources (no build)' };
 }
+
+export interface DemoServer {
+  base: string;
+  process: ChildProcess;
+}
+
+/**
+ * A demo server of a journey's own on `port` (a journey that kills it, or moves its race): `node
+ * --import tsx` runs it in this one process, so kill -9 really kills it.
+ */
+export async function startDemoServer(options: {
+  port: number;
+  dataDir: string;
+  env?: Record<string, string>;
+}): Promise<DemoServer> {
+  const base = `http://127.0.0.1:${options.port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      FLAGLIGHT_MODE: 'demo',
+      DATA_DIR: options.dataDir,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: base,
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 60_000);
+  } catch (error) {
+    await endProcess(child, 'SIGKILL');
+    throw error;
+  }
+  return { base, process: child };
+}
+
+/** Places the demo's live race (the OpenF1 simulator) at a minute of a recording, at a speed. */
+export async function setDemoRace(base: string, fixture: string, positionMinutes: number, speed: number) {
+  const response = await fetch(`${base}/sims/openf1/_control/replays`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ replays: [{ fixture, positionMinutes, speed }] }),
+  });
+  if (!response.ok) throw new Error(`the OpenF1 simulator refused the race: ${response.status}`);
+}
+
+/** Pauses (0) or resumes the demo's race: the same session goes on (a new replay would be a new session). */
+export async function setDemoRaceSpeed(base: string, speed: number) {
+  const response = await fetch(`${base}/sims/openf1/_control/speed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ speed }),
+  });
+  if (!response.ok) throw new Error(`the OpenF1 simulator refused the speed: ${response.status}`);
+}

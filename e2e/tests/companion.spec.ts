@@ -6,7 +6,15 @@ import { request as playwrightRequest, type APIRequestContext } from '@playwrigh
 import { expect, seedSession, test } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { signUpViaApi } from '../support/accounts';
-import { endProcess, REPO_ROOT, spawnCompanion, waitFor as waitUntil } from '../support/companion-process';
+import {
+  endProcess,
+  setDemoRace,
+  setDemoRaceSpeed,
+  spawnCompanion,
+  startDemoServer,
+  waitFor as waitUntil,
+  type DemoServer,
+} from '../support/companion-process';
 import { freePort } from '../support/ports';
 
 /**
@@ -72,11 +80,6 @@ let diagnostics = (): string => '';
 const waitFor = <T>(what: string, check: () => Promise<T | null | undefined | false>, ms: number) =>
   waitUntil(what, check, ms, () => diagnostics());
 
-interface DemoServer {
-  base: string;
-  process: ChildProcess;
-}
-
 interface Bulb {
   id: string;
   baseColor: { hue: number; saturation: number; brightness: number };
@@ -116,51 +119,15 @@ test.describe('desktop companion', () => {
   let companionOutput: () => string = () => '';
   let api: APIRequestContext | null = null;
 
-  async function startServer(): Promise<DemoServer> {
-    const base = `http://127.0.0.1:${port}`;
-    // `node --import tsx` runs the server in this one process, so kill -9 really kills it.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        FLAGLIGHT_MODE: 'demo',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: base,
-        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-        DEMO_LIFX_LAN_PORT: String(lifxPort),
-        DEMO_HUE_BRIDGE_PORT: String(huePort),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
+  const startServer = () =>
+    startDemoServer({
+      port,
+      dataDir,
+      env: { DEMO_LIFX_LAN_PORT: String(lifxPort), DEMO_HUE_BRIDGE_PORT: String(huePort) },
     });
-    try {
-      await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 60_000);
-    } catch (error) {
-      await endProcess(child, 'SIGKILL');
-      throw error;
-    }
-    return { base, process: child };
-  }
-
-  async function setRace(base: string, positionMinutes: number, speed: number): Promise<void> {
-    const response = await fetch(`${base}/sims/openf1/_control/replays`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ replays: [{ fixture: DEMO_FIXTURE, positionMinutes, speed }] }),
-    });
-    expect(response.ok).toBe(true);
-  }
-
-  /** Resumes the paused replay: the same session goes on (a new replay would be a new session). */
-  async function setSpeed(base: string, speed: number): Promise<void> {
-    const response = await fetch(`${base}/sims/openf1/_control/speed`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ speed }),
-    });
-    expect(response.ok).toBe(true);
-  }
+  const setRace = (base: string, positionMinutes: number, speed: number) =>
+    setDemoRace(base, DEMO_FIXTURE, positionMinutes, speed);
+  const setSpeed = setDemoRaceSpeed;
 
   /** The LAN simulator's Govee devices and Nanoleaf controllers, as `/sims/lan/state` shows them. */
   async function lanState(base: string) {

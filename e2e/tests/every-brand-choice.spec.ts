@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { createSession, expect, seedSession, test, USERS } from '../fixtures';
-import { goveeDevices, hueSimLights, LightControlPanel, LightSettings } from '../page-models/light-control';
+import {
+  connectCloudLights,
+  goveeDevices,
+  hueSimLights,
+  LightControlPanel,
+} from '../page-models/light-control';
 import type { Session } from '../support/accounts';
 import { endProcess, spawnCompanion, waitFor, type CompanionProcess } from '../support/companion-process';
 import { freePort } from '../support/ports';
@@ -47,31 +52,6 @@ async function openBrowser(browser: Browser, session: Session): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await seedSession(page, session);
   return page;
-}
-
-/** Connects the three cloud brands in Settings (LIFX's token stays in this browser; Hue and Govee on the server). */
-async function connectClouds(page: Page, withHueAndGovee: boolean): Promise<void> {
-  await page.goto('/#/settings');
-  // Auto-connect stays on: it is what reconnects the cloud lights (and lists them) after a reload.
-  await new LightSettings(page).connectLifx('demo-token');
-  await expect(page.getByText(/LIFX connected: \d+ lights/)).toBeVisible();
-  if (!withHueAndGovee) return;
-  await page.getByRole('button', { name: 'Philips Hue Remote API' }).click();
-  const hue = page.getByRole('region', { name: 'Philips Hue Remote API' });
-  const popupOpened = page.waitForEvent('popup');
-  await hue.getByRole('button', { name: 'Connect Philips Hue' }).click();
-  const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Allow' }).click();
-  await expect.poll(() => popup.isClosed()).toBe(true);
-  const key = await hue.getByLabel('Your new application key').inputValue();
-  await hue.getByLabel('Application key', { exact: true }).fill(key);
-  await hue.getByRole('button', { name: 'Store key' }).click();
-  await expect(hue.getByText('Application key stored.')).toBeVisible();
-  await page.getByRole('button', { name: 'Govee Cloud' }).click();
-  const govee = page.getByRole('region', { name: 'Govee Cloud' });
-  await govee.getByLabel('Govee API key').fill('demo-govee-key');
-  await govee.getByRole('button', { name: 'Connect Govee' }).click();
-  await expect(govee.getByText(/Govee connected: \d+ lights found/)).toBeVisible({ timeout: 15_000 });
 }
 
 async function openTab(lights: LightControlPanel, name: string): Promise<Locator> {
@@ -185,7 +165,7 @@ test.describe('a choice of lights of every brand', () => {
       (await (await fetch(`http://127.0.0.1:${bridgePort}/api/status`)).json()) as CompanionStatus;
 
     // The cloud lights: the first one of each simulator is picked, the second one hidden later.
-    await connectClouds(page, true);
+    await connectCloudLights(page, { all: true });
     const cloudLights = {
       lifx: (
         (await (await request.get('/sims/lifx/_control/bulbs')).json()) as {
@@ -261,7 +241,7 @@ test.describe('a choice of lights of every brand', () => {
     await expectTicked(page, picked, reported.length);
     await expect(screenBox).not.toBeChecked();
     const second = await openBrowser(browser, session);
-    await connectClouds(second, false);
+    await connectCloudLights(second, { all: false });
     await expectTicked(second, picked, reported.length);
     await expect(
       new LightControlPanel(second).panel.getByRole('checkbox', { name: 'Use this screen as a light' }),

@@ -169,7 +169,6 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
           },
           onError: (error) => warnOnce(key, error.message),
           onStep: ({ step }) => {
-            if (step.kind === 'restore') return;
             const look = {
               name: step.kind === 'strobe' ? `${step.color.name} (flashing)` : step.color.name,
               css: css(step.color, step.brightness),

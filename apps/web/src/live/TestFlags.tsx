@@ -1,7 +1,7 @@
 import { DEVICE_TESTS_PER_MINUTE } from '@flaglight/contract/limits';
 import { EFFECT_FLAGS, type EffectFlag } from '@flaglight/core';
 import { AlertTriangle } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/client';
 import { useAuth } from '../auth/auth-context';
@@ -35,21 +35,27 @@ export function TestFlags() {
   const { user } = useAuth();
   const companionOnline = useCompanionDevices(user?.email)?.some((device) => device.online) ?? false;
   const [result, setResult] = useState<TestResult | null>(null);
+  // Only the latest press is reported (answers to earlier ones may come after it).
+  const latest = useRef(0);
 
   const test = (flag: EffectFlag) => {
+    const press = ++latest.current;
+    const report = (next: TestResult) => {
+      if (press === latest.current) setResult(next);
+    };
     const played = lights.playTest(flag);
     if (!companionOnline) {
-      setResult(played ? { kind: 'sent', flag } : { kind: 'none' });
+      report(played ? { kind: 'sent', flag } : { kind: 'none' });
       return;
     }
-    setResult({ kind: 'sending', flag });
+    report({ kind: 'sending', flag });
     // What the page says is what the companions did: a refusal (429, a fault) is said as such.
     testCompanions(flag).then(
       ({ devices }) =>
-        setResult(
+        report(
           devices > 0 || played ? { kind: 'sent', flag } : { kind: 'refused', flag, played, reason: null },
         ),
-      (error: unknown) => setResult({ kind: 'refused', flag, played, reason: describeTestRefusal(error) }),
+      (error: unknown) => report({ kind: 'refused', flag, played, reason: describeTestRefusal(error) }),
     );
   };
 

@@ -18,8 +18,13 @@ export interface EffectPlayerOptions {
   timers?: Timers;
   onWarning?: (message: string) => void;
   onError?: (error: LightErrorInfo) => void;
-  /** Called as each step is handed to the driver (for logs and the timing benchmark). */
-  onStep?: (info: { flag: EffectFlag; step: LightStep; targetMs: number; firedAt: number }) => void;
+  /** Called as each step is handed to the driver, a restore as the look it restores (logs, the status page, the timing benchmark). */
+  onStep?: (info: {
+    flag: EffectFlag;
+    step: Exclude<LightStep, { kind: 'restore' }>;
+    targetMs: number;
+    firedAt: number;
+  }) => void;
 }
 
 export interface ScheduledFlag {
@@ -87,16 +92,15 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     );
   }
 
-  function send(ids: readonly string[], step: LightStep): void {
-    let resolved: Exclude<LightStep, { kind: 'restore' }> | null;
-    if (step.kind === 'restore') {
-      const look = lasting ? getSettledLook(lasting) : null;
-      resolved = look && { kind: 'set-state', atMs: step.atMs, ...look, transitionMs: 0 };
-    } else {
-      resolved = step;
-    }
-    if (!resolved) return;
-    driver.playStep(ids, resolved).catch((error: unknown) => report(toLightErrorInfo(error)));
+  /** A `restore` becomes the lasting flag's look (none before any lasting flag); other steps stay. */
+  function resolve(step: LightStep): Exclude<LightStep, { kind: 'restore' }> | null {
+    if (step.kind !== 'restore') return step;
+    const look = lasting ? getSettledLook(lasting) : null;
+    return look && { kind: 'set-state', atMs: step.atMs, ...look, transitionMs: 0 };
+  }
+
+  function send(ids: readonly string[], step: Exclude<LightStep, { kind: 'restore' }>): void {
+    driver.playStep(ids, step).catch((error: unknown) => report(toLightErrorInfo(error)));
   }
 
   function start(prog: LightProgram, startMs: number, momentary = false): void {
@@ -117,8 +121,11 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
       // A flag that starts late (a sleeping tab) catches up: only the latest past step is sent.
       if (next && startMs + next.atMs <= now) return;
       stepTimers.at(targetMs, () => {
-        options.onStep?.({ flag: prog.flag, step, targetMs, firedAt: timers.now() });
-        send(ids, step);
+        const resolved = resolve(step);
+        if (!resolved) return;
+        // What is sent, as sent: a restore is reported as the look it restores.
+        options.onStep?.({ flag: prog.flag, step: resolved, targetMs, firedAt: timers.now() });
+        send(ids, resolved);
       });
     });
   }
