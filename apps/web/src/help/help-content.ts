@@ -122,7 +122,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'mqtt-setup',
         question: 'Can my automations follow the flag (MQTT)?',
         answer:
-          'Yes. Start the Flaglight Companion with --mqtt mqtt://your-broker:1883 (or set FLAGLIGHT_MQTT_URL, with FLAGLIGHT_MQTT_USERNAME and FLAGLIGHT_MQTT_PASSWORD). It publishes the flag the room shows, after your delay, to flaglight/<computer>/flag (green, yellow, double_yellow, red, safety_car, vsc, vsc_ending, chequered, fastest_lap or none), with a JSON state and availability beside it, all retained. Home Assistant shows a "Track flag" sensor by itself through MQTT discovery; Node-RED, Homey and openHAB can subscribe too.',
+          'Yes. Start the Flaglight Companion with --mqtt mqtt://your-broker:1883 (or set FLAGLIGHT_MQTT_URL, with FLAGLIGHT_MQTT_USERNAME and FLAGLIGHT_MQTT_PASSWORD). It publishes the flag the room shows, after your delay, to flaglight/<computer>_<code>/flag (<code>: four characters the companion draws once, shown on its status page; green, yellow, double_yellow, red, safety_car, vsc, vsc_ending, chequered, fastest_lap or none), with a JSON state and availability beside it, all retained. Home Assistant shows a "Track flag" sensor by itself through MQTT discovery; Node-RED, Homey and openHAB can subscribe too.',
         links: [SETTINGS, DOWNLOAD],
       },
       {

@@ -85,7 +85,7 @@ export const LAN_TEXTS = {
       'MQTT lets any automation follow the flag: the companion publishes it to your broker, and Home Assistant shows a "Track flag" sensor by itself (MQTT discovery). Node-RED, Homey and openHAB can subscribe too.',
     setup: [
       'Start the companion with --mqtt mqtt://homeassistant.local:1883 (or set FLAGLIGHT_MQTT_URL; the user name and password in FLAGLIGHT_MQTT_USERNAME and FLAGLIGHT_MQTT_PASSWORD).',
-      'Topics, retained: flaglight/<computer>/flag (green, yellow, double_yellow, red, safety_car, vsc, vsc_ending, chequered, fastest_lap or none), …/state (JSON) and …/availability (online or offline).',
+      'Topics, retained: flaglight/<computer>_<code>/flag (<code>: four characters drawn once, shown on the status page; green, yellow, double_yellow, red, safety_car, vsc, vsc_ending, chequered, fastest_lap or none), …/state (JSON) and …/availability (online or offline).',
       'The companion’s status page says whether it reached the broker; a wrong password or an unreachable broker is a line there, and it keeps trying.',
     ],
   },
