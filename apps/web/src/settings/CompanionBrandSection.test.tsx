@@ -66,5 +66,5 @@ test('with no companion linked, a brand section says so', async () => {
 test('MQTT: the broker address, the topics and what the status page says', () => {
   render(<MqttSection />);
   expect(screen.getByText(/--mqtt mqtt:\/\/homeassistant.local:1883/)).toBeVisible();
-  expect(screen.getByText(/flaglight\/<computer>\/flag/)).toBeVisible();
+  expect(screen.getByText(/flaglight\/<computer>_<code>\/flag/)).toBeVisible();
 });
