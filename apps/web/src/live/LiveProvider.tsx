@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, type ReactNode } from 'react';
 import { useAuth } from '../auth/auth-context';
 import { useCompanionDevicesFeed } from '../companion/use-companions';
 import { useLocalSettings } from '../settings/local-settings';
 import { receivePushedPreferences } from '../settings/preferences-sync';
+import { keepNewerPreferences } from '../settings/room-delay-api';
 import { usePreferencesSync } from '../settings/use-preferences-sync';
 import { useFlagTitle } from '../ui/use-flag-title';
 import { useWakeLock } from '../ui/use-wake-lock';
@@ -19,6 +21,7 @@ import { useLiveConnection } from './use-live-connection';
  */
 export function LiveProvider({ children, feedDeps }: { children: ReactNode; feedDeps?: LiveFeedDeps }) {
   const { user } = useAuth();
+  const queryClient = useQueryClient();
   const [settings] = useLocalSettings(user?.email);
   // The account's preferences: read after sign-in, written on change, pushed on the stream.
   usePreferencesSync(user?.email);
@@ -27,7 +30,11 @@ export function LiveProvider({ children, feedDeps }: { children: ReactNode; feed
   const live = useLiveConnection({
     delaySeconds: settings.delaySeconds,
     delayEnabled: settings.delayEnabled,
-    onPreferences: (data) => receivePushedPreferences(user?.email, data),
+    onPreferences: (data) => {
+      receivePushedPreferences(user?.email, data);
+      // Settings → Devices reads the document too (a room's delay, its calibration's base).
+      keepNewerPreferences(queryClient, data);
+    },
     onDevices: companions.refresh,
     ...(feedDeps ? { feedDeps } : {}),
   });

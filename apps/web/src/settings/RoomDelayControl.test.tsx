@@ -213,6 +213,35 @@ test('calibrating a room saves what its TV measures beyond the broadcast delay',
   ]);
 });
 
+test('a calibration takes off the broadcast delay the account has when it saves, not the one this page last read', async () => {
+  vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-08T04:00:00Z') });
+  // This page read 10 s; another browser has lowered it to 5 s since.
+  const current = doc(4, { delay: { enabled: true, seconds: 5 } });
+  let attempt = 0;
+  const api = renderSection({
+    'GET /api/me/preferences': { body: doc(3, { delay: { enabled: true, seconds: 10 } }) },
+    'PUT /api/me/preferences': (body) => {
+      attempt += 1;
+      if (attempt === 1)
+        return { status: 409, body: { error: 'Changed elsewhere', code: 'conflict', current } };
+      return { body: { ...(body as object), updatedAt: null } };
+    },
+  });
+  const bedroom = await room('Bedroom PC');
+  await userEvent.click(within(bedroom).getByRole('button', { name: T.calibrate }));
+  await userEvent.click(within(bedroom).getByRole('button', { name: 'Start' }));
+  vi.setSystemTime(new Date('2026-03-08T04:00:12.100Z'));
+  await userEvent.click(within(bedroom).getByRole('button', { name: 'Mark' }));
+  expect(await within(bedroom).findByRole('status')).toHaveTextContent(
+    "Measured 12.1 s on this room's TV: its extra delay is now +7.1 s.",
+  );
+  expect(puts(api).map((body) => (body as PreferencesDocument).preferences.delayOffsetsMs)).toEqual([
+    { 'dev-bed': 2100 },
+    { 'dev-bed': 7100 },
+  ]);
+  expect(within(bedroom).getByText('This room: 12.1 s = 5 s broadcast delay + 7.1 s')).toBeVisible();
+});
+
 test('a calibration beyond the control’s range is not saved and says what to change instead', async () => {
   vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-08T04:00:00Z') });
   const api = renderSection({ 'GET /api/me/preferences': { body: doc(3) } });

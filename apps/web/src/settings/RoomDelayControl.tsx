@@ -23,7 +23,7 @@ import {
   ROOM_OFFSET_MIN_MS,
   ROOM_OFFSET_STEP_MS,
 } from './room-delay';
-import { PREFERENCES_QUERY_KEY, saveRoomOffset } from './room-delay-api';
+import { PREFERENCES_QUERY_KEY, RoomOffsetOutOfRange, saveRoomOffset } from './room-delay-api';
 
 interface RoomDelayControlProps {
   device: LinkedDevice;
@@ -34,16 +34,25 @@ interface RoomDelayControlProps {
 }
 
 interface SaveRequest {
-  offsetMs: number;
-  /** The success text, when it should say more than "Saved" (a calibration). */
-  announce?: string;
+  /** The offset, or for a calibration the offset worked out on the document it is written on. */
+  offsetMs: number | ((preferences: PreferencesDocument['preferences']) => number);
+  /** The success text for the offset saved, when it should say more than "Saved" (a calibration). */
+  announce?: (offsetMs: number) => string;
 }
 
 function saveErrorText(error: unknown): string {
+  if (error instanceof RoomOffsetOutOfRange)
+    return `Measured ${formatSeconds(error.measuredMs)} on this room's TV: ${outOfRangeNotice(error.offsetMs, error.baseMs)}`;
+
   // A refusal the user can act on (400 bounds, 429 too many writes) says why in the server's words.
   if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'conflict')
     return `${T.saveFailed} (${error.message})`;
   return T.saveFailed;
+}
+
+/** Why a measurement cannot be a room's extra delay on top of the account's broadcast delay. */
+function outOfRangeNotice(offsetMs: number, baseMs: number): string {
+  return `that needs ${formatOffset(offsetMs)} on top of the ${formatSeconds(baseMs)} broadcast delay, outside ${formatOffset(ROOM_OFFSET_MIN_MS)} to ${formatOffset(ROOM_OFFSET_MAX_MS)}. Change the broadcast delay on the Dashboard first, then calibrate this room again.`;
 }
 
 /**
@@ -72,12 +81,13 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
         linkedDeviceIds,
       }),
     onMutate: () => setNotice(null),
-    onSuccess: (saved, { offsetMs, announce }) => {
+    onSuccess: (saved, { announce }) => {
       queryClient.setQueryData(PREFERENCES_QUERY_KEY, saved);
-      setDraftMs((draft) => (draft === offsetMs ? null : draft));
+      const offsetMs = saved.preferences.delayOffsetsMs[device.id] ?? 0;
+      setDraftMs(null);
       setNotice({
         kind: 'success',
-        text: announce ?? `Saved: ${formatOffset(offsetMs)} for ${device.name}.`,
+        text: announce?.(offsetMs) ?? `Saved: ${formatOffset(offsetMs)} for ${device.name}.`,
       });
     },
     onError: (error) => setNotice({ kind: 'error', text: saveErrorText(error) }),
@@ -115,19 +125,20 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
     change(clampRoomOffset(clampRoomOffset(valueMs) + direction * ROOM_OFFSET_STEP_MS));
 
   const calibrated = (seconds: number) => {
-    const offset = offsetFromMeasurement(seconds * 1000, baseMs);
-    const measured = `Measured ${formatSeconds(seconds * 1000)} on this room's TV`;
-    if (!isInRoomRange(offset)) {
-      setNotice({
-        kind: 'error',
-        text: `${measured}: that needs ${formatOffset(offset)} on top of the ${formatSeconds(baseMs)} broadcast delay, outside ${formatOffset(ROOM_OFFSET_MIN_MS)} to ${formatOffset(ROOM_OFFSET_MAX_MS)}. Change the broadcast delay on the Dashboard first, then calibrate this room again.`,
-      });
-      return;
-    }
-    change(offset);
+    const measuredMs = seconds * 1000;
+    const measured = `Measured ${formatSeconds(measuredMs)} on this room's TV`;
+    // Worked out on the account's delay as the server has it when it saves, never a stale copy.
+    const offsetOn = (preferences: PreferencesDocument['preferences']) => {
+      const base = accountDelayMs(preferences);
+      const offset = offsetFromMeasurement(measuredMs, base);
+      if (!isInRoomRange(offset)) throw new RoomOffsetOutOfRange(offset, base, measuredMs);
+      return offset;
+    };
+    setInputText(null);
+    setInputError(null);
     save.mutate({
-      offsetMs: offset,
-      announce: `${measured}: its extra delay is now ${formatOffset(offset)}.`,
+      offsetMs: offsetOn,
+      announce: (offset) => `${measured}: its extra delay is now ${formatOffset(offset)}.`,
     });
   };
 

@@ -1,6 +1,8 @@
+import type { PreferencesDocument } from '@flaglight/contract';
 import { PREFERENCES_MAX_DEVICE_OFFSETS, PREFERENCES_MAX_OFFSET_MS } from '@flaglight/contract/limits';
+import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_TEST_PREFERENCES } from '../../test/preferences';
+import { buildPreferencesDocument, DEFAULT_TEST_PREFERENCES } from '../../test/preferences';
 import {
   clampRoomOffset,
   describeRoomDelay,
@@ -13,6 +15,7 @@ import {
   ROOM_OFFSET_MIN_MS,
   withRoomOffset,
 } from './room-delay';
+import { keepNewerPreferences, PREFERENCES_QUERY_KEY } from './room-delay-api';
 
 test('the control offers only offsets the server accepts', () => {
   expect(ROOM_OFFSET_MIN_MS).toBeGreaterThanOrEqual(-PREFERENCES_MAX_OFFSET_MS);
@@ -90,5 +93,24 @@ describe('withRoomOffset', () => {
     );
     const next = withRoomOffset({ ...base, delayOffsetsMs: full }, 'new', 300, ['new', 'old-1']);
     expect(next.delayOffsetsMs).toEqual({ 'old-1': 100, new: 300 });
+  });
+});
+
+describe('a pushed preferences document', () => {
+  test('replaces the cached one when newer, never when older or not a document', () => {
+    const client = new QueryClient();
+    const at = (version: number, seconds: number) =>
+      buildPreferencesDocument(version, { delay: { enabled: true, seconds } });
+    client.setQueryData(PREFERENCES_QUERY_KEY, at(3, 10));
+    keepNewerPreferences(client, at(2, 30));
+    keepNewerPreferences(client, { version: 9 });
+    keepNewerPreferences(client, 'nonsense');
+    expect(client.getQueryData<PreferencesDocument>(PREFERENCES_QUERY_KEY)?.preferences.delay.seconds).toBe(
+      10,
+    );
+    keepNewerPreferences(client, at(4, 5));
+    expect(client.getQueryData<PreferencesDocument>(PREFERENCES_QUERY_KEY)?.preferences.delay.seconds).toBe(
+      5,
+    );
   });
 });
