@@ -24,6 +24,22 @@ describe('parseConfig', () => {
     expect(config.publicUrl).toBe('http://localhost:4100');
   });
 
+  test("the app's origins are PUBLIC_URL's, with its loopback twins only when it is on loopback", () => {
+    expect(parseConfig({ PORT: '4100' }).appOrigins).toEqual([
+      'http://localhost:4100',
+      'http://127.0.0.1:4100',
+      'http://[::1]:4100',
+    ]);
+    expect(parseConfig({ PUBLIC_URL: 'http://127.0.0.1:3199/' }).appOrigins).toEqual([
+      'http://127.0.0.1:3199',
+      'http://localhost:3199',
+      'http://[::1]:3199',
+    ]);
+    expect(parseConfig({ PUBLIC_URL: 'https://Flaglight.example/app' }).appOrigins).toEqual([
+      'https://flaglight.example',
+    ]);
+  });
+
   test('an explicit service URL wins in demo mode too', () => {
     expect(parseConfig({ OPENF1_BASE_URL: 'http://127.0.0.1:9/x/' }).openf1.baseUrl).toBe(
       'http://127.0.0.1:9/x',

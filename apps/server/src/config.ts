@@ -255,6 +255,12 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Public origin used in links (e-mails, OAuth callbacks); defaults to http://localhost:PORT. */
   publicUrl: string;
+  /**
+   * The origins the app is served at, derived from PUBLIC_URL only (never from a request): its own
+   * origin and, when it names a loopback host, the same scheme and port at localhost, 127.0.0.1 and
+   * [::1]. A browser's redirect back to the app (checkout's return) may go to any of them.
+   */
+  appOrigins: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -305,6 +311,23 @@ function f1LiveSetting(value: string | undefined, demo: boolean, ownOpenF1: bool
   if (!demo) return { url: F1_LIVE_TIMING_HUB };
   // Demo mode: the simulator mirrors the OpenF1 simulator; against another OpenF1 it would tell another race.
   return ownOpenF1 && value === undefined ? null : { url: undefined };
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * PUBLIC_URL's origin, and its loopback twins when it is on loopback (demo mode is opened at
+ * http://localhost:PORT or http://127.0.0.1:PORT alike; both names reach this computer only).
+ */
+export function deriveAppOrigins(publicUrl: string): string[] {
+  const url = new URL(publicUrl);
+  if (!LOOPBACK_HOSTS.includes(url.hostname)) return [url.origin];
+  const twins = LOOPBACK_HOSTS.map((host) => {
+    const twin = new URL(url.origin);
+    twin.hostname = host;
+    return twin.origin;
+  });
+  return [url.origin, ...twins.filter((origin) => origin !== url.origin)];
 }
 
 export class ConfigError extends Error {
@@ -375,6 +398,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     hostFromEnv: e.HOST !== undefined,
     trustProxy: e.TRUST_PROXY ?? false,
     publicUrl,
+    appOrigins: deriveAppOrigins(publicUrl),
     logLevel: e.LOG_LEVEL,
     dataDir,
     database,

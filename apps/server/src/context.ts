@@ -197,6 +197,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     stripe: stripeKey ? createStripeClient(stripeKey, config.stripe.apiUrl ?? sims?.origin) : undefined,
     webhookSecret: config.stripe.webhookSecret ?? sims?.checkout.webhookSecret,
     publicUrl: config.publicUrl,
+    appOrigins: config.appOrigins,
     mailer,
     logger,
     now,

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthService } from '../auth/service.js';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
+import { readPageOrigin } from './page-origin.js';
 import type { PaymentService } from './service.js';
 
 export async function paymentRoutes(
@@ -15,7 +16,7 @@ export async function paymentRoutes(
 
   app.route({
     ...fromContract(api.payments.checkout),
-    handler: async (request) => payments.startCheckout(signedInUser(request)),
+    handler: async (request) => payments.startCheckout(signedInUser(request), readPageOrigin(request)),
   });
 
   app.route({

@@ -38,6 +38,8 @@ export interface PaymentDeps {
   stripe: Stripe | undefined;
   webhookSecret: string | undefined;
   publicUrl: string;
+  /** Origins a checkout may return the browser to (Config.appOrigins: set by the operator only). */
+  appOrigins: readonly string[];
   mailer: Mailer;
   logger: Logger;
   now: () => Date;
@@ -62,6 +64,16 @@ export function createPaymentService(deps: PaymentDeps) {
       deps.logger.error({ err: error }, 'stripe retrieve failed');
       throw new HttpError(502, PAYMENT_MESSAGES.unavailable);
     }
+  }
+
+  /**
+   * Where a checkout sends the browser back: the app on the origin the fan's page is on, when that
+   * is one of the app's origins (the page's CSP, `form-action 'self'`, blocks a redirect to any
+   * other); otherwise PUBLIC_URL, so a forged origin can never name another site.
+   */
+  function returnBase(pageOrigin: string | null): string {
+    if (pageOrigin === null || !deps.appOrigins.includes(pageOrigin)) return deps.publicUrl;
+    return `${pageOrigin}${new URL(deps.publicUrl).pathname.replace(/\/+$/, '')}`;
   }
 
   /**
@@ -103,9 +115,13 @@ export function createPaymentService(deps: PaymentDeps) {
   }
 
   return {
-    /** Starts a Stripe Checkout for the A$20 lifetime licence; nothing is stored if Stripe fails. */
-    async startCheckout(user: User): Promise<{ url: string; sessionId: string }> {
+    /**
+     * Starts a Stripe Checkout for the A$20 lifetime licence; nothing is stored if Stripe fails.
+     * `pageOrigin` is the origin the fan's page states it is on (see `returnBase`).
+     */
+    async startCheckout(user: User, pageOrigin: string | null): Promise<{ url: string; sessionId: string }> {
       if (user.plan !== 'trial') throw new HttpError(409, PAYMENT_MESSAGES.alreadyLifetime);
+      const base = returnBase(pageOrigin);
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe().checkout.sessions.create({
@@ -123,8 +139,8 @@ export function createPaymentService(deps: PaymentDeps) {
           customer_email: user.email,
           client_reference_id: String(user.id),
           metadata: { userId: String(user.id) },
-          success_url: `${deps.publicUrl}/#/dashboard?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${deps.publicUrl}/#/dashboard?payment=cancelled`,
+          success_url: `${base}/#/dashboard?payment=success&session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${base}/#/dashboard?payment=cancelled`,
         });
       } catch (error) {
         if (error instanceof HttpError) throw error;
