@@ -97,7 +97,8 @@ export default defineConfig({
       DEMO_RACE: 'full',
       DATA_DIR: process.env.FLAGLIGHT_E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
-      // The checkout returns to this origin, whose storage holds the session.
+      // E-mail links use this origin. A checkout returns to whichever of its loopback names the
+      // page was opened at (checkout-origin.spec.ts opens the app at localhost).
       PUBLIC_URL: BASE_URL,
       // Every journey signs in for real; the production limit would refuse a full run.
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
