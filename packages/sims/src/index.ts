@@ -112,6 +112,7 @@ export {
   NANOLEAF_DEMO_DEVICES,
   startLanSim,
 } from './lan/sim.js';
+export { type RunningLanSim, startLanSimServer } from './lan/server.js';
 export {
   NANOLEAF_SIM_PAIRING_WINDOW_MS,
   type NanoleafSimDevice,

@@ -178,4 +178,22 @@ describe('local Hue bridge over HTTPS on 127.0.0.1', () => {
     expect((await put()).status).toBe(200);
     expect(bridge.view().lights[0]!.on).toBe(false);
   });
+
+  test('a bridge that moves goes silent at its old port and answers at the new one as itself, keys and all', async () => {
+    bridge.pressLinkButton();
+    const paired = await call(agent, `${bridge.url}/api`, 'POST', { devicetype: 'flaglight#move' });
+    const [{ success }] = paired.json as [{ success: { username: string } }];
+    const before = bridge.url;
+    const moved = await bridge.move();
+    expect(moved.url).not.toBe(before);
+    expect(bridge.url).toBe(moved.url);
+    expect(bridge.view().url).toBe(moved.url);
+    // Another agent: the first one's kept-alive connection was cut with the old address.
+    const fresh = pinnedAgent(bridge.certificatePem, bridge.id);
+    await expect(call(fresh, `${before}/api/0/config`, 'GET')).rejects.toThrow(/ECONNREFUSED/);
+    const list = await call(fresh, `${moved.url}/clip/v2/resource/light`, 'GET', undefined, success.username);
+    expect(list.status).toBe(200);
+    expect(list.cert.fingerprint256).toBe(bridge.fingerprint256);
+    fresh.destroy();
+  });
 });

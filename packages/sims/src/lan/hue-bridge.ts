@@ -77,6 +77,12 @@ export interface LocalHueBridge {
   commands(): LocalHueCommand[];
   /** The next `times` light PUTs are answered 503, as by an overloaded bridge (lan-lights.md §3.5). */
   failNextLightCommands(times?: number): void;
+  /**
+   * The bridge gets another address (a DHCP lease ran out): its open connections are cut, the old
+   * port goes silent, and it answers at `port` (0 = another ephemeral one) with the same id,
+   * certificate, application keys and lights. `url` and `port` say the new address.
+   */
+  move(port?: number): Promise<{ url: string; port: number }>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -274,8 +280,8 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
 
   await app.listen({ port: options.port ?? 0, host: LAN_SIM_HOST });
   const bound = app.server.address() as AddressInfo;
-  const { port } = bound;
-  const url = `https://${bound.address}:${port}`;
+  let port = bound.port;
+  let url = `https://${bound.address}:${port}`;
 
   const lightView = (light: LanLight): LocalHueLightView => ({
     id: light.id,
@@ -291,8 +297,12 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
 
   return {
     id,
-    url,
-    port,
+    get url() {
+      return url;
+    },
+    get port() {
+      return port;
+    },
     certificatePem: pems.cert,
     fingerprint256,
     pressLinkButton() {
@@ -311,6 +321,24 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
     commands: () => [...log],
     failNextLightCommands(times = 1) {
       failing = times;
+    },
+    async move(next = 0) {
+      const server = app.server;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(next, LAN_SIM_HOST, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const moved = server.address() as AddressInfo;
+      port = moved.port;
+      url = `https://${moved.address}:${port}`;
+      return { url, port };
     },
     reset() {
       failing = 0;

@@ -297,6 +297,18 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
       return { linkButton: true };
     });
     app.get('/_control/hue/commands', async () => ({ commands: hueBridge.commands() }));
+    // A new address for the bridge (its DHCP lease): same id, certificate and keys, the old port silent.
+    app.post('/_control/hue/move', async (request, reply) => {
+      const { port } = asBody(request.body);
+      const to = port === undefined ? 0 : port;
+      if (typeof to !== 'number' || !Number.isInteger(to) || to < 0 || to > 65_535)
+        return reply.code(400).send({ error: 'port is a whole number from 0 (any free one) to 65535' });
+      try {
+        return { hueBridge: await hueBridge.move(to) };
+      } catch (error) {
+        return reply.code(409).send({ error: error instanceof Error ? error.message : String(error) });
+      }
+    });
     // The power-button gesture on one controller (`id`: its serial) or on all of them.
     app.post('/_control/nanoleaf/button', async (request, reply) => {
       const { id } = asBody(request.body);
