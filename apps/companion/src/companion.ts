@@ -86,6 +86,10 @@ export interface Companion {
  */
 export async function startCompanion(options: CompanionOptions): Promise<CompanionStart> {
   const server = options.server.replace(/\/+$/, '');
+  // A second start (the Start-menu shortcut): the running one answers on the port, and nothing of
+  // this one starts (its Home Assistant driver alone kept a stray process alive).
+  const running = options.port === 0 ? null : await probeCompanion(options.port);
+  if (running) return { kind: 'already-running', url: `http://127.0.0.1:${options.port}/`, status: running };
   const log = createLogger({
     console: options.console,
     ...(options.logToFile ? { file: path.join(options.dataDir, 'companion.log') } : {}),
@@ -274,10 +278,16 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       }),
     });
   } catch (error) {
+    // What started already stops: the caller gets no companion to close.
+    stopping.abort();
+    reporter.close();
+    await fallback.close();
+    await home.close();
+    await hub.close();
     if (error instanceof PortInUseError) {
-      const running = await probeCompanion(options.port);
-      if (running)
-        return { kind: 'already-running', url: `http://127.0.0.1:${options.port}/`, status: running };
+      const answering = await probeCompanion(options.port);
+      if (answering)
+        return { kind: 'already-running', url: `http://127.0.0.1:${options.port}/`, status: answering };
       throw new Error(
         `Port ${options.port} is used by another program. Start the companion with --port <another port>.`,
         { cause: error },

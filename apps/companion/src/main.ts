@@ -79,10 +79,10 @@ async function run(flags: RunFlags): Promise<void> {
     ...(flags.name ? { deviceName: flags.name } : {}),
   });
   if (started.kind === 'already-running') {
-    // A second start (the Start-menu shortcut): show the running companion's status page.
+    // A second start (the Start-menu shortcut): show the running companion's status page and exit.
     console.log(`Flaglight Companion is already running: ${started.url}`);
     if (flags.browser !== false) await openBrowser(started.url);
-    return;
+    process.exit(0);
   }
   const { companion } = started;
   let closing = false;
