@@ -198,6 +198,37 @@ test.describe('test flags during a live race', () => {
       await expect(race.getByRole('status', { name: 'Current flag' })).toContainText(/green/i);
     }
 
+    // The companion runs on its own port (--port): Test on this computer finds it all the same.
+    await lights.panel.getByRole('button', { name: 'Test on this computer' }).click();
+    await expect(lights.panel.getByText(/^Flaglight Companion on this computer: following/)).toBeVisible({
+      timeout: 15_000,
+    });
+    // That is a yellow test too: it gives the room back.
+    await expect.poll(allGreen, { timeout: 1_500 + 3_000 + 2_000 }).toBe(true);
+
+    // Paused on its status page: the dashboard says so, and a test says the lights did not change.
+    const pause = (paused: boolean) =>
+      fetch(`http://127.0.0.1:${bridgePort}/api/pause`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paused }),
+      });
+    expect((await pause(true)).ok).toBe(true);
+    const line = lights.panel.getByRole('list', { name: 'Your companions' });
+    await expect(line).toContainText('paused, its lights keep their look', { timeout: 10_000 });
+    await race.getByRole('button', { name: 'Yellow flag', exact: true }).click();
+    await expect(race.getByRole('alert')).toContainText(
+      'Your companion did not play Yellow flag: its lights are paused',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(
+      (await status()).lights
+        .filter((l) => l.driven && l.reachable)
+        .every((l) => l.lastColor?.name === 'green'),
+    ).toBe(true);
+    expect((await pause(false)).ok).toBe(true);
+    await expect(line).toContainText('following, drives', { timeout: 10_000 });
+
     // Tests beyond the account's budget (20 a minute): the page says the companion did not play it.
     const red = race.getByRole('button', { name: 'Red flag', exact: true });
     for (let i = 0; i < 41; i += 1) await red.click();

@@ -27,6 +27,7 @@ import { startWledSupport } from './lights/wled-support.js';
 import { linkDevice } from './link/device-flow.js';
 import { createLightReporter } from './link/light-report.js';
 import { createServerApi, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
+import { startStateReporter } from './link/state-report.js';
 import type { GoveePorts } from './options.js';
 import { createLogger, type Logger } from './system/log.js';
 import { openBrowser } from './system/open-browser.js';
@@ -261,7 +262,11 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         setPaused(paused) {
           hub.setPaused(paused);
           store.update((s) => ({ ...s, paused }));
-          log.info(paused ? 'Lights paused' : 'Lights resumed');
+          // Resumed: the lights take the race's flag at once, not at the next change.
+          const now = playback.shown();
+          if (!paused && now) hub.play(now.state);
+          log.info(paused ? 'Lights paused' : `Lights resumed${now ? `: ${now.state}` : ''}`);
+          stateReporter.now();
         },
         rescan: async () => {
           await hub.rescan();
@@ -296,6 +301,18 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     throw error;
   }
   log.info(`Flaglight Companion ${APP_VERSION}: status page ${bridge.url}`);
+  // What the room shows, told to the server so every page of the account says the same.
+  const stateReporter = startStateReporter({
+    api,
+    log,
+    sources: {
+      token: () => store.get().token,
+      bridgePort: () => bridge.port,
+      paused: () => hub.paused(),
+      stream: () => followStatus,
+      showing: () => playback.shown()?.state ?? null,
+    },
+  });
 
   // Demo: the LAN simulator of the demo server stands in for the home network.
   // The lights start beside the link and the race: a demo server still starting is waited for.
@@ -405,6 +422,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       async close() {
         stopping.abort();
         reporter.close();
+        stateReporter.close();
         playback.clear();
         await follower?.stop();
         await fallback.close();

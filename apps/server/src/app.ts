@@ -1,6 +1,6 @@
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import { COMPANION_BRIDGE_URL } from '@flaglight/contract';
+import { COMPANION_BRIDGE_HOST } from '@flaglight/contract';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/routes.js';
@@ -88,8 +88,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       directives: {
         'script-src': ["'self'", 'https://challenges.cloudflare.com'],
         'frame-src': ["'self'", 'https://challenges.cloudflare.com'],
-        // The companion's local bridge, asked only after the user presses Test on this computer (DESIGN §9).
-        'connect-src': ["'self'", 'https://api.lifx.com', COMPANION_BRIDGE_URL],
+        // The companion's local bridge, asked only after the user presses Test on this computer (DESIGN §9),
+        // on any port of 127.0.0.1: a companion started with --port says which (PUT /api/device/state).
+        'connect-src': ["'self'", 'https://api.lifx.com', `${COMPANION_BRIDGE_HOST}:*`],
         'img-src': ["'self'", 'data:', 'https:'],
         'upgrade-insecure-requests': null,
       },

@@ -177,6 +177,48 @@ function deviceLightsSuite(dialect: (typeof dialects)[number]) {
     expect(res.json()).toMatchObject({ code: 'payload_too_large' });
   });
 
+  test('a companion says what it does (port, paused, stream, flag); the list shows it, pages hear of a change, bad input is 400', async () => {
+    const session = await signUp(t);
+    const device = await linkDevice(t, session);
+    const page = await openStream(t, origin, session, sessionKey);
+    const state = { bridgePort: 47961, paused: true, stream: 'following', message: null, showing: 'vsc' };
+    const put = (token: string, payload: unknown) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/device/state',
+        headers: { authorization: `Bearer ${token}` },
+        payload: payload as object,
+      });
+    expect((await api(t).list(session)).json()[0]).toMatchObject({ state: null, stateUpdatedAt: null });
+    expect((await put(device.token, state)).statusCode).toBe(200);
+    expect((await api(t).list(session)).json()[0]).toMatchObject({
+      state,
+      stateUpdatedAt: expect.any(String),
+    });
+    await vi.waitFor(() => expect(page.of('devices').length).toBe(1));
+    // The same state again is no news.
+    expect((await put(device.token, state)).statusCode).toBe(200);
+    for (const bad of [
+      { ...state, bridgePort: 80 },
+      { ...state, stream: 'dancing' },
+      { ...state, showing: 'blue' },
+      { ...state, message: 'a\nforged line' },
+      { ...state, paused: undefined },
+    ])
+      expect((await put(device.token, bad)).statusCode, JSON.stringify(bad)).toBe(400);
+    // Only the companion itself says it: the account's session may not.
+    expect((await put(session, state)).statusCode).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(page.of('devices').length).toBe(1);
+    page.close();
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/devices/${device.id}`,
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect((await put(device.token, state)).statusCode).toBe(401);
+  });
+
   test("another account never sees a companion's lights", async () => {
     const owner = await signUp(t);
     const stranger = await signUp(t);

@@ -24,6 +24,8 @@ export function companion(over: Partial<LinkedDevice> = {}): LinkedDevice {
     online: true,
     lights: lanLights(3),
     lightsUpdatedAt: '2026-11-25T10:00:00.000Z',
+    state: null,
+    stateUpdatedAt: null,
     ...over,
   };
 }

@@ -86,6 +86,8 @@ export const DEVICE_MAX_LIGHTS = 1024;
 /** The body of `PUT /api/device/lights`: DEVICE_MAX_LIGHTS lights with the longest ids and labels. */
 export const DEVICE_LIGHTS_BODY_LIMIT_BYTES = 512 * 1024;
 export const DEVICE_LIGHT_REPORTS_PER_MINUTE = 30;
+/** `PUT /api/device/state` per companion and minute (it says each change, at most one a second). */
+export const DEVICE_STATE_REPORTS_PER_MINUTE = 60;
 /** `POST /api/devices/test` per account and minute. */
 export const DEVICE_TESTS_PER_MINUTE = 20;
 /**
@@ -105,5 +107,10 @@ export const HUE_CALLBACKS_PER_MINUTE = 30;
  * parallel copies of an 87 MB file from one address (2.6 GB in seconds) do not.
  */
 export const DOWNLOADS_PER_MINUTE = 10;
-/** The companion's local bridge (DESIGN §9): reached by the web app only after a user gesture. */
-export const COMPANION_BRIDGE_URL = 'http://127.0.0.1:47920';
+/**
+ * The companion's local bridge (DESIGN §9): reached by the web app only after a user gesture, on
+ * 127.0.0.1 at the well-known port, or at the port a companion reports (`--port`).
+ */
+export const COMPANION_BRIDGE_HOST = 'http://127.0.0.1';
+export const COMPANION_BRIDGE_PORT = 47920;
+export const COMPANION_BRIDGE_URL = `${COMPANION_BRIDGE_HOST}:${COMPANION_BRIDGE_PORT}`;

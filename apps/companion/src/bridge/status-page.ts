@@ -155,7 +155,10 @@ function render(s) {
     ...(s.mqtt ? [el('div', { className: s.mqtt.state === 'connected' ? 'muted' : 'warn', textContent: s.mqtt.state === 'connected' ? 'MQTT: publishing to ' + s.mqtt.broker + ' under ' + s.mqtt.topic + '/' : 'MQTT: ' + (s.mqtt.message || s.mqtt.state) })] : []),
   );
   const flag = s.flag;
-  $('flag').replaceChildren(flag ? el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (flag.css || '#333') }), NAMES[flag.state] || flag.state]) : text(el('span', { className: 'muted' }), 'No flag yet'));
+  // Paused, the lights keep their look: the race's flag is said as the race's, not as the lights'.
+  $('flag').replaceChildren(
+    s.paused ? text(el('span', { className: 'warn' }), 'Paused: the lights keep their look' + (flag ? ' (race: ' + (NAMES[flag.state] || flag.state) + ')' : '')) :
+    flag ? el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (flag.css || '#333') }), NAMES[flag.state] || flag.state]) : text(el('span', { className: 'muted' }), 'No flag yet'));
   text($('delay'), 'Broadcast delay ' + (s.delayMs / 1000).toFixed(1) + ' s' + (s.pending && s.pending.length ? ' · next: ' + s.pending.map((p) => (NAMES[p.state] || p.state) + ' in ' + Math.max(0, Math.round((Date.parse(p.at) - Date.now()) / 1000)) + ' s').join(', ') : ''));
   paused = !!s.paused;
   text($('pause'), paused ? 'Resume lights' : 'Pause lights');

@@ -1,4 +1,4 @@
-import type { DeviceLightProvider, PreferencesDocument } from '@flaglight/contract';
+import type { DeviceLightProvider, DeviceState, PreferencesDocument } from '@flaglight/contract';
 import type { FlagEventData } from '@flaglight/core';
 import { APP_VERSION } from '../version.js';
 
@@ -60,6 +60,8 @@ export interface ServerApi {
   liveState(token: string, sessionKey?: number): Promise<LiveStateAnswer>;
   preferences(token: string): Promise<PreferencesDocument>;
   reportLights(token: string, lights: ReportedLight[]): Promise<void>;
+  /** `PUT /api/device/state`: what this companion does now (the web app shows it). */
+  reportState(token: string, state: DeviceState): Promise<void>;
   /** `GET /api/live/events`: the raw response, for the stream reader. */
   openEvents(
     query: { ticket: string; sessionKey?: number },
@@ -163,6 +165,9 @@ export function createServerApi(baseUrl: string, fetchImpl: typeof fetch = globa
     },
     async reportLights(token, lights) {
       await call('PUT', '/api/device/lights', { token, body: { lights } });
+    },
+    async reportState(token, state) {
+      await call('PUT', '/api/device/state', { token, body: state });
     },
     async openEvents(query, lastEventId, signal) {
       const url = new URL(`${base}/api/live/events`);

@@ -145,6 +145,9 @@ export interface DevicesTable {
   /** The LAN lights it last reported, a JSON array of the contract's DeviceLight; null before any. */
   lights: string | null;
   lights_updated_at: string | null;
+  /** What it last said of itself, a JSON object of the contract's DeviceState; null before any. */
+  state: string | null;
+  state_updated_at: string | null;
 }
 
 /** A device authorization request (RFC 8628) waiting for, or decided by, a user. */

@@ -110,7 +110,13 @@ export function createDevicesRepository(db: Db) {
     async revoke(id: string, userId: string, now: Date): Promise<boolean> {
       const result = await db
         .updateTable('devices')
-        .set({ revoked_at: now.toISOString(), lights: null, lights_updated_at: null })
+        .set({
+          revoked_at: now.toISOString(),
+          lights: null,
+          lights_updated_at: null,
+          state: null,
+          state_updated_at: null,
+        })
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
@@ -134,26 +140,44 @@ export function createDevicesRepository(db: Db) {
      * undefined when the device is not linked (unlinked since its token was checked).
      */
     async setLights(id: string, lights: string, now: Date): Promise<{ previous: string | null } | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('devices')
-          .select('lights')
-          .where('id', '=', id)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        if (!row) return undefined;
-        await trx
-          .updateTable('devices')
-          .set({ lights, lights_updated_at: now.toISOString() })
-          .where('id', '=', id)
-          .where('revoked_at', 'is', null)
-          .execute();
-        return { previous: row.lights };
-      });
+      return setReport(db, id, 'lights', lights, now);
+    },
+
+    async setState(id: string, state: string, now: Date): Promise<{ previous: string | null } | undefined> {
+      return setReport(db, id, 'state', state, now);
     },
 
     async touch(id: string, now: Date): Promise<void> {
       await db.updateTable('devices').set({ last_seen_at: now.toISOString() }).where('id', '=', id).execute();
     },
   };
+}
+
+/** Stores what a linked (not unlinked) companion reports in one JSON column; undefined when it is not linked. */
+async function setReport(
+  db: Db,
+  id: string,
+  column: 'lights' | 'state',
+  json: string,
+  now: Date,
+): Promise<{ previous: string | null } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('devices')
+      .select(column)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const at = now.toISOString();
+    await trx
+      .updateTable('devices')
+      .set(
+        column === 'lights' ? { lights: json, lights_updated_at: at } : { state: json, state_updated_at: at },
+      )
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return { previous: (row as Record<typeof column, string | null>)[column] };
+  });
 }

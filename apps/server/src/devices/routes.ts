@@ -3,6 +3,7 @@ import {
   DEVICE_APPROVALS_PER_MINUTE,
   DEVICE_CODES_PER_MINUTE,
   DEVICE_LIGHT_REPORTS_PER_MINUTE,
+  DEVICE_STATE_REPORTS_PER_MINUTE,
   DEVICE_TESTS_PER_MINUTE,
   DEVICE_TOKEN_POLLS_PER_MINUTE,
 } from '@flaglight/contract';
@@ -72,6 +73,22 @@ export async function deviceRoutes(fastify: FastifyInstance, opts: { devices: De
       await devices.reportLights(
         { deviceId: device.id, userId: String(signedInUser(request).id) },
         request.body.lights,
+      );
+      return { success: true as const };
+    },
+  });
+
+  app.route({
+    ...fromContract(api.devices.reportState, {
+      rateLimitPerMinute: DEVICE_STATE_REPORTS_PER_MINUTE,
+      rateLimitPer: 'device',
+    }),
+    handler: async (request) => {
+      const device = request.device;
+      if (!device) throw forbidden(DEVICE_ONLY_MESSAGE);
+      await devices.reportState(
+        { deviceId: device.id, userId: String(signedInUser(request).id) },
+        request.body,
       );
       return { success: true as const };
     },

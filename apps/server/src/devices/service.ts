@@ -7,7 +7,9 @@ import {
   USER_CODE_ALPHABET,
   USER_CODE_LENGTH,
   DeviceLightSchema,
+  DeviceStateSchema,
   type DeviceLight,
+  type DeviceState,
   type ErrorCode,
   type LinkedDevice,
   type PendingDevice,
@@ -87,6 +89,17 @@ function parseLights(json: string | null): DeviceLight[] {
     return parsed.success ? parsed.data : [];
   } catch {
     return [];
+  }
+}
+
+/** A stored state as the contract's; anything unreadable (or from before the field) is none. */
+function parseState(json: string | null): DeviceState | null {
+  if (json === null) return null;
+  try {
+    const parsed = DeviceStateSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 
@@ -172,6 +185,8 @@ export function createDeviceService(deps: DeviceServiceDeps) {
         revoked_at: null,
         lights: null,
         lights_updated_at: null,
+        state: null,
+        state_updated_at: null,
       };
       if (!(await codes.redeem(hash, device))) throw grantError('invalid_grant');
       return {
@@ -217,6 +232,8 @@ export function createDeviceService(deps: DeviceServiceDeps) {
         online: deps.isOnline(row.id),
         lights: parseLights(row.lights),
         lightsUpdatedAt: row.lights_updated_at,
+        state: parseState(row.state),
+        stateUpdatedAt: row.state_updated_at,
       }));
     },
 
@@ -224,6 +241,15 @@ export function createDeviceService(deps: DeviceServiceDeps) {
       if (!(await devices.revoke(id, userId, deps.now()))) throw notFound(DEVICE_MESSAGES.notFound);
       deps.onRevoked(id);
       deps.events.publish(userId, { type: 'devices' });
+    },
+
+    /** What a companion says of itself: stored; the account's pages hear of a change. */
+    async reportState(caller: { deviceId: string; userId: string }, state: DeviceState): Promise<void> {
+      const { bridgePort, paused, stream, message, showing } = state;
+      const json = JSON.stringify({ bridgePort, paused, stream, message, showing });
+      const stored = await devices.setState(caller.deviceId, json, deps.now());
+      if (!stored) throw unauthorized(DEVICE_MESSAGES.unlinked);
+      if (stored.previous !== json) deps.events.publish(caller.userId, { type: 'devices' });
     },
 
     /** A companion's report of its LAN lights: stored; the account's pages hear of a change. */

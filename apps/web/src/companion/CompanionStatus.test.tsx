@@ -9,8 +9,10 @@ import { LightControlPanel } from '../dashboard/panels/LightControlPanel';
 import { useLights } from '../lights/lights-context';
 import { TestFlags } from '../live/TestFlags';
 import { readLocalSettings, updateLocalSettings } from '../settings/local-settings';
+import { bridgePortsToAsk, checkThisComputer } from './bridge';
 import { clearCompanionDevices, storeCompanionDevices } from './companion-store';
 import { COMPANION_TEXTS as T } from './companion-texts';
+import { companionLine } from './CompanionStatus';
 import { useCompanionDevicesFeed } from './use-companions';
 
 const fan = buildUser({ email: FAN_EMAIL });
@@ -250,5 +252,67 @@ describe('Test your lights with a companion online', () => {
     fireEvent.click(await screen.findByRole('button', { name: /yellow/i }));
     expect(await screen.findByRole('alert')).toBeInTheDocument();
     expect(api.calls.map((c) => c.route)).not.toContain('POST /api/devices/test');
+  });
+
+  test('with every online companion paused, the page says its lights did not change', async () => {
+    stubApi({ ...baseRoutes(fan), 'POST /api/devices/test': { body: { success: true, devices: 1 } } });
+    storeCompanionDevices(FAN_EMAIL, [companion({ state: { ...STATE, paused: true } })]);
+    await renderWithLights(<TestFlags />);
+    fireEvent.click(await screen.findByRole('button', { name: /yellow/i }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your companion did not play Yellow flag: its lights are paused (Resume lights on its status page).',
+    );
+  });
+});
+
+const STATE = {
+  bridgePort: 47961,
+  paused: false,
+  stream: 'following',
+  message: null,
+  showing: 'green',
+} as const satisfies NonNullable<LinkedDevice['state']>;
+
+describe('what the companion says of itself, on the dashboard', () => {
+  test.each([
+    [
+      { ...STATE, paused: true },
+      true,
+      'Flaglight Companion Living-room PC: paused, its lights keep their look (Resume lights on its status page)',
+    ],
+    [{ ...STATE, stream: 'waiting' }, true, 'Flaglight Companion Living-room PC: waiting for a live session'],
+    [
+      { ...STATE, stream: 'reconnecting', message: 'Connection to the server lost: reconnecting.' },
+      true,
+      'Flaglight Companion Living-room PC: reconnecting (Connection to the server lost: reconnecting.)',
+    ],
+    [
+      { ...STATE, stream: 'refused', message: 'Your free trial has ended.' },
+      false,
+      'Flaglight Companion Living-room PC: not following: Your free trial has ended.',
+    ],
+    [STATE, true, 'Flaglight Companion Living-room PC: following, drives 2 lights'],
+  ] as const)('%j (online %s) reads "%s"', (state, online, line) => {
+    expect(companionLine(companion({ state, online }), {})).toBe(line);
+  });
+
+  test('Test on this computer asks the port the companion reported (started with --port)', async () => {
+    storeCompanionDevices(FAN_EMAIL, [companion({ state: STATE })]);
+    const asked: string[] = [];
+    const onlyThere = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : input.toString();
+      asked.push(`${init?.method ?? 'GET'} ${url}`);
+      if (!url.startsWith('http://127.0.0.1:47961/')) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify(url.endsWith('/api/status') ? STATUS : { success: true }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof fetch;
+    const result = await checkThisComputer(onlyThere, 1_000);
+    expect(result.kind).toBe('tested');
+    expect(asked).toContain('GET http://127.0.0.1:47961/api/status');
+    expect(asked).toContain('POST http://127.0.0.1:47961/api/test');
+    // The port that answered is asked first next time.
+    expect(bridgePortsToAsk()[0]).toBe(47961);
   });
 });

@@ -14,11 +14,19 @@ function formatLastSeen(value: string | null): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** One companion's line, from the server's device list. */
+/**
+ * One companion's line, from the server's device list and what the companion last said of itself
+ * (paused, its stream): the same story its status page tells.
+ */
 export function companionLine(device: LinkedDevice, selection: CompanionLightIds): string {
-  return device.online
-    ? T.online(device.name, drivenLightCount(device.lights, selection))
-    : T.offline(device.name, formatLastSeen(device.lastSeenAt));
+  const state = device.state;
+  // A refusal is said even while it is offline: it is why it is.
+  if (state?.stream === 'refused') return T.refused(device.name, state.message);
+  if (!device.online) return T.offline(device.name, formatLastSeen(device.lastSeenAt));
+  if (state?.paused) return T.paused(device.name);
+  if (state?.stream === 'waiting') return T.waiting(device.name);
+  if (state?.stream === 'reconnecting') return T.reconnecting(device.name, state.message);
+  return T.online(device.name, drivenLightCount(device.lights, selection));
 }
 
 function CheckResult({ check, selection }: { check: BridgeCheck; selection: CompanionLightIds }) {

@@ -1,5 +1,5 @@
 import type { DeviceLight } from '@flaglight/contract';
-import { COMPANION_BRIDGE_URL } from '@flaglight/contract/limits';
+import { COMPANION_BRIDGE_HOST, COMPANION_BRIDGE_PORT } from '@flaglight/contract/limits';
 
 /**
  * The companion's local bridge on this computer (DESIGN §9). Asked only when the user presses
@@ -83,8 +83,46 @@ export function parseBridgeStatus(value: unknown): BridgeStatus | null {
   };
 }
 
+/** The ports the account's online companions said their bridges listen on (`PUT /api/device/state`). */
+let reportedPorts: readonly number[] = [];
+/** The port a companion on this computer last answered on. */
+let answeredPort: number | null = null;
+
+/** Keeps the bridge ports the device list says the account's online companions use. */
+export function setReportedBridgePorts(ports: readonly number[]): void {
+  reportedPorts = [...new Set(ports)];
+}
+
+/** The ports to ask, in order: the one that answered last, the reported ones, the well-known one. */
+export function bridgePortsToAsk(): number[] {
+  return [
+    ...new Set([...(answeredPort === null ? [] : [answeredPort]), ...reportedPorts, COMPANION_BRIDGE_PORT]),
+  ];
+}
+
+/**
+ * Asks the companion on this computer: on each port it may listen on, one after another (a port
+ * nothing answers on fails at once), until one answers. The port that answered is asked first next time.
+ */
 async function ask(
   fetchImpl: typeof fetch,
+  path: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<{ status: number; body: unknown } | null> {
+  for (const port of bridgePortsToAsk()) {
+    const answer = await askPort(fetchImpl, port, path, init, timeoutMs);
+    if (answer) {
+      answeredPort = port;
+      return answer;
+    }
+  }
+  return null;
+}
+
+async function askPort(
+  fetchImpl: typeof fetch,
+  port: number,
   path: string,
   init: RequestInit,
   timeoutMs: number,
@@ -92,7 +130,7 @@ async function ask(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const res = await fetchImpl(`${COMPANION_BRIDGE_URL}${path}`, {
+    const res = await fetchImpl(`${COMPANION_BRIDGE_HOST}:${port}${path}`, {
       ...init,
       signal: controller.signal,
       // Nothing of the app's travels to the local bridge: no cookies, no token.

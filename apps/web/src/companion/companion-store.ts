@@ -1,5 +1,6 @@
 import type { LinkedDevice } from '@flaglight/contract';
 import { useSyncExternalStore } from 'react';
+import { setReportedBridgePorts } from './bridge';
 
 /**
  * The account's companions as the server last listed them (`GET /api/devices`), per signed-in
@@ -16,6 +17,8 @@ export function readCompanionDevices(email: string): readonly LinkedDevice[] | n
 export function storeCompanionDevices(email: string, devices: readonly LinkedDevice[]): void {
   if (lists.get(email) === devices) return;
   lists.set(email, devices);
+  // Test on this computer and the pairings ask the bridge at the port a companion says it uses.
+  setReportedBridgePorts(devices.flatMap((d) => (d.online && d.state ? [d.state.bridgePort] : [])));
   listeners.forEach((listener) => listener());
 }
 

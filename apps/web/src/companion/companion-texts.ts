@@ -23,6 +23,13 @@ export const COMPANION_TEXTS = {
   online: (name: string, driven: number) =>
     `Flaglight Companion ${name}: following, drives ${lights(driven)}`,
   offline: (name: string, lastSeen: string) => `Flaglight Companion ${name}: offline, last seen ${lastSeen}`,
+  paused: (name: string) =>
+    `Flaglight Companion ${name}: paused, its lights keep their look (Resume lights on its status page)`,
+  waiting: (name: string) => `Flaglight Companion ${name}: waiting for a live session`,
+  reconnecting: (name: string, why: string | null) =>
+    `Flaglight Companion ${name}: reconnecting${why ? ` (${why})` : ''}`,
+  refused: (name: string, why: string | null) =>
+    `Flaglight Companion ${name}: not following${why ? `: ${why}` : ''}`,
   never: 'never',
   testHere: 'Test on this computer',
   whyPermission:

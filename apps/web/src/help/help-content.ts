@@ -108,7 +108,7 @@ export const HELP_CATEGORIES: readonly HelpCategory[] = [
         id: 'home-assistant-setup',
         question: 'How do I connect lights through Home Assistant?',
         answer:
-          'The Flaglight Companion drives every light Home Assistant knows. In Home Assistant open your profile → Security → Long-lived access tokens → Create token, and copy it (it is shown once). Start the companion with --home-assistant http://homeassistant.local:8123 (or set FLAGLIGHT_HA_URL), open its status page at http://127.0.0.1:47920/ and paste the token there (or set FLAGLIGHT_HA_TOKEN). The token stays on that computer. Then pick the lights in the Companion tab of Light Control. White-only lights show flags as warm or cool white, and dimmers only dim.',
+          'The Flaglight Companion drives every light Home Assistant knows. In Home Assistant open your profile → Security → Long-lived access tokens → Create token, and copy it (it is shown once). Start the companion with --home-assistant http://homeassistant.local:8123 (or set FLAGLIGHT_HA_URL), open its status page at http://127.0.0.1:47920/ (another port if it was started with --port) and paste the token there (or set FLAGLIGHT_HA_TOKEN). The token stays on that computer. Then pick the lights in the Companion tab of Light Control. White-only lights show flags as warm or cool white, and dimmers only dim.',
         links: [DASHBOARD, DOWNLOAD],
       },
       {

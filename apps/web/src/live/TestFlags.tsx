@@ -33,7 +33,10 @@ function describeTestRefusal(error: unknown): string {
 export function TestFlags() {
   const lights = useLights();
   const { user } = useAuth();
-  const companionOnline = useCompanionDevices(user?.email)?.some((device) => device.online) ?? false;
+  const online = useCompanionDevices(user?.email)?.filter((device) => device.online) ?? [];
+  const companionOnline = online.length > 0;
+  // Paused on their status pages, companions leave their lights as they are: a test is not "sent".
+  const allPaused = companionOnline && online.every((device) => device.state?.paused === true);
   const [result, setResult] = useState<TestResult | null>(null);
   // Only the latest press is reported (answers to earlier ones may come after it).
   const latest = useRef(0);
@@ -53,7 +56,11 @@ export function TestFlags() {
     testCompanions(flag).then(
       ({ devices }) =>
         report(
-          devices > 0 || played ? { kind: 'sent', flag } : { kind: 'refused', flag, played, reason: null },
+          allPaused
+            ? { kind: 'refused', flag, played, reason: LIVE_TEXTS.testPaused }
+            : devices > 0 || played
+              ? { kind: 'sent', flag }
+              : { kind: 'refused', flag, played, reason: null },
         ),
       (error: unknown) => report({ kind: 'refused', flag, played, reason: describeTestRefusal(error) }),
     );

@@ -19,6 +19,7 @@ export const LIVE_TEXTS = {
     }`,
   testTooMany: (perMinute: number) => `more than ${perMinute} tests in a minute. Try again in a minute.`,
   testServerFault: "Flaglight's server had a problem.",
+  testPaused: 'its lights are paused (Resume lights on its status page).',
   testOffline: 'Flaglight cannot reach its server.',
   setupHint:
     'Tick "Use this screen as a light" in Light Control, or connect a light provider in Settings and select at least one light.',

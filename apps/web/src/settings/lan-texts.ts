@@ -57,7 +57,7 @@ export const LAN_TEXTS = {
       'Home Assistant works through the Flaglight Companion: it drives the lights Home Assistant knows (IKEA, Zigbee, Z-Wave, Yeelight, WiZ and hundreds more) with a long-lived access token, from a computer on the same network.',
     setup: [
       'In Home Assistant: your profile → Security → Long-lived access tokens → Create token, and copy it (it is shown once).',
-      'Start the companion with --home-assistant http://homeassistant.local:8123 (or set FLAGLIGHT_HA_URL), then paste the token on its status page at http://127.0.0.1:47920/ (or set FLAGLIGHT_HA_TOKEN). The token stays on that computer: Flaglight never receives it.',
+      'Start the companion with --home-assistant http://homeassistant.local:8123 (or set FLAGLIGHT_HA_URL), then paste the token on its status page at http://127.0.0.1:47920/ (another port if it was started with --port), or set FLAGLIGHT_HA_TOKEN. The token stays on that computer: Flaglight never receives it.',
       'Pick the lights in Light Control → Companion. White-only lights show the flag as warm or cool white; dimmers only dim.',
     ],
     list: 'Home Assistant lights',

@@ -8,6 +8,7 @@ import {
   DEVICE_CODES_PER_MINUTE,
   DEVICE_LIGHTS_BODY_LIMIT_BYTES,
   DEVICE_MAX_LINKED_PER_ACCOUNT,
+  DEVICE_STATE_REPORTS_PER_MINUTE,
   DEVICE_LIGHT_REPORTS_PER_MINUTE,
   DEVICE_MAX_LIGHTS,
   DEVICE_POLL_INTERVAL_SECONDS,
@@ -48,6 +49,27 @@ export const DeviceLightSchema = z.object({
 });
 export type DeviceLight = z.infer<typeof DeviceLightSchema>;
 
+/** Where a companion's event stream is: what the web app says of it. */
+export const DEVICE_STREAM_STATES = ['following', 'waiting', 'reconnecting', 'refused'] as const;
+
+/**
+ * What a companion says of itself (`PUT /api/device/state`), so the browser, the companion and the
+ * server tell one story of what the room shows: its local bridge's port on its computer, whether its
+ * lights are paused, its stream, and the flag its lights show now.
+ */
+export const DeviceStateSchema = z.object({
+  /** The port of its local bridge on 127.0.0.1 (Test on this computer, Pair a Nanoleaf). */
+  bridgePort: z.number().int().min(1024).max(65_535),
+  /** Paused on its status page: flags and tests leave its lights as they are. */
+  paused: z.boolean(),
+  stream: z.enum(DEVICE_STREAM_STATES),
+  /** Why it does not follow (a refusal, the server unreachable), in words; null while all is well. */
+  message: safeString('message', { max: 200 }).nullable(),
+  /** The flag its lights show now (null before any). */
+  showing: z.enum(EFFECT_FLAGS).nullable(),
+});
+export type DeviceState = z.infer<typeof DeviceStateSchema>;
+
 export const LinkedDeviceSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -60,6 +82,9 @@ export const LinkedDeviceSchema = z.object({
   /** The lights it last reported (none until it does; cleared when it is unlinked). */
   lights: z.array(DeviceLightSchema),
   lightsUpdatedAt: z.string().nullable(),
+  /** What it last said of itself (null until it does, or from a version that does not say). */
+  state: DeviceStateSchema.nullable(),
+  stateUpdatedAt: z.string().nullable(),
 });
 export type LinkedDevice = z.infer<typeof LinkedDeviceSchema>;
 
@@ -177,6 +202,19 @@ export const deviceRoutes = {
     body: z.object({ lights: z.array(DeviceLightSchema).max(DEVICE_MAX_LIGHTS) }),
     bodyLimit: DEVICE_LIGHTS_BODY_LIMIT_BYTES,
     responses: { 200: ok, ...errors(400, 401, 403, 413, 415, 429) },
+  }),
+  reportState: defineRoute({
+    method: 'PUT',
+    path: '/api/device/state',
+    auth: 'device',
+    deviceOnly: true,
+    summary: 'A companion says what it does: its bridge port, paused, its stream, the flag its lights show',
+    description:
+      `Device token only. ${DEVICE_STATE_REPORTS_PER_MINUTE} reports per companion and minute. When it ` +
+      'changes, every open event stream of the account receives `event: devices`.',
+    tags: ['devices'],
+    body: DeviceStateSchema,
+    responses: { 200: ok, ...errors(400, 401, 403, 415, 429) },
   }),
   test: defineRoute({
     method: 'POST',

@@ -10,6 +10,7 @@ import * as m0008 from './0008-devices.js';
 import * as m0009 from './0009-device-lights.js';
 import * as m0010 from './0010-govee.js';
 import * as m0011 from './0011-post-race-mail.js';
+import * as m0012 from './0012-device-state.js';
 
 /** Every migration, in order. Names are stable: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-device-lights': m0009,
   '0010-govee': m0010,
   '0011-post-race-mail': m0011,
+  '0012-device-state': m0012,
 };
