@@ -42,6 +42,15 @@ describe('which lights the companion drives', () => {
     ]);
   });
 
+  test('a Govee bulb picked in the cloud too is left to the browser only when the account says so (decision 039)', () => {
+    const strip = [{ id: '1F:80:C5:32:32:36:72:4E', reachable: true }];
+    const selectedLights = { govee: ['1F:80:C5:32:32:36:72:4E'] };
+    expect(drivenIds('govee_lan', strip, { selectedLights, sharedLightsDriver: 'companion' })).toEqual([
+      '1F:80:C5:32:32:36:72:4E',
+    ]);
+    expect(drivenIds('govee_lan', strip, { selectedLights, sharedLightsDriver: 'browser' })).toEqual([]);
+  });
+
   test('Nanoleaf has no cloud twin: the browser setting never takes its lights away', () => {
     const selectedLights = { lifx: ['d073d5000001'], hue: ['d073d5000003'] };
     expect(drivenIds('nanoleaf', found, { selectedLights, sharedLightsDriver: 'browser' })).toHaveLength(3);

@@ -93,6 +93,7 @@ describe('lights selected in the cloud and on an online companion', () => {
     expect(findSharedLights([companion()], chosen)).toEqual({
       lifx: ['d073d5000001'],
       hue: ['uuid-go'],
+      govee: [],
       count: 2,
     });
     expect(findSharedLights([companion({ online: false })], chosen).count).toBe(0);
@@ -103,19 +104,49 @@ describe('lights selected in the cloud and on an online companion', () => {
         ...chosen,
         companionSelectedLights: { lifx_lan: [], hue_local: ['uuid-go'] },
       }),
-    ).toEqual({ lifx: [], hue: ['uuid-go'], count: 1 });
+    ).toEqual({ lifx: [], hue: ['uuid-go'], govee: [], count: 1 });
   });
 
   test('the browser leaves them out while the companion drives them, and keeps them when it drives them itself', () => {
     expect(browserSelection([companion()], chosen)).toEqual({
       lifx: ['d073d5000002', 'd073d5000009'],
       hue: ['uuid-other'],
+      govee: [],
     });
     expect(browserSelection([companion()], { ...chosen, sharedLightsDriver: 'browser' })).toEqual({
       lifx: chosen.selectedLifxDeviceIds,
       hue: chosen.selectedHueDeviceIds,
+      govee: [],
     });
     expect(browserSelection([companion({ online: false })], chosen).lifx).toBe(chosen.selectedLifxDeviceIds);
+  });
+});
+
+describe('a Govee bulb picked in the cloud and on the LAN (decision 039)', () => {
+  const govee = {
+    provider: 'govee_lan',
+    id: '1F:80:C5:32:32:36:72:4E',
+    label: 'Strip',
+    reachable: true,
+  } as const;
+  const picked = settings({ selectedGoveeDeviceIds: ['1F:80:C5:32:32:36:72:4E', '1F:80:C5:32:32:36:72:4F'] });
+
+  test('is one light: driven by the companion, left out of the browser, as for LIFX and Hue', () => {
+    expect(findSharedLights([companion({ lights: [govee] })], picked)).toEqual({
+      lifx: [],
+      hue: [],
+      govee: ['1F:80:C5:32:32:36:72:4E'],
+      count: 1,
+    });
+    expect(browserSelection([companion({ lights: [govee] })], picked).govee).toEqual([
+      '1F:80:C5:32:32:36:72:4F',
+    ]);
+  });
+
+  test('kept by the browser when the account says the browser drives shared lights (the companion then leaves it)', () => {
+    expect(
+      browserSelection([companion({ lights: [govee] })], { ...picked, sharedLightsDriver: 'browser' }).govee,
+    ).toEqual(picked.selectedGoveeDeviceIds);
   });
 });
 

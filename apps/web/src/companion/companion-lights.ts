@@ -91,26 +91,27 @@ export interface SharedLights {
   /** Selected cloud light ids, by cloud provider, that an online companion drives too. */
   lifx: string[];
   hue: string[];
+  govee: string[];
   count: number;
 }
 
-export const NO_SHARED_LIGHTS: SharedLights = { lifx: [], hue: [], count: 0 };
+export const NO_SHARED_LIGHTS: SharedLights = { lifx: [], hue: [], govee: [], count: 0 };
 
 type SelectionSettings = Pick<
   LocalSettings,
-  'selectedLifxDeviceIds' | 'selectedHueDeviceIds' | 'companionSelectedLights'
+  'selectedLifxDeviceIds' | 'selectedHueDeviceIds' | 'selectedGoveeDeviceIds' | 'companionSelectedLights'
 >;
 
 /**
  * The browser's selected cloud lights that an online companion of the account also drives (the
- * same bulb: `lifx` X is `lifx_lan` X, `hue` Y is `hue_local` Y). A light the companion reports
- * unreachable is not counted: the companion cannot drive it now.
+ * same bulb: `lifx` X is `lifx_lan` X, `hue` Y is `hue_local` Y, `govee` Z is `govee_lan` Z; the
+ * same rule as the companion's, decision 039). A light the companion reports unreachable is not
+ * counted: the companion cannot drive it now.
  */
 export function findSharedLights(
   devices: readonly LinkedDevice[] | null | undefined,
   settings: SelectionSettings,
 ): SharedLights {
-  // `govee`: the cloud Govee selection is matched here once the browser has one.
   const companion = { lifx: new Set<string>(), hue: new Set<string>(), govee: new Set<string>() };
   for (const device of devices ?? []) {
     if (!device.online) continue;
@@ -120,11 +121,11 @@ export function findSharedLights(
         companion[twin].add(light.id);
     }
   }
-  if (companion.lifx.size === 0 && companion.hue.size === 0) return NO_SHARED_LIGHTS;
   const lifx = settings.selectedLifxDeviceIds.filter((id) => companion.lifx.has(id));
   const hue = settings.selectedHueDeviceIds.filter((id) => companion.hue.has(id));
-  if (lifx.length + hue.length === 0) return NO_SHARED_LIGHTS;
-  return { lifx, hue, count: lifx.length + hue.length };
+  const govee = settings.selectedGoveeDeviceIds.filter((id) => companion.govee.has(id));
+  const count = lifx.length + hue.length + govee.length;
+  return count === 0 ? NO_SHARED_LIGHTS : { lifx, hue, govee, count };
 }
 
 /**
@@ -134,13 +135,18 @@ export function findSharedLights(
 export function browserSelection(
   devices: readonly LinkedDevice[] | null | undefined,
   settings: SelectionSettings & Pick<LocalSettings, 'sharedLightsDriver'>,
-): { lifx: readonly string[]; hue: readonly string[] } {
-  const all = { lifx: settings.selectedLifxDeviceIds, hue: settings.selectedHueDeviceIds };
+): { lifx: readonly string[]; hue: readonly string[]; govee: readonly string[] } {
+  const all = {
+    lifx: settings.selectedLifxDeviceIds,
+    hue: settings.selectedHueDeviceIds,
+    govee: settings.selectedGoveeDeviceIds,
+  };
   if (settings.sharedLightsDriver === 'browser') return all;
   const shared = findSharedLights(devices, settings);
   if (shared.count === 0) return all;
   return {
     lifx: all.lifx.filter((id) => !shared.lifx.includes(id)),
     hue: all.hue.filter((id) => !shared.hue.includes(id)),
+    govee: all.govee.filter((id) => !shared.govee.includes(id)),
   };
 }

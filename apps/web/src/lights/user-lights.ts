@@ -26,15 +26,9 @@ export function createUserLights(email: string, lifxApiUrl: string) {
       write: (token) => storeLifxToken(email, token),
       clear: () => clearLifxToken(email),
     },
-    // The stored selection, less the lights an online companion drives instead (sharedLightsDriver).
-    // Govee cloud lights have no companion twin: their selection is taken as it is.
-    selection: () => {
-      const settings = readLocalSettings(email);
-      return {
-        ...browserSelection(readCompanionDevices(email), settings),
-        govee: settings.selectedGoveeDeviceIds,
-      };
-    },
+    // The stored selection, less the lights an online companion drives instead (sharedLightsDriver):
+    // a LIFX, Hue or Govee bulb the companion drives on the LAN is not driven from the cloud too.
+    selection: () => browserSelection(readCompanionDevices(email), readLocalSettings(email)),
     screenEnabled: () => readLocalSettings(email).screenLight,
     // The selection decides the driven provider: the engine's stores follow its changes, and the
     // companions' (one coming online takes its lights over; one going offline gives them back).
