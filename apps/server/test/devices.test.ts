@@ -6,7 +6,7 @@ import {
 } from '@flaglight/contract';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createDevicesRepository } from '../src/devices/repository.js';
-import { HEARTBEAT_MS } from '../src/live/routes.js';
+import { DEVICE_STREAM_HEARTBEAT_MS } from '../src/live/routes.js';
 import { decide, linkDevice, pollToken, requestCode } from './device-helpers.js';
 import { createFakeTimers } from './fake-timers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
@@ -417,7 +417,7 @@ describe('a companion unlinked through another instance', () => {
     await vi.waitFor(() => expect(t.context.live.deviceStreams.isOnline(device.id)).toBe(true));
 
     // Still linked: a heartbeat changes nothing.
-    await timers.advance(HEARTBEAT_MS);
+    await timers.advance(DEVICE_STREAM_HEARTBEAT_MS);
     expect(ended).toBe(false);
     // Another instance unlinks it: this one's in-process registry never hears of it.
     const { id: userId } = (
@@ -430,7 +430,7 @@ describe('a companion unlinked through another instance', () => {
     expect(await createDevicesRepository(t.context.db).revoke(device.id, String(userId), new Date())).toBe(
       true,
     );
-    await timers.advance(HEARTBEAT_MS);
+    await timers.advance(DEVICE_STREAM_HEARTBEAT_MS);
     await vi.waitFor(() => expect(ended).toBe(true));
     expect(events.at(-1)).toMatchObject({ event: 'unlinked' });
     expect(t.context.live.deviceStreams.isOnline(device.id)).toBe(false);

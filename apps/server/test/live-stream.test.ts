@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { LIVE_STREAM_HEARTBEAT_MS, LIVE_STREAM_SILENCE_MS } from '@flaglight/contract/limits';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MAX_BUFFERED_BYTES } from '../src/live/routes.js';
 import { createFakeTimers, type FakeTimers } from './fake-timers.js';
@@ -115,4 +116,52 @@ describe('a stream client that cannot keep up', () => {
     expect(MAX_BUFFERED_BYTES).toBeLessThanOrEqual(64 * 1024);
     controller.abort();
   }, 60_000);
+});
+
+describe("a page's stream on a quiet race", () => {
+  let fake: FakeTimers;
+  let t: TestApp;
+  let origin: string;
+  let token: string;
+  beforeAll(async () => {
+    fake = createFakeTimers(T0);
+    t = await buildLiveApp({ env: {}, timers: fake });
+    origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    token = await signUp(t);
+  });
+  afterAll(() => t.close());
+
+  test('carries a heartbeat event (an EventSource sees events, never comments) well within the silence a page allows', async () => {
+    expect(2 * LIVE_STREAM_HEARTBEAT_MS).toBeLessThan(LIVE_STREAM_SILENCE_MS);
+    const sessionKey = t.context.live.hub.startReplay({
+      messages: floodMessages(1),
+      speed: 1,
+      positionMs: 0,
+      info: { test: true },
+    });
+    const ticket = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/live/ticket',
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json().ticket as string;
+    const controller = new AbortController();
+    const res = await fetch(`${origin}/api/live/events?ticket=${ticket}&sessionKey=${sessionKey}`, {
+      signal: controller.signal,
+    });
+    const events: SseEvent[] = [];
+    readSse(res.body!, (e) => events.push(e));
+    await vi.waitFor(() => expect(events.some((e) => e.event === 'flag')).toBe(true));
+    const heartbeats = () => events.filter((e) => e.event === 'heartbeat').length;
+    expect(heartbeats()).toBe(0);
+
+    // Nothing happens in the race: the stream still says something every LIVE_STREAM_HEARTBEAT_MS.
+    for (let beat = 1; beat <= 3; beat += 1) {
+      await fake.advance(LIVE_STREAM_HEARTBEAT_MS);
+      await vi.waitFor(() => expect(heartbeats()).toBe(beat));
+    }
+    expect(events.filter((e) => e.event === 'heartbeat').every((e) => e.data === '{}')).toBe(true);
+    controller.abort();
+  });
 });

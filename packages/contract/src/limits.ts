@@ -36,6 +36,17 @@ export const MAX_STREAMS_PER_USER = DEVICE_MAX_LINKED_PER_ACCOUNT + 10;
  */
 export const STREAM_TICKETS_PER_MINUTE = 2 * MAX_STREAMS_PER_USER;
 /**
+ * A page's event stream carries a `heartbeat` event this often (an EventSource never sees comment
+ * lines), so the page can tell a quiet race from a server that is gone.
+ */
+export const LIVE_STREAM_HEARTBEAT_MS = 3_000;
+/**
+ * A page that hears nothing from the server for this long (no event, no heartbeat, no answer to a
+ * poll) takes the stream as gone and says so: two heartbeats missed and a second's slack, under the
+ * 10 s within which the dashboard must tell (decision 038).
+ */
+export const LIVE_STREAM_SILENCE_MS = 2 * LIVE_STREAM_HEARTBEAT_MS + 1_000;
+/**
  * `POST /api/sessions/track` and `POST /api/sessions/end`, each, per account and minute. A page tracks
  * once when it connects to a live session and ends once when it leaves: an account's ten pages
  * (TV, phone, laptop...) connecting at a session's start, and each reconnecting once, fit.

@@ -1,5 +1,6 @@
 import {
   api,
+  LIVE_STREAM_HEARTBEAT_MS,
   MAX_STREAMS_PER_USER,
   PUBLIC_READS_PER_MINUTE,
   STREAM_TICKETS_PER_MINUTE,
@@ -17,8 +18,13 @@ import type { TicketStore } from './tickets.js';
 import type { FlagEvent, StatusEventData } from './types.js';
 import { reachesStream, userEventData, type UserEvent, type UserEvents } from './user-events.js';
 
-/** A comment line this often keeps proxies from closing an idle stream. */
-export const HEARTBEAT_MS = 15_000;
+/**
+ * A companion's stream beats this often, and asks then whether its device is still linked (one
+ * indexed read per companion stream and beat). A page's stream beats every LIVE_STREAM_HEARTBEAT_MS
+ * (3 s), so the page can tell within 10 s that the server is gone. Either keeps proxies from closing
+ * an idle stream.
+ */
+export const DEVICE_STREAM_HEARTBEAT_MS = 15_000;
 /** Bytes a client may leave unread before it is dropped (a few hundred events; never unbounded). */
 export const MAX_BUFFERED_BYTES = 64 * 1024;
 /** EventSource waits this long before reconnecting. */
@@ -52,7 +58,8 @@ function frameOf(text: string): Frame {
 
 const CRLF = Buffer.from('\r\n', 'latin1');
 const RETRY_FRAME = frameOf(`retry: ${RETRY_MS}\n\n`);
-const HEARTBEAT_FRAME = frameOf(': heartbeat\n\n');
+/** An event, not a comment: an EventSource hands comments to no one. Companions ignore it. */
+const HEARTBEAT_FRAME = frameOf('event: heartbeat\ndata: {}\n\n');
 /** Sent to an unlinked companion just before its stream closes: the stream's 401. */
 const UNLINKED_FRAME = frameOf(
   `event: unlinked\ndata: ${JSON.stringify({ code: 'unauthenticated', error: 'This companion was unlinked from its account.' })}\n\n`,
@@ -278,9 +285,10 @@ export async function liveRoutes(
           if (reachesStream(event, audience)) write(userEventFrame(event));
         });
 
+      const beatMs = deviceId === undefined ? LIVE_STREAM_HEARTBEAT_MS : DEVICE_STREAM_HEARTBEAT_MS;
       const beat = () => {
         write(HEARTBEAT_FRAME);
-        if (!closed) heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
+        if (!closed) heartbeat = timers.setTimeout(beat, beatMs);
         if (deviceId === undefined || closed) return;
         // A store failure keeps the stream: the check runs again at the next heartbeat.
         return deviceStreams.stillLinked(deviceId).then(
@@ -290,7 +298,7 @@ export async function liveRoutes(
           () => undefined,
         );
       };
-      heartbeat = timers.setTimeout(beat, HEARTBEAT_MS);
+      heartbeat = timers.setTimeout(beat, beatMs);
     },
   });
 
