@@ -49,7 +49,11 @@ export class FakeEventSource {
     this.onopen?.(new Event('open'));
   }
 
-  emit(type: 'flag' | 'status' | 'preferences' | 'devices' | 'test', data: unknown, id?: number): void {
+  emit(
+    type: 'flag' | 'status' | 'preferences' | 'devices' | 'test' | 'heartbeat',
+    data: unknown,
+    id?: number,
+  ): void {
     const event = new MessageEvent(type, {
       data: JSON.stringify(data),
       lastEventId: id === undefined ? '' : String(id),

@@ -1,3 +1,5 @@
+import { LIVE_STREAM_HEARTBEAT_MS, LIVE_STREAM_SILENCE_MS } from '@flaglight/contract/limits';
+import { POLL_INTERVAL_MS } from '@flaglight/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -16,8 +18,10 @@ import { toastStore } from '../toasts/toast';
 import { setFlagAccent } from '../ui/flag-accent';
 import { setFlagTitleText } from '../ui/use-document-title';
 import { FEED_HEALTH_REFRESH_MS } from './FeedHealth';
+import { STREAM_RETRY_MAX_MS } from './live-feed';
 import { LiveProvider } from './LiveProvider';
 import { CURRENT_SESSION_REFRESH_MS, RaceControlBody } from './RaceControlBody';
+import { RECONNECTED_NOTICE_MS } from './use-live-connection';
 
 const USER = buildUser({ email: 'race.fan@example.com' });
 const NOW = new Date('2026-03-08T04:10:00Z');
@@ -109,6 +113,13 @@ function renderBody(lights: LightsApi) {
 }
 
 const tick = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms));
+/** Time passes on a quiet race: the server's stream beats as it does, every LIVE_STREAM_HEARTBEAT_MS. */
+async function tickBeating(ms: number) {
+  for (let left = ms; left > 0; left -= LIVE_STREAM_HEARTBEAT_MS) {
+    await tick(Math.min(left, LIVE_STREAM_HEARTBEAT_MS));
+    FakeEventSource.latest().emit('heartbeat', {});
+  }
+}
 const flagStatus = () => screen.getByRole('status', { name: 'Current flag' });
 const connection = () => screen.getByRole('status', { name: 'Connection' });
 
@@ -144,9 +155,9 @@ afterEach(() => {
 });
 
 /** Renders with the live session; auto-connect (on by default) connects once the lights are ready. */
-async function connectedToLive(delaySeconds = 5) {
+async function connectedToLive(delaySeconds = 5, overrides: Parameters<typeof stubApi>[0] = {}) {
   updateLocalSettings(USER.email, { delaySeconds, delayEnabled: true });
-  const server = stubServer();
+  const server = stubServer(LIVE, overrides);
   const lights = recordingLights();
   renderBody(lights.api);
   await tick();
@@ -528,7 +539,7 @@ describe('Race Control: when the followed session is replaced', () => {
     await tick();
     expect(FakeEventSource.instances).toHaveLength(1);
     current = NEXT;
-    await tick(CURRENT_SESSION_REFRESH_MS);
+    await tickBeating(CURRENT_SESSION_REFRESH_MS);
     await act(() => vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2), { timeout: 3_000 }));
     expect(FakeEventSource.instances[0]!.closed).toBe(true);
     FakeEventSource.latest().open();
@@ -553,13 +564,138 @@ describe('Race Control: when the followed session is replaced', () => {
     FakeEventSource.latest().open();
     await tick();
     current = NEXT;
-    await tick(CURRENT_SESSION_REFRESH_MS);
+    await tickBeating(CURRENT_SESSION_REFRESH_MS);
     const fetched = () => server.calls.filter((c) => c.route === 'GET /api/f1/current').length;
     await act(() => vi.waitFor(() => expect(fetched()).toBe(2)));
     // The new session shows (so the refetch landed), and the tab stayed where it was.
     await act(() => vi.waitFor(() => expect(screen.getAllByText(/Live now/).length).toBeGreaterThan(0)));
     expect(FakeEventSource.instances).toHaveLength(1);
     expect(connection()).toHaveTextContent('Connected · Live');
+  });
+});
+
+describe('Race Control: a server that goes away and comes back', () => {
+  /** The server, as the page reaches it: killed (`up = false`), every call fails as fetch does then. */
+  function killableServer() {
+    const server = { up: true };
+    let tickets = 0;
+    const unreachable = () => new TypeError('Failed to fetch');
+    const routes = {
+      'POST /api/live/ticket': () =>
+        server.up ? { body: { success: true, ticket: `ticket-${++tickets}` } } : unreachable(),
+      'GET /api/live/state': () =>
+        server.up
+          ? { body: { success: true, sessionKey: 9693, id: null, flag: null, upstream: null } }
+          : unreachable(),
+    };
+    return { server, routes };
+  }
+  const notice = () => screen.queryByRole('status', { name: 'Reconnected' });
+
+  test('heartbeats stop: within LIVE_STREAM_SILENCE_MS the line says Reconnecting… and an alert says why; the server answers again: Connected again, then the usual line', async () => {
+    expect(LIVE_STREAM_SILENCE_MS).toBeLessThanOrEqual(10_000);
+    const { server, routes } = killableServer();
+    await connectedToLive(5, routes);
+    const first = FakeEventSource.latest();
+    // A quiet race: no flag for a while, but the heartbeats say the server is there.
+    await tickBeating(3 * LIVE_STREAM_SILENCE_MS);
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(FakeEventSource.instances).toHaveLength(1);
+
+    // The server is gone behind a connection that stays open: no error, nothing at all.
+    server.up = false;
+    await tick(LIVE_STREAM_SILENCE_MS - 1);
+    expect(connection()).toHaveTextContent('Connected · Live');
+    await tick(1);
+    expect(connection()).toHaveTextContent('Reconnecting…');
+    expect(connection()).not.toHaveTextContent('Live');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      "Flaglight's server does not answer. Trying again every few seconds; your lights keep the last flag until it is back.",
+    );
+    expect(first.closed).toBe(true);
+    // It keeps trying, and keeps saying so.
+    await tick(50_000);
+    expect(connection()).toHaveTextContent('Reconnecting…');
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeInTheDocument();
+
+    // Back: the next try (at most STREAM_RETRY_MAX_MS away) opens the stream where it left off.
+    server.up = true;
+    await tick(STREAM_RETRY_MAX_MS);
+    expect(FakeEventSource.instances).toHaveLength(2);
+    FakeEventSource.latest().open();
+    await tick();
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(notice()).toHaveTextContent('Connected again: your lights follow the race again.');
+    await tickBeating(RECONNECTED_NOTICE_MS);
+    expect(notice()).not.toBeInTheDocument();
+    expect(connection()).toHaveTextContent('Connected · Live');
+  });
+
+  test('a server that comes back following another session (the demo race restarted): auto-connect moves to it and says Connected again', async () => {
+    const { server, routes } = killableServer();
+    let current: unknown = LIVE;
+    await connectedToLive(5, { ...routes, 'GET /api/f1/current': () => ({ body: current }) });
+    server.up = false;
+    FakeEventSource.latest().fail();
+    await tick();
+    expect(connection()).toHaveTextContent('Reconnecting…');
+    server.up = true;
+    current = {
+      ...LIVE,
+      data: { ...LIVE.data, date_start: '2026-03-08T04:12:00Z', date_end: '2026-03-08T06:12:00Z' },
+    };
+    await tick(CURRENT_SESSION_REFRESH_MS);
+    // The answer lands and auto-connect follows the session the server now has.
+    await tick(100);
+    await tick(100);
+    expect(connection()).toHaveTextContent('Connecting…');
+    await tick();
+    FakeEventSource.latest().open();
+    await tick();
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(notice()).toHaveTextContent('Connected again');
+  });
+
+  test('a stream the server closes (a killed process) says Reconnecting… at once', async () => {
+    const { server, routes } = killableServer();
+    await connectedToLive(5, routes);
+    server.up = false;
+    FakeEventSource.latest().fail();
+    await tick();
+    expect(connection()).toHaveTextContent('Reconnecting…');
+    expect(screen.getByRole('alert')).toHaveTextContent("Flaglight's server does not answer.");
+  });
+
+  test('polling instead of a stream: a failed poll says Reconnecting… and the next answer Connected again', async () => {
+    const { server, routes } = killableServer();
+    stubServer(LIVE, {
+      ...routes,
+      'GET /api/sessions/centralized-status': {
+        body: { success: true, centralizedPollingEnabled: false, isPollingActive: false },
+      },
+    });
+    renderBody(recordingLights().api);
+    await tick();
+    await tick();
+    expect(FakeEventSource.instances).toHaveLength(0);
+    expect(connection()).toHaveTextContent('Connected · Live');
+    await tick(POLL_INTERVAL_MS);
+    expect(connection()).toHaveTextContent('Connected · Live');
+
+    server.up = false;
+    await tick(POLL_INTERVAL_MS);
+    expect(connection()).toHaveTextContent('Reconnecting…');
+    expect(screen.getByRole('alert')).toHaveTextContent("Flaglight's server does not answer.");
+    await tick(30_000);
+    expect(connection()).toHaveTextContent('Reconnecting…');
+
+    server.up = true;
+    // The polls' back-off after errors (SPEC §4) is 5 s at most.
+    await tick(5_000);
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(notice()).toHaveTextContent('Connected again');
   });
 });
 

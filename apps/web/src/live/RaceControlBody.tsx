@@ -4,7 +4,7 @@ import {
   shouldShowTrialExpiredModal,
 } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
-import { AlertTriangle, History, Plug, PlugZap, Radio } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, History, Plug, PlugZap, Radio, WifiOff } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAppConfig } from '../api/app-config';
@@ -122,6 +122,51 @@ const STATUS_TEXT: Record<LiveConnectionState['status'], string> = {
   connected: 'Connected',
 };
 
+/** The connection line: the status, and while connected what it follows, or that the server is gone. */
+function ConnectionLine({ state }: { state: LiveConnectionState }) {
+  const connected = state.status === 'connected';
+  const lost = connected && state.link === 'lost';
+  const dot = lost
+    ? 'bg-flag-yellow'
+    : connected
+      ? 'bg-flag-green'
+      : state.status === 'connecting'
+        ? 'bg-flag-yellow'
+        : 'bg-ink-400';
+  return (
+    <p role="status" aria-label="Connection" className="flex items-center gap-2 font-semibold">
+      <span aria-hidden="true" className={`size-2.5 rounded-full ${dot}`} />
+      {lost ? LIVE_TEXTS.reconnecting : STATUS_TEXT[state.status]}
+      {connected && !lost && (state.target?.kind === 'replay' ? ' · Replay' : ' · Live')}
+    </p>
+  );
+}
+
+/** Said within LIVE_STREAM_SILENCE_MS of the server going, and again when it answers. */
+function ConnectionNotice({ state }: { state: LiveConnectionState }) {
+  if (state.status !== 'connected') return null;
+  if (state.link === 'lost') {
+    return (
+      <p
+        role="alert"
+        className="flex gap-2 rounded-control border border-flag-yellow/60 bg-flag-yellow/10 p-3"
+      >
+        <WifiOff aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-flag-yellow" />
+        {LIVE_TEXTS.connectionLost}
+      </p>
+    );
+  }
+  if (state.link === 'regained') {
+    return (
+      <p role="status" aria-label="Reconnected" className="flex items-center gap-2 text-ink-300">
+        <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-flag-green" />
+        {LIVE_TEXTS.reconnected}
+      </p>
+    );
+  }
+  return null;
+}
+
 /**
  * The Race Control panel's body (SPEC §2): the session, connect/disconnect, the current flag with
  * its sectors and cause, replays, test flags and the countdown. The connection itself (with the
@@ -206,17 +251,9 @@ export function RaceControlBody() {
             </button>
           )}
           <ReplayPicker disabled={!ready} onStarted={(replay) => connect({ kind: 'replay', ...replay })} />
-          <p role="status" aria-label="Connection" className="flex items-center gap-2 font-semibold">
-            <span
-              aria-hidden="true"
-              className={`size-2.5 rounded-full ${
-                connected ? 'bg-flag-green' : state.status === 'connecting' ? 'bg-flag-yellow' : 'bg-ink-400'
-              }`}
-            />
-            {STATUS_TEXT[state.status]}
-            {connected && (state.target?.kind === 'replay' ? ' · Replay' : ' · Live')}
-          </p>
+          <ConnectionLine state={state} />
         </div>
+        <ConnectionNotice state={state} />
         {!ready && (
           <p className="text-ink-300">
             {lights.restoring ? 'Restoring your light connections… ' : ''}

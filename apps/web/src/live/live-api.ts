@@ -60,8 +60,8 @@ export function parseStatusEventData(value: unknown): StatusEventData | null {
  * `POST /api/live/ticket`: a one-time ticket for the event stream (30 s), for the given session
  * (a replay stays free after the trial; the ticket then opens only that session).
  */
-export async function requestStreamTicket(sessionKey?: number): Promise<string> {
-  const { ticket } = await apiCall('POST /api/live/ticket', { query: { sessionKey } });
+export async function requestStreamTicket(sessionKey?: number, signal?: AbortSignal): Promise<string> {
+  const { ticket } = await apiCall('POST /api/live/ticket', { query: { sessionKey } }, { signal });
   return ticket;
 }
 

@@ -1,3 +1,4 @@
+import { LIVE_STREAM_HEARTBEAT_MS, LIVE_STREAM_SILENCE_MS } from '@flaglight/contract/limits';
 import { nextPollDelay } from '@flaglight/core';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { asEventSource, FakeEventSource } from '../../test/fake-event-source';
@@ -37,6 +38,7 @@ function setup(overrides: Partial<LiveFeedDeps> = {}) {
     statuses: [] as (string | null)[],
     preferences: [] as unknown[],
     devices: 0,
+    reachable: [] as boolean[],
   };
   const feed = startLiveFeed(
     undefined,
@@ -48,6 +50,7 @@ function setup(overrides: Partial<LiveFeedDeps> = {}) {
       onFailed: (error) => seen.failed.push(error.message),
       onPreferences: (data) => seen.preferences.push(data),
       onDevices: () => (seen.devices += 1),
+      onReachable: (reachable) => seen.reachable.push(reachable),
     },
     deps,
   );
@@ -129,10 +132,8 @@ describe('the live feed', () => {
     expect(seen.connected).toHaveLength(1);
   });
 
-  test('reconnects back off 1 s, 2 s, 4 s … up to 30 s, and reset once the stream opens', async () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map(streamRetryDelay)).toEqual([
-      1000, 2000, 4000, 8000, 16000, 30000, 30000,
-    ]);
+  test('reconnects back off 1 s, 2 s, 4 s, then every 8 s, and reset once the stream opens', async () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map(streamRetryDelay)).toEqual([1000, 2000, 4000, 8000, 8000, 8000, 8000]);
     setup();
     await flush();
     FakeEventSource.latest().open();
@@ -147,6 +148,115 @@ describe('the live feed', () => {
     FakeEventSource.latest().fail();
     await vi.advanceTimersByTimeAsync(1000);
     expect(FakeEventSource.instances).toHaveLength(4);
+  });
+
+  test('heartbeats keep a quiet stream; silence for LIVE_STREAM_SILENCE_MS closes it, says the server is out of reach, and a new one says it is back', async () => {
+    const { seen } = setup();
+    await flush();
+    const first = FakeEventSource.latest();
+    first.open();
+    for (let i = 0; i < 10; i += 1) {
+      await vi.advanceTimersByTimeAsync(LIVE_STREAM_HEARTBEAT_MS);
+      first.emit('heartbeat', {});
+    }
+    expect(first.closed).toBe(false);
+    expect(seen.reachable).toEqual([]);
+
+    await vi.advanceTimersByTimeAsync(LIVE_STREAM_SILENCE_MS - 1);
+    expect(seen.reachable).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(first.closed).toBe(true);
+    expect(seen.reachable).toEqual([false]);
+    await vi.advanceTimersByTimeAsync(streamRetryDelay(1));
+    const second = FakeEventSource.latest();
+    expect(second).not.toBe(first);
+    second.open();
+    expect(seen.reachable).toEqual([false, true]);
+    expect(seen.connected).toHaveLength(1);
+  });
+
+  test('an attempt the server never answers (no ticket, a stream that never opens) is a failed try: the back-off goes on', async () => {
+    let hang = false;
+    let tickets = 0;
+    const { seen, deps } = setup({
+      requestTicket: vi.fn(
+        (_key?: number, signal?: AbortSignal) =>
+          new Promise<string>((resolve, reject) => {
+            if (!hang) return resolve(`ticket-${++tickets}`);
+            signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+          }),
+      ),
+    });
+    await flush();
+    FakeEventSource.latest().open();
+    hang = true;
+    FakeEventSource.latest().fail();
+    expect(seen.reachable).toEqual([false]);
+    await vi.advanceTimersByTimeAsync(streamRetryDelay(1));
+    expect(deps.requestTicket).toHaveBeenCalledTimes(2);
+    hang = false;
+    // The hanging ticket is given up; the next try gets one, but its stream is taken and never answered.
+    await vi.advanceTimersByTimeAsync(LIVE_STREAM_SILENCE_MS + streamRetryDelay(2));
+    expect(FakeEventSource.instances).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(LIVE_STREAM_SILENCE_MS);
+    expect(FakeEventSource.latest().closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(streamRetryDelay(3));
+    expect(FakeEventSource.instances).toHaveLength(3);
+    FakeEventSource.latest().open();
+    expect(seen.reachable).toEqual([false, true]);
+  });
+
+  test('polling: a poll without an answer or with a 5xx says the server is out of reach, a 4xx does not, the next answer says it is back', async () => {
+    let reply: 'ok' | 'offline' | 'bad-gateway' | 'not-found' = 'ok';
+    const fetchState = vi.fn(async (): Promise<LiveStateAnswer> => {
+      if (reply === 'offline') throw new TypeError('Failed to fetch');
+      if (reply === 'bad-gateway')
+        throw new ApiError('Bad gateway', 502, { error: 'Bad gateway', code: 'upstream_unavailable' });
+      if (reply === 'not-found')
+        throw new ApiError('No live session found', 404, {
+          error: 'No live session found',
+          code: 'not_found',
+        });
+      return { sessionKey: 9158, event: null, upstream: null };
+    });
+    const { seen } = setup({
+      fetchState,
+      fetchCentralizedStatus: async () => ({ centralizedPollingEnabled: false, isPollingActive: false }),
+    });
+    await flush();
+    reply = 'not-found';
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(seen.reachable).toEqual([]);
+    reply = 'offline';
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(seen.reachable).toEqual([false]);
+    reply = 'ok';
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(seen.reachable).toEqual([false, true]);
+    reply = 'bad-gateway';
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(seen.reachable).toEqual([false, true, false]);
+  });
+
+  test('polling: a poll the server never answers fails after LIVE_STREAM_SILENCE_MS', async () => {
+    let hang = false;
+    const fetchState = vi.fn(
+      (_key?: number, signal?: AbortSignal) =>
+        new Promise<LiveStateAnswer>((resolve, reject) => {
+          if (!hang) return resolve({ sessionKey: 9158, event: null, upstream: null });
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    const { seen } = setup({
+      fetchState,
+      fetchCentralizedStatus: async () => ({ centralizedPollingEnabled: false, isPollingActive: false }),
+    });
+    await flush();
+    hang = true;
+    await vi.advanceTimersByTimeAsync(3000 + LIVE_STREAM_SILENCE_MS - 1);
+    expect(seen.reachable).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(seen.reachable).toEqual([false]);
   });
 
   test('a stream that never opens gives way to polling /api/live/state', async () => {
@@ -249,7 +359,7 @@ describe('the live feed', () => {
   test('the ticket is asked for the session the state call pinned', async () => {
     const { deps } = setup();
     await flush();
-    expect(deps.requestTicket).toHaveBeenCalledWith(9158);
+    expect(deps.requestTicket).toHaveBeenCalledWith(9158, expect.any(AbortSignal));
   });
 
   test.each([

@@ -1,3 +1,4 @@
+import { LIVE_STREAM_SILENCE_MS } from '@flaglight/contract/limits';
 import { nextPollDelay, POLL_INTERVAL_MS } from '@flaglight/core';
 import { ApiError } from '../api/client';
 import {
@@ -14,7 +15,8 @@ import {
 
 /** The stream's first reconnect waits this long, doubling up to STREAM_RETRY_MAX_MS. */
 export const STREAM_RETRY_BASE_MS = 1_000;
-export const STREAM_RETRY_MAX_MS = 30_000;
+/** Short enough that a page follows again within 10 s of the server answering again (decision 038). */
+export const STREAM_RETRY_MAX_MS = 8_000;
 /** A stream that never opens after this many tries is taken as unusable in this browser: poll instead. */
 export const STREAM_ATTEMPTS_BEFORE_POLLING = 3;
 
@@ -33,23 +35,23 @@ export function isRefusalToShow(error: unknown): error is ApiError {
   return error instanceof ApiError && (error.code === 'trial_expired' || error.code === 'rate_limited');
 }
 
-/** The stream's back-off after `failures` failed tries in a row (1, 2, 4 … 30 s). */
+/** The stream's back-off after `failures` failed tries in a row (1, 2, 4, 8, 8 … s). */
 export function streamRetryDelay(failures: number): number {
   return Math.min(STREAM_RETRY_MAX_MS, STREAM_RETRY_BASE_MS * 2 ** Math.max(0, failures - 1));
 }
 
 /** What the feed needs of the outside world; the defaults are the real API and EventSource. */
 export interface LiveFeedDeps {
-  requestTicket: (sessionKey?: number) => Promise<string>;
-  fetchState: (sessionKey?: number) => Promise<LiveStateAnswer>;
+  requestTicket: (sessionKey?: number, signal?: AbortSignal) => Promise<string>;
+  fetchState: (sessionKey?: number, signal?: AbortSignal) => Promise<LiveStateAnswer>;
   fetchCentralizedStatus: () => Promise<CentralizedStatus>;
   /** Null where the browser has no EventSource. */
   createEventSource: ((url: string) => EventSource) | null;
 }
 
 export const defaultLiveFeedDeps = (): LiveFeedDeps => ({
-  requestTicket: (sessionKey) => requestStreamTicket(sessionKey),
-  fetchState: (sessionKey) => fetchLiveState(sessionKey),
+  requestTicket: (sessionKey, signal) => requestStreamTicket(sessionKey, signal),
+  fetchState: (sessionKey, signal) => fetchLiveState(sessionKey, signal),
   fetchCentralizedStatus,
   createEventSource:
     typeof window !== 'undefined' && typeof window.EventSource === 'function'
@@ -67,6 +69,11 @@ export interface LiveFeedHandlers {
   onPreferences?(data: unknown): void;
   /** A companion's lights or presence changed: the device list is worth reading again. */
   onDevices?(): void;
+  /**
+   * After onConnected: the server went out of reach (false: the stream broke or said nothing for
+   * LIVE_STREAM_SILENCE_MS, or a poll got no answer) or answers again (true). The feed keeps trying.
+   */
+  onReachable?(reachable: boolean): void;
   /** Connecting failed before anything was delivered; the feed has stopped. */
   onFailed(error: Error): void;
 }
@@ -76,11 +83,97 @@ export interface LiveFeed {
 }
 
 /**
+ * Calls `request` with a signal that aborts after LIVE_STREAM_SILENCE_MS: a request the server never
+ * answers (a frozen process, a lost network) is a failed one, like a stream that says nothing.
+ */
+async function unlessSilent<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  const timeout = setTimeout(() => abort.abort(), LIVE_STREAM_SILENCE_MS);
+  try {
+    return await request(abort.signal);
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+/** A timer that each sign of life restarts; `onSilence` runs when none came for `ms`. */
+function createWatchdog(ms: number) {
+  let handle: ReturnType<typeof setTimeout> | null = null;
+  const stop = () => {
+    if (handle) clearTimeout(handle);
+    handle = null;
+  };
+  return {
+    stop,
+    restart(onSilence: () => void) {
+      stop();
+      handle = setTimeout(() => {
+        handle = null;
+        onSilence();
+      }, ms);
+    },
+  };
+}
+
+/** What a stream's events go to, while `es` is still the feed's stream. */
+interface StreamSink {
+  isCurrent(): boolean;
+  /** Any event, heartbeats included: the server is there. */
+  heard(): void;
+  deliver(event: FlagEvent): void;
+  handlers: LiveFeedHandlers;
+}
+
+function listenToStream(es: EventSource, sink: StreamSink): void {
+  const { handlers } = sink;
+  for (const type of ['flag', 'status', 'preferences', 'devices', 'heartbeat']) {
+    es.addEventListener(type, () => {
+      if (sink.isCurrent()) sink.heard();
+    });
+  }
+  es.addEventListener('flag', (message) => {
+    if (!sink.isCurrent()) return;
+    const { data, lastEventId: idText } = message as MessageEvent<string>;
+    const id = Number(idText);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const flag = parseFlagEventData(parsed);
+    if (flag && Number.isFinite(id)) sink.deliver({ id, data: flag });
+  });
+  es.addEventListener('status', (message) => {
+    if (!sink.isCurrent()) return;
+    try {
+      const status = parseStatusEventData(JSON.parse((message as MessageEvent<string>).data));
+      if (status) handlers.onStatus(status);
+    } catch {
+      // A torn status line: the next one will do.
+    }
+  });
+  es.addEventListener('preferences', (message) => {
+    if (!sink.isCurrent()) return;
+    try {
+      handlers.onPreferences?.(JSON.parse((message as MessageEvent<string>).data));
+    } catch {
+      // A torn line: the next change, or the next sign-in, brings them.
+    }
+  });
+  es.addEventListener('devices', () => {
+    if (sink.isCurrent()) handlers.onDevices?.();
+  });
+}
+
+/**
  * Follows a session (the live one when `sessionKey` is undefined) through the server's event stream
  * (DESIGN §5.4). A ticket is single use, so EventSource's own reconnect cannot work: on an error the
  * stream is closed and reopened with a new ticket and the last event id, with back-off, so nothing is
  * missed. When central polling is off, or the stream never opens in this browser, it polls
- * `/api/live/state` instead (SPEC §4 Polling).
+ * `/api/live/state` instead (SPEC §4 Polling). A stream that says nothing (no event, no heartbeat)
+ * for LIVE_STREAM_SILENCE_MS is taken as dead like one that errs; either, or a poll the server does
+ * not answer, is reported through `onReachable` until the server answers again.
  */
 export function startLiveFeed(
   sessionKey: number | undefined,
@@ -95,6 +188,8 @@ export function startLiveFeed(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let streamFailures = 0;
   let streamEverOpened = false;
+  let reachable = true;
+  const watchdog = createWatchdog(LIVE_STREAM_SILENCE_MS);
 
   const later = (fn: () => void, ms: number) => {
     if (timer) clearTimeout(timer);
@@ -110,6 +205,20 @@ export function startLiveFeed(
     handlers.onConnected({ sessionKey: resolvedKey ?? 0, transport });
   };
 
+  const setReachable = (value: boolean) => {
+    if (!connected || stopped || reachable === value) return;
+    reachable = value;
+    handlers.onReachable?.(value);
+  };
+
+  /** The stream `es` said something: it is alive for another LIVE_STREAM_SILENCE_MS. */
+  const heard = (es: EventSource) =>
+    // A dead server behind a live connection (sleep, a lost network, a hung process) errs only
+    // after minutes, if ever: silence is the sign.
+    watchdog.restart(() => {
+      if (source === es && !stopped) streamFailed();
+    });
+
   const deliver = (event: FlagEvent) => {
     // Resume may repeat what was seen; ids only grow.
     if (lastEventId !== undefined && event.id <= lastEventId) return;
@@ -124,6 +233,7 @@ export function startLiveFeed(
   };
 
   function closeSource() {
+    watchdog.stop();
     if (!source) return;
     source.close();
     source = null;
@@ -138,6 +248,7 @@ export function startLiveFeed(
 
   function streamFailed() {
     closeSource();
+    setReachable(false);
     streamFailures += 1;
     if (!streamEverOpened && streamFailures >= STREAM_ATTEMPTS_BEFORE_POLLING) {
       handlers.onTransport('polling');
@@ -152,7 +263,7 @@ export function startLiveFeed(
     if (!create) return;
     let ticket: string;
     try {
-      ticket = await deps.requestTicket(resolvedKey);
+      ticket = await unlessSilent((signal) => deps.requestTicket(resolvedKey, signal));
     } catch (error) {
       if (stopped) return;
       // Not retried in a loop: the server's reason is shown (e.g. 10 streams already open).
@@ -165,50 +276,22 @@ export function startLiveFeed(
     if (stopped) return;
     const es = create(streamUrl(ticket));
     source = es;
+    // A server that takes the connection but never answers leaves an EventSource waiting for ever.
+    heard(es);
     es.onopen = () => {
       if (source !== es) return;
+      heard(es);
       streamFailures = 0;
       streamEverOpened = true;
       handlers.onTransport('stream');
       markConnected('stream');
+      setReachable(true);
     };
     es.onerror = () => {
       if (source !== es || stopped) return;
       streamFailed();
     };
-    es.addEventListener('flag', (message) => {
-      if (source !== es) return;
-      const { data, lastEventId: idText } = message as MessageEvent<string>;
-      const id = Number(idText);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(data);
-      } catch {
-        return;
-      }
-      const flag = parseFlagEventData(parsed);
-      if (flag && Number.isFinite(id)) deliver({ id, data: flag });
-    });
-    es.addEventListener('status', (message) => {
-      if (source !== es) return;
-      try {
-        const status = parseStatusEventData(JSON.parse((message as MessageEvent<string>).data));
-        if (status) handlers.onStatus(status);
-      } catch {
-        // A torn status line: the next one will do.
-      }
-    });
-    es.addEventListener('preferences', (message) => {
-      if (source !== es) return;
-      try {
-        handlers.onPreferences?.(JSON.parse((message as MessageEvent<string>).data));
-      } catch {
-        // A torn line: the next change, or the next sign-in, brings them.
-      }
-    });
-    es.addEventListener('devices', () => {
-      if (source === es) handlers.onDevices?.();
-    });
+    listenToStream(es, { isCurrent: () => source === es, heard: () => heard(es), deliver, handlers });
   }
 
   let pollErrors = 0;
@@ -219,17 +302,20 @@ export function startLiveFeed(
   // Never rejects: every failure schedules the next poll.
   async function pollOnce() {
     try {
-      const answer = await deps.fetchState(resolvedKey);
+      const answer = await unlessSilent((signal) => deps.fetchState(resolvedKey, signal));
       if (stopped) return;
       pollErrors = 0;
       resolvedKey ??= answer.sessionKey;
       markConnected('polling');
+      setReachable(true);
       if (answer.upstream) handlers.onStatus(answer.upstream);
       if (answer.event) deliver(answer.event);
       poll(nextPollDelay('ok', 0));
     } catch (error) {
       if (stopped) return;
       if (error instanceof ApiError && error.code === 'trial_expired') return fail(error);
+      // No answer, or the server failing (5xx, a proxy's 502): out of reach. A 4xx is an answer.
+      if (!(error instanceof ApiError) || error.status >= 500) setReachable(false);
       pollErrors += 1;
       const limited = error instanceof ApiError && error.code === 'rate_limited';
       poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));

@@ -5,6 +5,11 @@ export const LIVE_TEXTS = {
   connectReplay: 'Watch a replay',
   disconnect: 'Disconnect',
   connecting: 'Connecting…',
+  /** The connection line while the server is out of reach (SPEC §8 names no text for it). */
+  reconnecting: 'Reconnecting…',
+  connectionLost:
+    "Flaglight's server does not answer. Trying again every few seconds; your lights keep the last flag until it is back.",
+  reconnected: 'Connected again: your lights follow the race again.',
   connectionFailedTitle: 'Connection Failed',
   connectionFailedMessage: 'Could not connect to live session. Please try again.',
   noLiveSession: 'No live session found',

@@ -6,7 +6,7 @@ import {
   type CurrentLiveSessionData,
   type TrackedSession,
 } from '@flaglight/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { FlagState } from '../flags/flag-styles';
 import { useLights } from '../lights/lights-context';
 import { toast } from '../toasts/toast';
@@ -23,6 +23,16 @@ import {
 import { LIVE_TEXTS } from './live-texts';
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
+
+/**
+ * While connected: whether the server is heard. `lost`: the stream broke or fell silent (or polls
+ * go unanswered) and the feed is trying again; `regained`: it came back a moment ago (the page says
+ * so for RECONNECTED_NOTICE_MS); `ok` otherwise.
+ */
+export type ConnectionLink = 'ok' | 'lost' | 'regained';
+
+/** How long "Connected again" shows after the server answers again. */
+export const RECONNECTED_NOTICE_MS = 6_000;
 
 /** What to follow: the live session, or a replay started through the server. */
 export type LiveTarget =
@@ -56,6 +66,7 @@ export interface PendingChange {
 
 export interface LiveConnectionState {
   status: ConnectionStatus;
+  link: ConnectionLink;
   target: LiveTarget | null;
   sessionKey: number | null;
   transport: FeedTransport | null;
@@ -83,6 +94,7 @@ const GREEN = (at: number): ShownFlag => ({ flag: 'green', activeSectors: [], ca
 
 const INITIAL: LiveConnectionState = {
   status: 'disconnected',
+  link: 'ok',
   target: null,
   sessionKey: null,
   transport: null,
@@ -111,6 +123,33 @@ export interface LiveConnectionOptions {
   onPreferences?: (data: unknown) => void;
   /** The stream's `devices` events (a companion's lights or presence changed). */
   onDevices?: () => void;
+}
+
+/**
+ * The `link` of a connection: `lost` when the feed says the server is out of reach, `regained` when
+ * it answers again (or a connect made meanwhile connects), back to `ok` RECONNECTED_NOTICE_MS later.
+ */
+function useLinkReports(
+  setState: Dispatch<SetStateAction<LiveConnectionState>>,
+  after: (ms: number, fn: () => void) => void,
+) {
+  // Which "Connected again" is showing: a notice's end must not cut a later one short.
+  const noticeRef = useRef(0);
+  return useCallback(
+    (change: 'lost' | 'regained' | 'connected') => {
+      setState((current) => {
+        const link = change === 'connected' ? (current.link === 'lost' ? 'regained' : current.link) : change;
+        return link === current.link ? current : { ...current, link };
+      });
+      if (change === 'lost') return;
+      const notice = ++noticeRef.current;
+      after(RECONNECTED_NOTICE_MS, () => {
+        if (noticeRef.current !== notice) return;
+        setState((current) => (current.link === 'regained' ? { ...current, link: 'ok' } : current));
+      });
+    },
+    [after, setState],
+  );
 }
 
 /**
@@ -154,6 +193,8 @@ export function useLiveConnection({
     }, ms);
     timersRef.current.add(handle);
   }, []);
+
+  const reportLink = useLinkReports(setState, after);
 
   const endTracking = useCallback(() => {
     const tracked = trackedRef.current;
@@ -222,6 +263,9 @@ export function useLiveConnection({
         ...INITIAL,
         history: current.history,
         status: 'connecting',
+        // A connect while the server was out of reach (auto-connect moving to the session the
+        // restarted server follows) says "Connected again" too once it is connected.
+        link: current.link === 'ok' ? 'ok' : 'lost',
         target,
         shown: options.resume ? current.shown : GREEN(now),
         connectedAt: now,
@@ -232,6 +276,7 @@ export function useLiveConnection({
         {
           onConnected({ sessionKey, transport }) {
             setState((current) => ({ ...current, status: 'connected', sessionKey, transport }));
+            reportLink('connected');
             if (target.kind === 'live' && target.session) {
               const { session } = target;
               trackedRef.current = {
@@ -275,6 +320,9 @@ export function useLiveConnection({
           onTransport(transport) {
             setState((current) => ({ ...current, transport }));
           },
+          onReachable(reachable) {
+            reportLink(reachable ? 'regained' : 'lost');
+          },
           onPreferences(data) {
             onPreferencesRef.current?.(data);
           },
@@ -302,7 +350,7 @@ export function useLiveConnection({
       );
       feedRef.current = feed;
     },
-    [after, apply, clearTimers, endTracking, stopFeed],
+    [after, apply, clearTimers, endTracking, reportLink, stopFeed],
   );
 
   // The tracked session also ends when its end time passes (DESIGN §6), checked as the countdown ticks.
