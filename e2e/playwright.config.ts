@@ -13,6 +13,7 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** The real-time journeys: a demo server of their own, or the shared one's light simulators and feeds. */
 const REAL_TIME_FILES = [
   'companion.spec.ts',
+  'connection-lost.spec.ts',
   'first-minute.spec.ts',
   'live-sources.spec.ts',
   'live-race-control.spec.ts',
