@@ -229,6 +229,32 @@ test.describe('test flags during a live race', () => {
     expect((await pause(false)).ok).toBe(true);
     await expect(line).toContainText('following, drives', { timeout: 10_000 });
 
+    // A replay in this browser (decision 040): this screen and its cloud lights play it, the
+    // companion's lights stay on the live green, and the dashboard, its companion line and the
+    // companion's own status say so.
+    await race.getByRole('button', { name: 'Watch a replay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Watch a replay' });
+    await expect(dialog).toContainText("A companion's home-network lights stay on the live race");
+    await dialog
+      .getByRole('combobox', { name: 'Recording' })
+      .selectOption({ label: '2020 Italian Grand Prix – Race' });
+    await dialog.getByRole('spinbutton', { name: /Speed/ }).fill('20');
+    await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('54');
+    await dialog.getByRole('button', { name: 'Start replay' }).click();
+    await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Replay/);
+    await expect(race.getByRole('status', { name: 'Current flag' })).toContainText(/red/i, {
+      timeout: 40_000,
+    });
+    await expect(line).toContainText('stays on the live race, not this replay');
+    const companionNow = await status();
+    expect((companionNow as unknown as { flag: { state: string } | null }).flag?.state).toBe('green');
+    expect(
+      companionNow.lights
+        .filter((l) => l.driven && l.reachable && l.lastColor?.name !== 'green')
+        .map((l) => `${l.provider}:${l.id}:${l.lastColor?.name}`),
+    ).toEqual([]);
+    await race.getByRole('button', { name: 'Disconnect' }).click();
+
     // Tests beyond the account's budget (20 a minute): the page says the companion did not play it.
     const red = race.getByRole('button', { name: 'Red flag', exact: true });
     for (let i = 0; i < 41; i += 1) await red.click();

@@ -263,7 +263,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
           hub.setPaused(paused);
           store.update((s) => ({ ...s, paused }));
           // Resumed: the lights take the race's flag at once, not at the next change.
-          const now = playback.shown();
+          const now = playback.raceFlag();
           if (!paused && now) hub.play(now.state);
           log.info(paused ? 'Lights paused' : `Lights resumed${now ? `: ${now.state}` : ''}`);
           stateReporter.now();

@@ -176,7 +176,12 @@ export async function startLocalBridge(options: LocalBridgeOptions): Promise<Loc
             return;
           }
           if (!options.actions.test(input.state)) {
-            send(response, 400, { error: `Unknown flag "${input.state}".`, code: 'invalid_input' });
+            if (options.actions.status().paused === true)
+              send(response, 409, {
+                error: 'The lights are paused: Resume lights to test them.',
+                code: 'paused',
+              });
+            else send(response, 400, { error: `Unknown flag "${input.state}".`, code: 'invalid_input' });
             return;
           }
           send(response, 200, { success: true });

@@ -21,12 +21,15 @@ export interface Playback {
   showNow: (flag: DeliveredFlag | { state: string; message: string }) => void;
   /**
    * Plays a test now (the status page's buttons, the web app's Test your lights): the lights, and
-   * what the status page says they show, go back to the race's flag when the test is over.
+   * what the status page says they show, go back to the race's flag when the test is over. False
+   * for an unknown flag, or while the lights are paused.
    */
   showTest: (state: string, message: string) => boolean;
   /** Flags from the server (or the F1 fallback), each played at its time. */
   onFlags: (flags: DeliveredFlag[]) => void;
   shown(): ShownFlag | null;
+  /** The race's flag the lights show or last showed, never a test (what Resume plays). */
+  raceFlag(): ShownFlag | null;
   /** The flags waiting for their time, soonest first. */
   pending(): { state: string; at: string }[];
   /** Drops every waiting flag (unlinked, stopping). */
@@ -45,8 +48,11 @@ export function createPlayback(options: {
   const pending = new Map<number, { state: string; at: number; timer: NodeJS.Timeout }>();
   let pendingId = 0;
 
-  const show = (state: string, message: string) => {
+  /** The last race flag shown (a test never is one). */
+  let race: ShownFlag | null = null;
+  const show = (state: string, message: string, test = false) => {
     shown = { state, message, css: flagLook(state)?.css ?? null, at: new Date().toISOString() };
+    if (!test) race = shown;
     log.info(`Flag ${state}${message ? `: ${message}` : ''}`);
   };
 
@@ -60,9 +66,10 @@ export function createPlayback(options: {
 
   const showTest: Playback['showTest'] = (state, message) => {
     const test = createTestProgram(state);
-    if (!test.ok || !hub.playTest(state)) return false;
+    // Paused, the lights keep their look: a test changes nothing, and is not said to.
+    if (!test.ok || hub.paused() || !hub.playTest(state)) return false;
     const before = shown;
-    show(state, message);
+    show(state, message, true);
     const during = shown;
     setTimeout(() => {
       // A race flag that came meanwhile is what shows; else the one from before the test again.
@@ -108,6 +115,7 @@ export function createPlayback(options: {
       }
     },
     shown: () => shown,
+    raceFlag: () => race,
     pending: () =>
       [...pending.values()]
         .sort((a, b) => a.at - b.at)

@@ -292,8 +292,14 @@ describe('what the companion says of itself, on the dashboard', () => {
       'Flaglight Companion Living-room PC: not following: Your free trial has ended.',
     ],
     [STATE, true, 'Flaglight Companion Living-room PC: following, drives 2 lights'],
+    [
+      { ...STATE, showing: 'green' },
+      'replay',
+      'Flaglight Companion Living-room PC: stays on the live race, not this replay; drives 2 lights',
+    ],
   ] as const)('%j (online %s) reads "%s"', (state, online, line) => {
-    expect(companionLine(companion({ state, online }), {})).toBe(line);
+    const onReplay = online === 'replay';
+    expect(companionLine(companion({ state, online: onReplay || online }), {}, onReplay)).toBe(line);
   });
 
   test('Test on this computer asks the port the companion reported (started with --port)', async () => {

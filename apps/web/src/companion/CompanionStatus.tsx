@@ -18,7 +18,12 @@ function formatLastSeen(value: string | null): string {
  * One companion's line, from the server's device list and what the companion last said of itself
  * (paused, its stream): the same story its status page tells.
  */
-export function companionLine(device: LinkedDevice, selection: CompanionLightIds): string {
+export function companionLine(
+  device: LinkedDevice,
+  selection: CompanionLightIds,
+  /** This page plays a replay: the companion's lights stay on the live race (decision 040). */
+  pageOnReplay = false,
+): string {
   const state = device.state;
   // A refusal is said even while it is offline: it is why it is.
   if (state?.stream === 'refused') return T.refused(device.name, state.message);
@@ -26,7 +31,8 @@ export function companionLine(device: LinkedDevice, selection: CompanionLightIds
   if (state?.paused) return T.paused(device.name);
   if (state?.stream === 'waiting') return T.waiting(device.name);
   if (state?.stream === 'reconnecting') return T.reconnecting(device.name, state.message);
-  return T.online(device.name, drivenLightCount(device.lights, selection));
+  const driven = drivenLightCount(device.lights, selection);
+  return pageOnReplay ? T.onLiveNotReplay(device.name, driven) : T.online(device.name, driven);
 }
 
 function CheckResult({ check, selection }: { check: BridgeCheck; selection: CompanionLightIds }) {
@@ -68,10 +74,13 @@ function CheckResult({ check, selection }: { check: BridgeCheck; selection: Comp
 export function CompanionStatus({
   devices,
   selection,
+  pageOnReplay = false,
   check = checkThisComputer,
 }: {
   devices: readonly LinkedDevice[];
   selection: CompanionLightIds;
+  /** This page plays a replay (the companion's lights stay on the live race). */
+  pageOnReplay?: boolean;
   /** The local bridge (tests give their own). */
   check?: () => Promise<BridgeCheck>;
 }) {
@@ -92,7 +101,7 @@ export function CompanionStatus({
               aria-hidden="true"
               className={`size-2 shrink-0 rounded-full ${device.online ? 'bg-flag-green' : 'bg-ink-400'}`}
             />
-            {companionLine(device, selection)}
+            {companionLine(device, selection, pageOnReplay)}
           </li>
         ))}
       </ul>

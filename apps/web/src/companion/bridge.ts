@@ -93,11 +93,13 @@ export function setReportedBridgePorts(ports: readonly number[]): void {
   reportedPorts = [...new Set(ports)];
 }
 
-/** The ports to ask, in order: the one that answered last, the reported ones, the well-known one. */
+/**
+ * The ports to ask, in order: the reported ones (the one that answered last first), then the
+ * well-known one. A port no online companion reports any more is not asked.
+ */
 export function bridgePortsToAsk(): number[] {
-  return [
-    ...new Set([...(answeredPort === null ? [] : [answeredPort]), ...reportedPorts, COMPANION_BRIDGE_PORT]),
-  ];
+  const reported = answeredPort !== null && reportedPorts.includes(answeredPort) ? [answeredPort] : [];
+  return [...new Set([...reported, ...reportedPorts, COMPANION_BRIDGE_PORT])];
 }
 
 /**

@@ -41,5 +41,6 @@ export function useCompanionDevices(email: string | null | undefined): readonly 
 /** Forgets every list (tests). */
 export function clearCompanionDevices(): void {
   lists.clear();
+  setReportedBridgePorts([]);
   listeners.forEach((listener) => listener());
 }

@@ -20,6 +20,8 @@ export const COMPANION_TEXTS = {
   noLightsYet: (name: string) => `${name} has not reported any lights yet.`,
   loadFailed: 'Your companions could not be loaded. Please try again.',
   loading: 'Loading your companions…',
+  onLiveNotReplay: (name: string, driven: number) =>
+    `Flaglight Companion ${name}: stays on the live race, not this replay; drives ${lights(driven)}`,
   online: (name: string, driven: number) =>
     `Flaglight Companion ${name}: following, drives ${lights(driven)}`,
   offline: (name: string, lastSeen: string) => `Flaglight Companion ${name}: offline, last seen ${lastSeen}`,

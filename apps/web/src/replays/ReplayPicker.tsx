@@ -140,9 +140,10 @@ export function ReplayPicker({
             </Dialog.Close>
           </div>
           <Dialog.Description className="text-ink-300">
-            Replay a real session's race control, flags and all, on your lights. Pick where to start and how
-            fast to play it. Your account runs up to {MAX_REPLAYS_PER_ACCOUNT} replays at once: starting
-            another ends your oldest.
+            Replay a real session's race control, flags and all, on this screen and the lights this browser
+            drives. A companion's home-network lights stay on the live race (decision 040). Pick where to
+            start and how fast to play it. Your account runs up to {MAX_REPLAYS_PER_ACCOUNT} replays at once:
+            starting another ends your oldest.
           </Dialog.Description>
 
           <form onSubmit={submit} className="flex flex-col gap-4">

@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { Lightbulb } from 'lucide-react';
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { useAuth } from '../../auth/auth-context';
 import { drivenLightCount, findSharedLights } from '../../companion/companion-lights';
 import { COMPANION_TEXTS } from '../../companion/companion-texts';
@@ -10,6 +10,7 @@ import { useCompanionList } from '../../companion/use-companions';
 import { useLightControl, useProviderState } from '../../lights/light-control-context';
 import { useLights, type DrivenProvider } from '../../lights/lights-context';
 import { isProviderConnected, isProviderReady } from '../../lights/provider-store';
+import { LiveConnectionContext } from '../../live/live-connection-context';
 import { useLocalSettings } from '../../settings/local-settings';
 import { UnsavedChangeNotice } from '../../settings/UnsavedChangeNotice';
 import { Panel } from '../../ui/Panel';
@@ -61,6 +62,8 @@ export function LightControlPanel() {
   const goveeAlongside =
     drivenProvider !== null && drivenProvider !== 'govee' && isProviderReady(states.govee);
   const companions = useCompanionList();
+  // Outside a LiveProvider (a component test) there is no connection to speak of.
+  const live = useContext(LiveConnectionContext);
   const [tab, setTab] = useState<DrivenProvider | 'companion' | null>(null);
   const shown = tab ?? drivenProvider ?? (isProviderConnected(states.hue) ? 'hue' : 'lifx');
   const shared = findSharedLights(companions.data, settings);
@@ -84,7 +87,11 @@ export function LightControlPanel() {
     >
       <UnsavedChangeNotice area="lights" />
       {companions.data && companions.data.length > 0 && (
-        <CompanionStatus devices={companions.data} selection={settings.companionSelectedLights} />
+        <CompanionStatus
+          devices={companions.data}
+          selection={settings.companionSelectedLights}
+          pageOnReplay={live?.state.target?.kind === 'replay'}
+        />
       )}
       <SharedLightsPrompt count={shared.count} driver={settings.sharedLightsDriver} update={update} />
       <Tabs.Root value={shown} onValueChange={(value) => setTab(value as DrivenProvider | 'companion')}>
