@@ -181,6 +181,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     // A companion came online or went offline: the account's pages read the device list again.
     onPresence: ({ userId }) => userEvents.publish(userId, { type: 'devices' }),
   });
+  const preferences = createPreferencesService({ db, events: userEvents, logger, now });
   const devices = createDeviceService({
     db,
     publicUrl: config.publicUrl,
@@ -188,6 +189,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     isOnline: (deviceId) => deviceStreams.isOnline(deviceId),
     onRevoked: (deviceId) => deviceStreams.closeAll(deviceId),
     events: userEvents,
+    onRelinked: ({ userId, fromDeviceId, toDeviceId }) =>
+      preferences.carryRoomDelay(userId, fromDeviceId, toDeviceId),
   });
 
   const licences = createLicenceService({ db, now });
@@ -276,7 +279,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       userEvents,
       deviceStreams,
     },
-    preferences: createPreferencesService({ db, events: userEvents, logger, now }),
+    preferences,
     devices,
     redis,
     schedule,

@@ -224,6 +224,58 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     expect((await decide(t, session, extra.user_code, 'approve')).statusCode).toBe(200);
   });
 
+  test('a relinked computer (same name and platform) takes over its room delay; another one of that name online keeps its own', async () => {
+    const session = await signUp(t);
+    const link = async (name: string) => {
+      const code = await requestCode(t, { name, platform: 'linux-x64', version: '1.0.0' });
+      expect((await decide(t, session, code.user_code, 'approve')).statusCode).toBe(200);
+      const granted = (await pollToken(t, code.device_code)).json<{
+        access_token: string;
+        device: { id: string };
+      }>();
+      tokens.set(granted.device.id, granted.access_token);
+      return granted.device.id;
+    };
+    const tokens = new Map<string, string>();
+    const preferences = async () =>
+      (await http('/api/me/preferences', { token: session })).body as {
+        version: number;
+        preferences: Record<string, unknown> & { delayOffsetsMs: Record<string, number> };
+      };
+    const first = await link('Bedroom PC');
+    const other = await link('Lounge PC');
+    const before = await preferences();
+    const put = await http('/api/me/preferences', {
+      method: 'PUT',
+      token: session,
+      body: {
+        version: before.version,
+        preferences: { ...before.preferences, delayOffsetsMs: { [first]: 2500, [other]: -1000 } },
+      },
+    });
+    expect(put.status).toBe(200);
+    // Reinstalled: the old link stays, offline, and a new one of the same name comes.
+    const second = await link('Bedroom PC');
+    expect((await preferences()).preferences.delayOffsetsMs).toEqual({
+      [first]: 2500,
+      [other]: -1000,
+      [second]: 2500,
+    });
+    // Unlinked, then linked again: the room delay goes over once more.
+    expect((await http(`/api/devices/${second}`, { method: 'DELETE', token: session })).status).toBe(200);
+    const third = await link('Bedroom PC');
+    expect((await preferences()).preferences.delayOffsetsMs[third]).toBe(2500);
+    // Another computer's name: nothing goes over.
+    const fourth = await link('Kitchen Pi');
+    expect((await preferences()).preferences.delayOffsetsMs[fourth]).toBeUndefined();
+    // A second computer of the same name while the first is online (two Pis): each keeps its own.
+    const stream = await openStream(tokens.get(third)!);
+    await vi.waitFor(() => expect(t.context.live.deviceStreams.isOnline(third)).toBe(true));
+    const fifth = await link('Bedroom PC');
+    expect((await preferences()).preferences.delayOffsetsMs[fifth]).toBeUndefined();
+    stream.close();
+  });
+
   test('another grant type is unsupported_grant_type; an unknown device code is invalid_grant', async () => {
     const code = await requestCode(t);
     const wrongType = await pollToken(t, code.device_code, 'authorization_code');

@@ -106,6 +106,22 @@ export function createDevicesRepository(db: Db) {
         .execute();
     },
 
+    /**
+     * The account's most recent other companion of this name and platform, linked or not: the same
+     * computer before a reinstall or a new link, whose room delay the new link takes over.
+     */
+    async findEarlierTwin(userId: string, device: { id: string; name: string; platform: string }) {
+      return db
+        .selectFrom('devices')
+        .select(['id', 'revoked_at'])
+        .where('user_id', '=', userId)
+        .where('name', '=', device.name)
+        .where('platform', '=', device.platform)
+        .where('id', '!=', device.id)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+    },
+
     /** Revokes one of the user's linked devices (its lights go too); false when not theirs or not linked. */
     async revoke(id: string, userId: string, now: Date): Promise<boolean> {
       const result = await db

@@ -79,6 +79,11 @@ export interface DeviceServiceDeps {
   onRevoked: (deviceId: string) => void;
   /** Account-wide stream events: `devices` when a companion's lights change, `test` for its streams. */
   events: Pick<UserEvents, 'publish'>;
+  /**
+   * A companion was linked that is the same computer as an earlier one of the account (same name and
+   * platform, the earlier one unlinked or offline): its room delay goes over (decision 041).
+   */
+  onRelinked?: (link: { userId: string; fromDeviceId: string; toDeviceId: string }) => Promise<void>;
 }
 
 /** A stored light list as the contract's lights; anything unreadable (never written by us) is none. */
@@ -113,6 +118,19 @@ export interface DeviceCaller {
 export function createDeviceService(deps: DeviceServiceDeps) {
   const codes = createDeviceCodesRepository(deps.db);
   const devices = createDevicesRepository(deps.db);
+
+  /** A new link of a computer the account had linked before takes over its room delay; never fails the link. */
+  async function carryOver(device: DeviceRow): Promise<void> {
+    if (!deps.onRelinked) return;
+    try {
+      const twin = await devices.findEarlierTwin(device.user_id, device);
+      // An earlier one that is online is another computer of the same name (two Pis): it keeps its own.
+      if (!twin || (twin.revoked_at === null && deps.isOnline(twin.id))) return;
+      await deps.onRelinked({ userId: device.user_id, fromDeviceId: twin.id, toDeviceId: device.id });
+    } catch {
+      // The room delay can be set again in Settings; the link itself stands.
+    }
+  }
 
   /** The pending request behind a typed user code, or a 404 saying why there is none. */
   async function pendingRequest(input: string, now: Date) {
@@ -189,6 +207,7 @@ export function createDeviceService(deps: DeviceServiceDeps) {
         state_updated_at: null,
       };
       if (!(await codes.redeem(hash, device))) throw grantError('invalid_grant');
+      await carryOver(device);
       return {
         access_token: token,
         token_type: 'Bearer' as const,

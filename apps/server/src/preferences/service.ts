@@ -1,5 +1,6 @@
 import {
   DEFAULT_PREFERENCES,
+  PREFERENCES_MAX_DEVICE_OFFSETS,
   PreferencesSchema,
   type Preferences,
   type PreferencesDocument,
@@ -55,23 +56,42 @@ export function createPreferencesService(deps: {
     return { version: row.version, preferences, updatedAt: row.updated_at };
   }
 
+  async function save(userId: string, baseVersion: number, preferences: Preferences): Promise<SaveResult> {
+    const row = await repository.write({
+      userId,
+      baseVersion,
+      data: JSON.stringify(preferences),
+      now: deps.now(),
+    });
+    if (!row) return { ok: false, current: toDocument(await repository.find(userId)) };
+    const document = toDocument(row);
+    deps.events.publish(userId, { type: 'preferences', document });
+    return { ok: true, document };
+  }
+
   return {
+    /**
+     * The room delay of one companion given to another (a relink of the same computer), unless the
+     * new one has one or the account is at its limit of offsets; a stale write is tried again.
+     */
+    async carryRoomDelay(userId: string, fromDeviceId: string, toDeviceId: string): Promise<void> {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const current = toDocument(await repository.find(userId));
+        const offsets = current.preferences.delayOffsetsMs;
+        const offset = offsets[fromDeviceId];
+        if (offset === undefined || offsets[toDeviceId] !== undefined) return;
+        if (Object.keys(offsets).length >= PREFERENCES_MAX_DEVICE_OFFSETS) return;
+        const preferences = { ...current.preferences, delayOffsetsMs: { ...offsets, [toDeviceId]: offset } };
+        const result = await save(userId, current.version, preferences);
+        if (result.ok) return;
+      }
+    },
+
     async get(userId: string): Promise<PreferencesDocument> {
       return toDocument(await repository.find(userId));
     },
 
-    async save(userId: string, baseVersion: number, preferences: Preferences): Promise<SaveResult> {
-      const row = await repository.write({
-        userId,
-        baseVersion,
-        data: JSON.stringify(preferences),
-        now: deps.now(),
-      });
-      if (!row) return { ok: false, current: toDocument(await repository.find(userId)) };
-      const document = toDocument(row);
-      deps.events.publish(userId, { type: 'preferences', document });
-      return { ok: true, document };
-    },
+    save,
   };
 }
 
