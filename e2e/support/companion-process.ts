@@ -49,9 +49,11 @@ export async function endProcess(
 export interface CompanionProcess {
   process: ChildProcess;
   /** What it printed so far (stdout and stderr). */
-  output(): string;
+  output: () => string;
   /** Which build ran: the executable's path, or "sources (no build)". */
   ran: string;
+  /** The end of what it printed, for a failure's message. */
+  context: () => string;
 }
 
 /** Starts `flaglight-companion run --demo` against `server`, with its status page on `bridgePort`. */
@@ -88,7 +90,12 @@ export function spawnCompanion(options: {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { process: child, output: () => output, ran: built ? COMPANION_EXECUTABLE : 'sources (no build)' };
+  return {
+    process: child,
+    output: () => output,
+    ran: built ? COMPANION_EXECUTABLE : 'sources (no build)',
+    context: () => `companion output:\n${output.slice(-3_000)}`,
+  };
 }
 
 export interface DemoServer {
@@ -147,4 +154,33 @@ export async function setDemoRaceSpeed(base: string, speed: number) {
     body: JSON.stringify({ speed }),
   });
   if (!response.ok) throw new Error(`the OpenF1 simulator refused the speed: ${response.status}`);
+}
+
+/**
+ * Starts the companion against `server` and links it to the account of `token` as a fan would
+ * approve it (the code it prints, `POST /api/device/approve`); `context()` is its output for a
+ * failure's message.
+ */
+export async function startLinkedCompanion(options: {
+  server: string;
+  bridgePort: number;
+  dataDir: string;
+  name: string;
+  token: string;
+}): Promise<CompanionProcess> {
+  const companion = spawnCompanion(options);
+  const { context } = companion;
+  const [, userCode] = await waitFor(
+    'the link line',
+    async () => /confirm ([A-Z]{4}-[A-Z]{4})/.exec(companion.output()),
+    30_000,
+    context,
+  );
+  const approved = await fetch(`${options.server}/api/device/approve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
+    body: JSON.stringify({ code: userCode }),
+  });
+  if (!approved.ok) throw new Error(`approving ${userCode} failed: ${approved.status}\n${context()}`);
+  return companion;
 }

@@ -10,7 +10,12 @@ import {
   LightControlPanel,
 } from '../page-models/light-control';
 import type { Session } from '../support/accounts';
-import { endProcess, spawnCompanion, waitFor, type CompanionProcess } from '../support/companion-process';
+import {
+  endProcess,
+  startLinkedCompanion,
+  waitFor,
+  type CompanionProcess,
+} from '../support/companion-process';
 import { freePort } from '../support/ports';
 
 /**
@@ -131,22 +136,14 @@ test.describe('a choice of lights of every brand', () => {
     // The companion on the demo's LAN simulator, linked to the account.
     companionDir = mkdtempSync(path.join(tmpdir(), 'flaglight-every-brand-'));
     const bridgePort = await freePort();
-    companion = spawnCompanion({
+    companion = await startLinkedCompanion({
       server: baseURL!,
       bridgePort,
       dataDir: companionDir,
       name: 'E2E Every Brand',
+      token: session.token,
     });
-    const context = () => `companion output:\n${companion!.output().slice(-3_000)}`;
-    const [, userCode] = await waitFor(
-      'the link line',
-      async () => /confirm ([A-Z]{4}-[A-Z]{4})/.exec(companion!.output()),
-      30_000,
-      context,
-    );
-    expect(
-      (await request.post('/api/device/approve', { data: { code: userCode }, headers: auth })).status(),
-    ).toBe(200);
+    const { context } = companion;
     const reported = await waitFor(
       'lights of all six LAN brands',
       async () => {

@@ -15,7 +15,7 @@ import {
   endProcess,
   setDemoRace,
   setDemoRaceSpeed,
-  spawnCompanion,
+  startLinkedCompanion,
   startDemoServer,
   waitFor,
   type CompanionProcess,
@@ -109,24 +109,14 @@ test.describe('test flags during a live race', () => {
     await setDemoRaceSpeed(base, 0);
     api = await playwrightRequest.newContext({ baseURL: base });
     const session = await signUpViaApi(api);
-    const auth = { authorization: `Bearer ${session.token}` };
-
-    companion = spawnCompanion({
+    companion = await startLinkedCompanion({
       server: base,
       bridgePort,
       dataDir: temp('flaglight-test-flags-companion-'),
       name: 'E2E Tests',
+      token: session.token,
     });
-    const context = () => `companion output:\n${companion!.output().slice(-3_000)}`;
-    const [, userCode] = await waitFor(
-      'the link line',
-      async () => /confirm ([A-Z]{4}-[A-Z]{4})/.exec(companion!.output()),
-      30_000,
-      context,
-    );
-    expect(
-      (await api.post('/api/device/approve', { data: { code: userCode }, headers: auth })).status(),
-    ).toBe(200);
+    const { context } = companion;
     const status = async () =>
       (await (await fetch(`http://127.0.0.1:${bridgePort}/api/status`)).json()) as CompanionStatus;
     await waitFor(

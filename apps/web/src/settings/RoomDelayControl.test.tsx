@@ -46,6 +46,17 @@ async function room(name: string) {
   return within(item).findByRole('form', { name: T.label });
 }
 
+/** A server whose first write is stale (409 with `current`), and whose next writes are taken. */
+function conflictOnce(current: PreferencesDocument) {
+  let attempt = 0;
+  return (body: unknown) => {
+    attempt += 1;
+    if (attempt === 1)
+      return { status: 409, body: { error: 'Changed elsewhere', code: 'conflict', current } };
+    return { body: { ...(body as object), updatedAt: null } };
+  };
+}
+
 const puts = (api: ReturnType<typeof stubApi>) =>
   api.calls.filter((call) => call.route === 'PUT /api/me/preferences').map((call) => call.body);
 
@@ -141,15 +152,9 @@ test('Save sends only this companion’s offset, keeping every other preference 
 
 test('a stale version is merged with the current document and sent again', async () => {
   const current = doc(9, { autoConnect: false, delayOffsetsMs: { 'dev-lounge': 3000 } });
-  let attempt = 0;
   const api = renderSection({
     'GET /api/me/preferences': { body: doc(7) },
-    'PUT /api/me/preferences': (body) => {
-      attempt += 1;
-      if (attempt === 1)
-        return { status: 409, body: { error: 'Changed elsewhere', code: 'conflict', current } };
-      return { body: { ...(body as object), updatedAt: null } };
-    },
+    'PUT /api/me/preferences': conflictOnce(current),
   });
   const bedroom = await room('Bedroom PC');
   fireEvent.keyDown(within(bedroom).getByRole('slider'), { key: 'PageUp' });
@@ -217,15 +222,9 @@ test('a calibration takes off the broadcast delay the account has when it saves,
   vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-08T04:00:00Z') });
   // This page read 10 s; another browser has lowered it to 5 s since.
   const current = doc(4, { delay: { enabled: true, seconds: 5 } });
-  let attempt = 0;
   const api = renderSection({
     'GET /api/me/preferences': { body: doc(3, { delay: { enabled: true, seconds: 10 } }) },
-    'PUT /api/me/preferences': (body) => {
-      attempt += 1;
-      if (attempt === 1)
-        return { status: 409, body: { error: 'Changed elsewhere', code: 'conflict', current } };
-      return { body: { ...(body as object), updatedAt: null } };
-    },
+    'PUT /api/me/preferences': conflictOnce(current),
   });
   const bedroom = await room('Bedroom PC');
   await userEvent.click(within(bedroom).getByRole('button', { name: T.calibrate }));
