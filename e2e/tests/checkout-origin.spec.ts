@@ -2,7 +2,7 @@ import { expect, signInAs, test, USERS } from '../fixtures';
 
 // The e2e server's PUBLIC_URL is http://127.0.0.1:PORT. Here the fan opens the app under its other
 // name, localhost: the checkout page's CSP (form-action 'self') lets its Pay button redirect only to
-// the origin the page is on (issue 40 row 6). localhost is mapped to 127.0.0.1, so no other address
+// the origin the page is on. localhost is mapped to 127.0.0.1, so no other address
 // (::1) is ever tried.
 test.use({
   launchOptions: async ({ launchOptions }, use) => {

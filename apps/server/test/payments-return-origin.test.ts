@@ -9,7 +9,7 @@ interface Answer {
   body: string;
 }
 
-// Issue 40 row 6: the checkout sends the fan back to the origin the app was opened at, among the
+// The checkout sends the fan back to the origin the app was opened at, among the
 // app's own (PUBLIC_URL and its loopback twins), never to one a request names.
 describe('the checkout returns the fan to the origin the app was opened at', () => {
   let t: TestApp;

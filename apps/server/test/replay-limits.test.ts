@@ -7,7 +7,7 @@ import type { TestApp } from './helper.js';
 import { buildLiveApp, readSse, signUp, type SseEvent } from './live-helpers.js';
 
 /**
- * The attack (issue 36, row 2): 20 trial accounts from one address each keep replay streams open;
+ * The attack: 20 trial accounts from one address each keep replay streams open;
  * after about 7 minutes all 200 replay slots were taken and every other fan got 429.
  */
 

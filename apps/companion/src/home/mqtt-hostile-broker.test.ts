@@ -1,4 +1,4 @@
-// Issue 36, row 4: a broker (or an impostor at its address) sends one unsolicited 250 MB PUBLISH.
+// A hostile broker (or an impostor at its address) sends one unsolicited 250 MB PUBLISH.
 // Before, MQTT.js buffered it whole: the companion reached 587 MB. The companion subscribes to
 // nothing, so a broker owes it only acknowledgements of a few bytes.
 import net from 'node:net';

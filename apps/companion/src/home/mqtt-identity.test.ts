@@ -1,4 +1,4 @@
-// Issue 36, row 3: companions whose names clean to the same id on one broker. Before, both used
+// Companions whose names clean to the same id on one broker. Before, both used
 // client id `flaglight-living_room` and the topics `flaglight/living_room/…`: the broker dropped one
 // for the other about once a second, availability flipped, the rooms overwrote each other's retained
 // flag and the status page still said "connected".

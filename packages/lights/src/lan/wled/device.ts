@@ -127,7 +127,7 @@ export function createLight(home: Slot, seen: WledAnswer, timers: Timers): Light
 }
 
 /**
- * Where a device is driven (issue 36 row 5): at its own address while that answers with its MAC;
+ * Where a device is driven: at its own address while that answers with its MAC;
  * else at the address it moved to, while that still answers with it; else at another address
  * answering with its MAC only when its own address, asked after that answer, did not answer with
  * it. Never at an address answering with another MAC. So a device moved while its own address is
