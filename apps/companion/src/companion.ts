@@ -26,7 +26,7 @@ import { createNanoleafSupport, type NanoleafSupport } from './lights/nanoleaf-s
 import { startWledSupport } from './lights/wled-support.js';
 import { linkDevice } from './link/device-flow.js';
 import { createLightReporter } from './link/light-report.js';
-import { createServerApi, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
+import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
 import { startStateReporter } from './link/state-report.js';
 import type { GoveePorts } from './options.js';
 import { createLogger, type Logger } from './system/log.js';
@@ -155,6 +155,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     try {
       applyPreferences(await api.preferences(token));
     } catch (error) {
+      if (refusedToken(token, error)) return;
       log.warn(
         `Could not read the account's settings: ${error instanceof Error ? error.message : String(error)}`,
       );
@@ -211,6 +212,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     log,
     token: () => store.get().token,
     lights: () => hub.lights(),
+    onTokenRefused: (token, error) => void refusedToken(token, error),
   });
   const reportLights = () => reporter.schedule();
   hub.onChange(reportLights);
@@ -276,10 +278,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         pairHue: (url) => hue.pair(url),
         pairNanoleaf: (address) => nanoleaf.pair(address),
         forgetNanoleaf: (id) => nanoleaf.forget(id),
-        async unlink() {
-          await follower?.stop();
-          forget('Unlinked on this computer.');
-        },
+        unlink: () => unlinkHere('Unlinked on this computer.'),
       }),
     });
   } catch (error) {
@@ -327,16 +326,36 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
   );
 
-  /** The link is gone (unlinked in Settings, or here): stop following and offer a new code. */
+  /**
+   * The link is gone (unlinked in Settings, or here): the lights stop at once, flags queued behind
+   * the delay included, and stay as they are; following stops and a new code is offered.
+   */
   const forget = (message: string) => {
+    playback.clear();
+    hub.cancelAll();
+    if (!store.get().token) return;
     log.warn(`${message} Link it again to follow the race.`);
     store.update((s) => ({ ...s, token: undefined, device: undefined }));
     follower = null;
     followStatus = { state: 'unlinked', sessionKey: null, message, lastEventAt: null };
     fallback.followerStatus(followStatus);
-    playback.clear();
     hub.setSelection({ selectedLights: {}, sharedLightsDriver: 'companion' });
     void runLink(false);
+  };
+
+  /** Unlinked here, or the server refused the token on a call of its own (401): the follower stops too. */
+  const unlinkHere = async (message: string) => {
+    const stopped = follower;
+    follower = null;
+    playback.clear();
+    hub.cancelAll();
+    await stopped?.stop();
+    forget(message);
+  };
+  const refusedToken = (token: string, error: unknown) => {
+    if (!(error instanceof ServerError && error.status === 401) || store.get().token !== token) return false;
+    void unlinkHere(error.message);
+    return true;
   };
 
   const follow = (token: string) => {

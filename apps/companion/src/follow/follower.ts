@@ -328,6 +328,7 @@ export function startFollower(options: FollowerOptions): Follower {
     let batch: { id: number; data: FlagEventData }[] = [];
     try {
       await readEventStream(response.body, {
+        signal: controller.signal,
         onActivity: () => {
           lastActivity = now();
         },

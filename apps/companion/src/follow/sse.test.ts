@@ -56,4 +56,24 @@ describe('readEventStream', () => {
     const { events } = await read(['event: flag\n\nevent: flag\ndata: half']);
     expect(events).toEqual([]);
   });
+
+  test('its signal ends the reading of a body that never ends, the events before it delivered', async () => {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('event: flag\ndata: green\n\n'));
+      },
+    });
+    const stop = new AbortController();
+    const events: SseEvent[] = [];
+    const reading = readEventStream(body, {
+      signal: stop.signal,
+      onEvent: (event) => {
+        events.push(event);
+        stop.abort();
+      },
+    });
+    await expect(reading).resolves.toBeUndefined();
+    expect(events).toEqual([{ event: 'flag', data: 'green' }]);
+  });
 });

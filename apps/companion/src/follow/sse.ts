@@ -13,14 +13,26 @@ export interface SseEvent {
  */
 export async function readEventStream(
   body: ReadableStream<Uint8Array>,
-  handlers: { onEvent(event: SseEvent): void; onActivity?(): void; onChunkEnd?(): void },
+  handlers: {
+    onEvent(event: SseEvent): void;
+    onActivity?(): void;
+    onChunkEnd?(): void;
+    /** Ends the reading (the caller stops or reconnects). */
+    signal?: AbortSignal;
+  },
 ): Promise<void> {
+  const { signal } = handlers;
   const decoder = new TextDecoder();
   let buffer = '';
   let event = '';
   let data: string[] = [];
   let id: string | undefined;
   const reader = body.getReader();
+  // Aborting the fetch does not always end a body already being read (a compressed stream's reader
+  // waited for ever): the reader itself is cancelled, which ends the loop below as a stream's end.
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  if (signal?.aborted) cancel();
+  signal?.addEventListener('abort', cancel, { once: true });
   const drain = (atEnd: boolean) => {
     let index: number;
     while ((index = buffer.search(/\r\n|\r|\n/)) !== -1) {
@@ -65,6 +77,7 @@ export async function readEventStream(
       if (buffer.length > 1_000_000) throw new Error('Event stream line too long');
     }
   } finally {
+    signal?.removeEventListener('abort', cancel);
     reader.releaseLock();
   }
 }

@@ -89,6 +89,8 @@ export interface LightsHub {
   playTest(flag: string): boolean;
   /** Plays a flag at its target time (behind the broadcast delay). */
   schedule(flag: string, atEpochMs: number): void;
+  /** Drops every flag waiting for its time and every step not yet sent: the lights stay as they are. */
+  cancelAll(): void;
   /** Scans every driver again. */
   rescan(): Promise<void>;
   /** Called when the list of lights or their reachability changes. */
@@ -233,6 +235,9 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
     },
     schedule(flag, atEpochMs) {
       for (const entry of entries.values()) entry.player.schedule(flag, atEpochMs);
+    },
+    cancelAll() {
+      for (const entry of entries.values()) entry.player.cancelAll();
     },
     async rescan() {
       await Promise.all([...entries.values()].map(refresh));

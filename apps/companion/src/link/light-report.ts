@@ -97,6 +97,8 @@ export function createLightReporter(options: {
   token: () => string | undefined;
   lights: () => readonly Light[];
   timing?: Partial<LightReportTiming>;
+  /** The server refused the token (401): the companion was unlinked. */
+  onTokenRefused?: (token: string, error: ServerError) => void;
 }): LightReporter {
   const { api, log } = options;
   const timing = { ...LIGHT_REPORT_TIMING, ...options.timing };
@@ -146,7 +148,9 @@ export function createLightReporter(options: {
         refusalsInARow = 0;
       },
       (error: unknown) => {
-        if (error instanceof ServerError && (error.status === 401 || error.status === 404)) return;
+        if (error instanceof ServerError && error.status === 401)
+          return options.onTokenRefused?.(token, error);
+        if (error instanceof ServerError && error.status === 404) return;
         if (error instanceof ServerError && error.status >= 400 && error.status < 500 && error.status !== 429)
           return refused(error, lights, fingerprint);
         log.warn(
