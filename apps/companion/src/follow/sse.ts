@@ -28,8 +28,8 @@ export async function readEventStream(
   let data: string[] = [];
   let id: string | undefined;
   const reader = body.getReader();
-  // Aborting the fetch does not always end a body already being read (a compressed stream's reader
-  // waited for ever): the reader itself is cancelled, which ends the loop below as a stream's end.
+  // Aborting the fetch did not end a body already being read (the server's event stream kept the
+  // reader waiting for ever): the reader itself is cancelled, which ends the loop as a stream's end.
   const cancel = () => void reader.cancel().catch(() => undefined);
   if (signal?.aborted) cancel();
   signal?.addEventListener('abort', cancel, { once: true });
