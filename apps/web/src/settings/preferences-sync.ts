@@ -255,6 +255,33 @@ function createRetrier(run: () => void) {
 }
 
 /**
+ * What a user has not saved, for the places that show it: the last failure (kept until a save
+ * succeeds) and the areas whose fields differ from what the server last took (`saved`).
+ */
+function createUnsavedReport(email: string, saved: () => SyncedFields) {
+  let failure: { error: unknown; retrying: boolean } | null = null;
+  return {
+    failing: () => failure !== null,
+    failed(error: unknown) {
+      failure = { error, retrying: false };
+    },
+    succeeded() {
+      failure = null;
+    },
+    retrying() {
+      if (failure) failure = { ...failure, retrying: true };
+    },
+    publish() {
+      const areas = failure ? changedAreas(localFromLocal(readLocalSettings(email)), saved()) : [];
+      setUnsavedPreferences(
+        email,
+        failure ? { areas, reason: describeSaveError(failure.error), retrying: failure.retrying } : null,
+      );
+    },
+  };
+}
+
+/**
  * Keeps one user's local settings (the offline cache, SPEC §3 keys) and the account's preferences
  * in step: reads the server's after sign-in (first time: a browser with choices of its own and an
  * account still at its defaults uploads them), sends this page's changes (debounced; a stale version
@@ -275,10 +302,11 @@ export function startPreferencesSync(
   let dirty = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let saving: Promise<void> | null = null;
-  /** The last failure, while what it kept from the server is still unsaved. */
-  let failure: { error: unknown; retrying: boolean } | null = null;
   /** What this page's changes started from before the server first answered. */
   const cacheAtStart = localFromLocal(readLocalSettings(email));
+  const unsaved = createUnsavedReport(email, () =>
+    server ? localFromPreferences(server.preferences) : cacheAtStart,
+  );
 
   const writeLocal = (fields: SyncedFields) => {
     applying = true;
@@ -290,24 +318,18 @@ export function startPreferencesSync(
   };
 
   const publish = () => {
-    if (stopped) return;
-    const saved = server ? localFromPreferences(server.preferences) : cacheAtStart;
-    const areas = failure ? changedAreas(localFromLocal(readLocalSettings(email)), saved) : [];
-    setUnsavedPreferences(
-      email,
-      failure ? { areas, reason: describeSaveError(failure.error), retrying: failure.retrying } : null,
-    );
+    if (!stopped) unsaved.publish();
   };
 
   const fail = (error: unknown) => {
-    failure = { error, retrying: false };
+    unsaved.failed(error);
     retrier.failed(isTransientSaveError(error));
     publish();
     options.onError?.(error);
   };
 
   const succeed = () => {
-    failure = null;
+    unsaved.succeeded();
     retrier.succeeded();
     publish();
   };
@@ -319,7 +341,9 @@ export function startPreferencesSync(
     // Unsent changes of this page stay on top of what arrived.
     const incoming = localFromPreferences(document.preferences);
     writeLocal(
-      dirty || failure ? mergeChanges(localFromLocal(readLocalSettings(email)), base, incoming) : incoming,
+      dirty || unsaved.failing()
+        ? mergeChanges(localFromLocal(readLocalSettings(email)), base, incoming)
+        : incoming,
     );
     publish();
   };
@@ -389,7 +413,7 @@ export function startPreferencesSync(
 
   const retryNow = () => {
     if (stopped) return;
-    if (failure) failure = { ...failure, retrying: true };
+    unsaved.retrying();
     publish();
     if (!server) return void load();
     dirty = true;
@@ -405,7 +429,7 @@ export function startPreferencesSync(
       void flush();
     }, debounceMs);
     // A change made while the last try failed shows beside it at once (and is tried with the rest).
-    if (failure) publish();
+    if (unsaved.failing()) publish();
   };
 
   const unsubscribe = onLocalSettingsWritten((who) => {
