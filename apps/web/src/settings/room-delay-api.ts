@@ -21,8 +21,7 @@ export function keepNewerPreferences(queryClient: QueryClient, data: unknown): v
   )
     return;
   const cached = queryClient.getQueryData<PreferencesDocument>(PREFERENCES_QUERY_KEY);
-  if (!cached || cached.version < pushed.version)
-    queryClient.setQueryData(PREFERENCES_QUERY_KEY, pushed);
+  if (!cached || cached.version < pushed.version) queryClient.setQueryData(PREFERENCES_QUERY_KEY, pushed);
 }
 
 /** Thrown when the offset a measurement needs on the account's current delay is outside the room's range. */
