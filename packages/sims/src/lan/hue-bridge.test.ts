@@ -194,6 +194,13 @@ describe('local Hue bridge over HTTPS on 127.0.0.1', () => {
     const list = await call(fresh, `${moved.url}/clip/v2/resource/light`, 'GET', undefined, success.username);
     expect(list.status).toBe(200);
     expect(list.cert.fingerprint256).toBe(bridge.fingerprint256);
+
+    // A move with a silence: nothing answers anywhere until it is over.
+    const silent = bridge.move(0, { silentMs: 300 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(call(fresh, `${moved.url}/api/0/config`, 'GET')).rejects.toThrow(/ECONNREFUSED/);
+    const back = await silent;
+    expect((await call(fresh, `${back.url}/api/0/config`, 'GET')).status).toBe(200);
     fresh.destroy();
   });
 });

@@ -79,10 +79,11 @@ export interface LocalHueBridge {
   failNextLightCommands(times?: number): void;
   /**
    * The bridge gets another address (a DHCP lease ran out): its open connections are cut, the old
-   * port goes silent, and it answers at `port` (0 = another ephemeral one) with the same id,
-   * certificate, application keys and lights. `url` and `port` say the new address.
+   * port goes silent, and after `silentMs` (0: at once) it answers at `port` (0 = another ephemeral
+   * one) with the same id, certificate, application keys and lights. `url` and `port` say the new
+   * address once it answers there.
    */
-  move(port?: number): Promise<{ url: string; port: number }>;
+  move(port?: number, options?: { silentMs?: number }): Promise<{ url: string; port: number }>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -322,12 +323,13 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
     failNextLightCommands(times = 1) {
       failing = times;
     },
-    async move(next = 0) {
+    async move(next = 0, { silentMs = 0 } = {}) {
       const server = app.server;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      if (silentMs > 0) await new Promise((resolve) => setTimeout(resolve, silentMs));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(next, LAN_SIM_HOST, () => {

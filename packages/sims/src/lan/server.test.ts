@@ -36,5 +36,7 @@ describe('the LAN simulator on a port of its own', () => {
     expect(state.hueBridge.url).toBe(hueBridge.url);
     for (const port of [-1, 70_000, 1.5, '443'])
       expect((await post('/_control/hue/move', { port })).status).toBe(400);
+    for (const silentMs of [-1, 0.5, '10', 700_000])
+      expect((await post('/_control/hue/move', { silentMs })).status).toBe(400);
   });
 });

@@ -299,12 +299,15 @@ export async function startLanSim(options: LanSimOptions = {}): Promise<LanSim> 
     app.get('/_control/hue/commands', async () => ({ commands: hueBridge.commands() }));
     // A new address for the bridge (its DHCP lease): same id, certificate and keys, the old port silent.
     app.post('/_control/hue/move', async (request, reply) => {
-      const { port } = asBody(request.body);
-      const to = port === undefined ? 0 : port;
-      if (typeof to !== 'number' || !Number.isInteger(to) || to < 0 || to > 65_535)
+      const body = asBody(request.body);
+      const port = body.port ?? 0;
+      const silentMs = body.silentMs ?? 0;
+      if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65_535)
         return reply.code(400).send({ error: 'port is a whole number from 0 (any free one) to 65535' });
+      if (typeof silentMs !== 'number' || !Number.isInteger(silentMs) || silentMs < 0 || silentMs > 600_000)
+        return reply.code(400).send({ error: 'silentMs is a whole number of milliseconds up to 600000' });
       try {
-        return { hueBridge: await hueBridge.move(to) };
+        return { hueBridge: await hueBridge.move(port, { silentMs }) };
       } catch (error) {
         return reply.code(409).send({ error: error instanceof Error ? error.message : String(error) });
       }
