@@ -1,7 +1,13 @@
 import { startLocalHueBridge, type LocalHueBridge } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
 import { LightError } from '../../errors.js';
-import { fetchHueBridgeConfig, hueDeviceType, pairHueBridge, parseHueBridgeConfig } from './bridge.js';
+import {
+  fetchHueBridgeConfig,
+  findPairedHueBridgeAt,
+  hueDeviceType,
+  pairHueBridge,
+  parseHueBridgeConfig,
+} from './bridge.js';
 import { HUE_CERTIFICATE_CHANGED } from './https.js';
 
 let bridges: LocalHueBridge[] = [];
@@ -53,6 +59,37 @@ describe('Hue bridge identity', () => {
     ).toMatchObject({
       bridgeId: paired.id,
     });
+  });
+});
+
+describe('a paired bridge looked for at another address', () => {
+  test('found at its new address by its id and the certificate stored at pairing', async () => {
+    const paired = await bridge();
+    const pin = { bridgeId: paired.id, fingerprint256: paired.fingerprint256 };
+    const before = paired.url;
+    await paired.move();
+    expect(await findPairedHueBridgeAt(before, pin)).toEqual({ kind: 'silent' });
+    expect(await findPairedHueBridgeAt(paired.url, pin)).toMatchObject({
+      kind: 'same',
+      config: { bridgeId: paired.id, fingerprint256: paired.fingerprint256 },
+    });
+  });
+
+  test('a device with its id and another certificate is told apart from another bridge, and gets no key', async () => {
+    const paired = await bridge();
+    const pin = { bridgeId: paired.id, fingerprint256: paired.fingerprint256 };
+    // Same MAC, so the same id and CN, and a certificate of its own: a reset bridge, or an impostor.
+    const lookalike = await bridge('00:17:88:6a:2b:3d');
+    expect(lookalike.id).toBe(paired.id);
+    expect(await findPairedHueBridgeAt(lookalike.url, pin)).toMatchObject({
+      kind: 'certificate-changed',
+      config: { bridgeId: paired.id },
+    });
+    const other = await bridge('00:17:88:01:02:03');
+    expect(await findPairedHueBridgeAt(other.url, pin)).toEqual({ kind: 'other' });
+    // Only the keyless config was read: no CLIP request, no pairing.
+    expect(lookalike.commands()).toEqual([]);
+    expect(lookalike.view().applications).toBe(0);
   });
 });
 

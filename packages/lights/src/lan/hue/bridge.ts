@@ -92,6 +92,43 @@ export async function fetchHueBridgeConfig(url: string, pin: HueBridgePin = {}):
   }
 }
 
+/** What answers at an address, for a paired bridge that stopped answering at its own. */
+export type HueBridgeAtAddress =
+  /** The paired bridge: its id, and the certificate stored at pairing. */
+  | { kind: 'same'; config: HueBridgeConfig }
+  /**
+   * A bridge that says it is the paired one with another certificate: the bridge replaced or reset,
+   * or a device pretending to be it. Its key must not be sent there; pairing again decides.
+   */
+  | { kind: 'certificate-changed'; config: HueBridgeConfig }
+  /** Another bridge, or not a bridge. */
+  | { kind: 'other' }
+  /** Nothing answered. */
+  | { kind: 'silent' };
+
+/**
+ * Whether a paired bridge answers at `url` (a bridge that moved: its DHCP lease). Only its keyless
+ * `/api/0/config` is read: over a connection pinned to the bridge id and the fingerprint stored at
+ * pairing, then, when that is refused, without the pin only to tell a changed certificate from
+ * another bridge. The application key is never sent here.
+ */
+export async function findPairedHueBridgeAt(
+  url: string,
+  pin: { bridgeId: string; fingerprint256: string | null },
+): Promise<HueBridgeAtAddress> {
+  const bridgeId = pin.bridgeId.toLowerCase();
+  try {
+    const config = await fetchHueBridgeConfig(url, { bridgeId, fingerprint256: pin.fingerprint256 });
+    return config.bridgeId === bridgeId ? { kind: 'same', config } : { kind: 'other' };
+  } catch (error) {
+    if (!(error instanceof LightError)) return { kind: 'other' };
+    if (error.kind === 'network' || error.kind === 'timeout') return { kind: 'silent' };
+    if (error.message !== HUE_CERTIFICATE_CHANGED) return { kind: 'other' };
+    const config = await fetchHueBridgeConfig(url).catch(() => null);
+    return config?.bridgeId === bridgeId ? { kind: 'certificate-changed', config } : { kind: 'other' };
+  }
+}
+
 export interface PairHueBridgeOptions {
   /** `flaglight#<computer>`, at most 40 characters (see {@link hueDeviceType}). */
   deviceType: string;
