@@ -16,14 +16,13 @@ import { startFollower, type Follower, type FollowerStatus } from './follow/foll
 import { createPlayback } from './follow/playback.js';
 import { createHomeSupport } from './home/home-support.js';
 import type { MqttSettings } from './home/mqtt-publisher.js';
-import { waitForDemoLan } from './lights/demo-lan.js';
 import { createGoveeSupport } from './lights/govee-support.js';
 import { createHomeAssistantSupport, type HomeAssistantOptions } from './lights/home-assistant-support.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
+import { startLanLights } from './lights/lan-start.js';
 import { createLifxSupport } from './lights/lifx-support.js';
 import { createLightsHub, type LightsHub } from './lights/lights-hub.js';
 import { createNanoleafSupport, type NanoleafSupport } from './lights/nanoleaf-support.js';
-import { startWledSupport } from './lights/wled-support.js';
 import { linkDevice } from './link/device-flow.js';
 import { createLightReporter } from './link/light-report.js';
 import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
@@ -314,17 +313,21 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   });
 
   // Demo: the LAN simulator of the demo server stands in for the home network.
-  // The lights start beside the link and the race: a demo server still starting is waited for.
-  const lanReady = (async () => {
-    if (options.demo && !(await waitForDemoLan(server, options, log, stopping.signal))) return;
-    await lifx.start(options.lifxTargets);
-    await govee.start(options.goveeTargets, options.goveePorts);
-    await hue.start(options.hueBridges, options.demo ? server : null);
-    await nanoleaf.start(options.nanoleaf, options.demo ? server : null);
-    await startWledSupport({ hub, log, addresses: options.wled ?? [], mdns: options.lanScan });
-  })().catch((error: unknown) =>
-    log.error(`Lights: ${error instanceof Error ? error.message : String(error)}`),
-  );
+  const lan = startLanLights({
+    given: options,
+    demo: options.demo,
+    lanScan: options.lanScan,
+    server,
+    hub,
+    log,
+    signal: stopping.signal,
+    lifx,
+    govee,
+    hue,
+    nanoleaf,
+    homeAssistant: ha,
+  });
+  const lanReady = lan.ready;
 
   /**
    * The link is gone (unlinked in Settings, or here): the lights stop at once, flags queued behind
@@ -383,6 +386,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
         onConnected() {
           void refreshPreferences(token);
           reportLights();
+          // A demo server that restarted has its LAN simulator on new ports.
+          lan.kick();
         },
       },
     });

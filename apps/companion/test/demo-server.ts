@@ -11,6 +11,8 @@ const SERVER_DIR = fileURLToPath(new URL('../../server', import.meta.url));
 
 export interface DemoServer {
   url: string;
+  /** kill -9, then started again on the same port with the same database: a new LAN simulator. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,13 +31,17 @@ export async function until<T>(
   }
 }
 
-export async function startDemoServer(): Promise<DemoServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-demo-server-'));
+interface ServerProcess {
+  url: string;
+  stop(signal: NodeJS.Signals): Promise<void>;
+}
+
+async function spawnServer(dataDir: string, port: number): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
-      PORT: '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       FLAGLIGHT_MODE: 'demo',
@@ -56,14 +62,13 @@ export async function startDemoServer(): Promise<DemoServer> {
       resolve();
     }),
   );
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals) => {
     stopping = true;
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     // A graceful stop waits for open connections; these tests do not need one.
     const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(kill);
-    fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const url = await until(
@@ -76,9 +81,32 @@ export async function startDemoServer(): Promise<DemoServer> {
     );
     return { url, stop };
   } catch (error) {
-    await stop();
+    await stop('SIGKILL');
     throw error;
   }
+}
+
+export async function startDemoServer(): Promise<DemoServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-demo-server-'));
+  let running: ServerProcess;
+  try {
+    running = await spawnServer(dataDir, 0);
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const url = running.url;
+  return {
+    url,
+    async restart() {
+      await running.stop('SIGKILL');
+      running = await spawnServer(dataDir, Number(new URL(url).port));
+    },
+    async stop() {
+      await running.stop('SIGTERM');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** One JSON call; a status other than 2xx throws with the answer. */

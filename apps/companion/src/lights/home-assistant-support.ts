@@ -65,6 +65,8 @@ export interface HomeAssistantSupport {
   /** Drops the saved token (the `FLAGLIGHT_HA_TOKEN` one, if any, is used again). */
   forgetToken(): Promise<void>;
   view(): HomeAssistantView;
+  /** Demo: the simulator answers at another address now (the demo server restarted). */
+  moveDemo(sim: { url: string; token: string }): Promise<void>;
   /** The local bridge's actions with the Home Assistant routes and the status page's view added. */
   withActions(actions: BridgeActions): BridgeActions;
 }
@@ -184,6 +186,15 @@ export function createHomeAssistantSupport(options: {
       if (!store.get().homeAssistant) return;
       store.update((s) => ({ ...s, homeAssistant: undefined }));
       log.info('Home Assistant: saved token forgotten');
+      await drive();
+    },
+    async moveDemo(sim) {
+      // Only the demo's own instance: one given with --home-assistant stays where it was given.
+      if (!options.options.demo || given.url !== null) return;
+      const next = parseHomeAssistantUrl(sim.url);
+      if (next === url) return;
+      url = next;
+      if (demoToken) envToken = sim.token;
       await drive();
     },
     view() {

@@ -28,8 +28,9 @@ export interface HubLight {
   provider: LanProvider;
   id: string;
   label: string;
+  /** False while it does not answer, and while its driver cannot read the device list (a bridge gone from its address). */
   reachable: boolean;
-  /** The look last sent to it: a colour name and a CSS colour for the status page. */
+  /** The look last sent to it while it answered: a colour name and a CSS colour for the status page. */
   lastColor: { name: string; css: string } | null;
   /** Whether the flags drive it (selected, or everything when nothing is selected). */
   driven: boolean;
@@ -70,12 +71,18 @@ interface Entry {
   driver: LanDriver;
   player: EffectPlayer;
   devices: LightDeviceInfo[];
+  /** The device list being read now, if it is: one read at a time (a silent address takes 10 s). */
+  reading: Promise<void> | null;
   unsubscribe: () => void;
   refresher: NodeJS.Timeout;
 }
 
 export interface LightsHub {
-  /** Adds a driver (a LIFX scan, a paired Hue bridge); `key` names it so it can be replaced. */
+  /**
+   * Adds a driver (a LIFX scan, a paired Hue bridge); `key` names it so it can be replaced. Its
+   * lights take the race's flag now and the flags queued behind the delay (a bridge found at a new
+   * address, a device paired during a session).
+   */
   add(provider: LanProvider, key: string, driver: LanDriver): Promise<void>;
   remove(key: string): Promise<void>;
   has(key: string): boolean;
@@ -89,7 +96,10 @@ export interface LightsHub {
   playTest(flag: string): boolean;
   /** Plays a flag at its target time (behind the broadcast delay). */
   schedule(flag: string, atEpochMs: number): void;
-  /** Drops every flag waiting for its time and every step not yet sent: the lights stay as they are. */
+  /**
+   * Drops every flag waiting for its time and every step not yet sent: the lights stay as they are,
+   * and a driver added later is not given the race's flag either (unlinked).
+   */
   cancelAll(): void;
   /** Scans every driver again. */
   rescan(): Promise<void>;
@@ -117,6 +127,76 @@ export function flagLook(flag: string): { name: string; css: string } | null {
   return look ? { name: look.color.name, css: css(look.color, look.brightness) } : null;
 }
 
+/** The race's flags as the hub was given them: the one the lights show and those waiting for their time. */
+function createFlagTimeline() {
+  let lasting: string | null = null;
+  let queued: { flag: string; at: number }[] = [];
+  const settle = () => {
+    const now = Date.now();
+    // A fastest lap passes: the flag before it is what the lights settle on.
+    for (const due of queued.filter((q) => q.at <= now)) if (due.flag !== 'fastest_lap') lasting = due.flag;
+    queued = queued.filter((q) => q.at > now);
+  };
+  return {
+    played(flag: string) {
+      settle();
+      if (flag !== 'fastest_lap') lasting = flag;
+    },
+    queue(flag: string, at: number) {
+      queued.push({ flag, at });
+    },
+    dropQueued() {
+      queued = [];
+    },
+    clear() {
+      lasting = null;
+      queued = [];
+    },
+    now() {
+      settle();
+      return { lasting, queued: [...queued] };
+    },
+  };
+}
+
+/** Reading each driver's device list; a driver that cannot read it cannot reach its lights either. */
+function createDeviceReading(log: Logger, changed: () => void) {
+  const markUnreachable = (entry: Entry) => {
+    if (!entry.devices.some((d) => d.connected)) return;
+    entry.devices = entry.devices.map((d) => ({ ...d, connected: false }));
+    changed();
+  };
+  return {
+    /** A scan (the driver's `discover`): at start and on Rescan. */
+    refresh: async (entry: Entry) => {
+      try {
+        const before = JSON.stringify(entry.devices.map((d) => [d.id, d.label, d.connected]));
+        entry.devices = await entry.driver.discover();
+        if (JSON.stringify(entry.devices.map((d) => [d.id, d.label, d.connected])) !== before) changed();
+      } catch (error) {
+        log.warn(`${entry.key}: ${error instanceof Error ? error.message : String(error)}`);
+        markUnreachable(entry);
+      }
+    },
+    /** The driver's list as it knows it, every few seconds and after its events; one read at a time. */
+    refreshDevices: (entry: Entry): Promise<void> => {
+      entry.reading ??= (async () => {
+        try {
+          const before = JSON.stringify(entry.devices.map((d) => [d.id, d.connected]));
+          entry.devices = await entry.driver.listDevices();
+          if (JSON.stringify(entry.devices.map((d) => [d.id, d.connected])) !== before) changed();
+        } catch {
+          // The driver reported why already.
+          markUnreachable(entry);
+        } finally {
+          entry.reading = null;
+        }
+      })();
+      return entry.reading;
+    },
+  };
+}
+
 export function createLightsHub(options: { log: Logger }): LightsHub {
   const { log } = options;
   const entries = new Map<string, Entry>();
@@ -124,6 +204,7 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
   const listeners = new Set<() => void>();
   let selection: Selection = { selectedLights: {}, sharedLightsDriver: 'companion' };
   let isPaused = false;
+  const timeline = createFlagTimeline();
   const lastWarning = new Map<string, { message: string; at: number }>();
   const warnOnce = (key: string, message: string) => {
     const last = lastWarning.get(key);
@@ -143,15 +224,7 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
       selection,
     );
 
-  const refresh = async (entry: Entry) => {
-    try {
-      const before = JSON.stringify(entry.devices.map((d) => [d.id, d.label, d.connected]));
-      entry.devices = await entry.driver.discover();
-      if (JSON.stringify(entry.devices.map((d) => [d.id, d.label, d.connected])) !== before) changed();
-    } catch (error) {
-      log.warn(`${entry.key}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
+  const { refresh, refreshDevices } = createDeviceReading(log, changed);
 
   return {
     async add(provider, key, driver) {
@@ -161,6 +234,7 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
         key,
         driver,
         devices: [],
+        reading: null,
         unsubscribe: () => undefined,
         refresher: setInterval(() => void refreshDevices(entry), DEVICE_REFRESH_MS),
         player: createEffectPlayer({
@@ -175,7 +249,8 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
               name: step.kind === 'strobe' ? `${step.color.name} (flashing)` : step.color.name,
               css: css(step.color, step.brightness),
             };
-            for (const id of idsOf(entry)) lastLook.set(`${provider}:${id}`, look);
+            const answering = new Set(entry.devices.filter((d) => d.connected).map((d) => d.id));
+            for (const id of idsOf(entry)) if (answering.has(id)) lastLook.set(`${provider}:${id}`, look);
           },
         }),
       };
@@ -188,6 +263,10 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
       });
       entries.set(key, entry);
       await refresh(entry);
+      // The race goes on: these lights show its flag now, and the queued ones at their time.
+      const { lasting, queued } = timeline.now();
+      if (lasting !== null && !isPaused) entry.player.play(lasting);
+      for (const next of queued) entry.player.schedule(next.flag, next.at);
       changed();
     },
     async remove(key) {
@@ -220,11 +299,14 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
     },
     setPaused(paused) {
       isPaused = paused;
-      if (paused) for (const entry of entries.values()) entry.player.cancelAll();
+      if (!paused) return;
+      timeline.dropQueued();
+      for (const entry of entries.values()) entry.player.cancelAll();
     },
     paused: () => isPaused,
     play(flag) {
       if (!createLightProgram(flag).ok) return false;
+      timeline.played(flag);
       for (const entry of entries.values()) entry.player.play(flag);
       return true;
     },
@@ -234,9 +316,12 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
       return true;
     },
     schedule(flag, atEpochMs) {
+      if (!createLightProgram(flag).ok) return;
+      timeline.queue(flag, atEpochMs);
       for (const entry of entries.values()) entry.player.schedule(flag, atEpochMs);
     },
     cancelAll() {
+      timeline.clear();
       for (const entry of entries.values()) entry.player.cancelAll();
     },
     async rescan() {
@@ -251,14 +336,4 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
       listeners.clear();
     },
   };
-
-  async function refreshDevices(entry: Entry) {
-    try {
-      const before = JSON.stringify(entry.devices.map((d) => [d.id, d.connected]));
-      entry.devices = await entry.driver.listDevices();
-      if (JSON.stringify(entry.devices.map((d) => [d.id, d.connected])) !== before) changed();
-    } catch {
-      // The driver reported why already.
-    }
-  }
 }

@@ -4,7 +4,7 @@ import { startLanSim, startWledSim, type LanSim, type WledSimDevice } from '@fla
 import { afterEach, describe, expect, test } from 'vitest';
 import { OptionError, parseWledAddresses } from '../options.js';
 import { createLogger } from '../system/log.js';
-import { waitForDemoLan, type DemoLanTargets } from './demo-lan.js';
+import { waitForDemoLan, withDemoLan, type DemoLanTargets } from './demo-lan.js';
 import { createLightsHub, type LightsHub } from './lights-hub.js';
 import { startWledSupport } from './wled-support.js';
 
@@ -122,7 +122,7 @@ describe('WLED in the companion', () => {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(lan!.state()));
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const targets: DemoLanTargets = {
+    const given: DemoLanTargets = {
       lifxTargets: [],
       hueBridges: [],
       goveeTargets: [],
@@ -131,7 +131,7 @@ describe('WLED in the companion', () => {
     };
     const log = createLogger({ console: false });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    expect(await waitForDemoLan(url, targets, log, new AbortController().signal)).toBe(true);
+    const targets = withDemoLan(given, await waitForDemoLan(url, log, new AbortController().signal));
     expect(targets.wled).toEqual(lan.wled.map((d) => ({ host: '127.0.0.1', port: d.port })));
     hub = createLightsHub({ log });
     await startWledSupport({ hub, log, addresses: targets.wled ?? [], mdns: false });
