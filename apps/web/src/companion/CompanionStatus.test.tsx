@@ -25,6 +25,9 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   window.localStorage.clear();
+  // Files share a module graph (decision 030): an online companion left here takes the LIFX bulbs of
+  // the next file's fan over.
+  clearCompanionDevices();
 });
 
 /** What LiveProvider does on every signed-in screen: device lists reach the lights engine. */
