@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCompanion, type Companion } from '../src/companion.js';
+import { GOVEE_DEFAULT_PORTS } from '../src/options.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../../server', import.meta.url));
 
@@ -158,4 +160,42 @@ export async function setDemoRace(base: string, fixture: string, positionMinutes
 /** Pauses (0) or resumes the demo's race: the same session goes on. */
 export async function setDemoRaceSpeed(base: string, speed: number) {
   await call(base, 'POST', '/sims/openf1/_control/speed', { speed });
+}
+
+/**
+ * A companion in demo mode against `server` (its LAN simulator for lights), linked to the account of
+ * `session` as a fan approves its code. It is closed again when linking fails, so nothing is left running.
+ */
+export async function startLinkedDemoCompanion(options: {
+  server: string;
+  session: string;
+  dataDir: string;
+  deviceName: string;
+}): Promise<Companion> {
+  const started = await startCompanion({
+    server: options.server,
+    dataDir: options.dataDir,
+    port: 0,
+    openBrowser: false,
+    demo: true,
+    lifxTargets: [],
+    goveeTargets: [],
+    goveePorts: GOVEE_DEFAULT_PORTS,
+    nanoleaf: [],
+    hueBridges: [],
+    lanScan: false,
+    console: false,
+    logToFile: false,
+    deviceName: options.deviceName,
+  });
+  if (started.kind !== 'started') throw new Error('a companion already runs on the port');
+  const running = started.companion;
+  try {
+    const code = await until(() => running.status().userCode as string | undefined, 'the link code');
+    await call(options.server, 'POST', '/api/device/approve', { code }, options.session);
+    return running;
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
 }

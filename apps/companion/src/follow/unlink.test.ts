@@ -8,11 +8,11 @@ import {
   setDemoRaceSpeed,
   signUp,
   startDemoServer,
+  startLinkedDemoCompanion,
   until,
   type DemoServer,
 } from '../../test/demo-server.js';
-import { startCompanion, type Companion } from '../companion.js';
-import { GOVEE_DEFAULT_PORTS } from '../options.js';
+import type { Companion } from '../companion.js';
 
 /**
  * Unlinking stops the lights at once, flags already queued behind the broadcast delay included.
@@ -78,27 +78,13 @@ async function followWithYellowQueued(): Promise<{
   await setDemoRaceSpeed(server.url, 0);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-unlink-'));
   dirs.push(dir);
-  const started = await startCompanion({
+  const running = await startLinkedDemoCompanion({
     server: server.url,
+    session,
     dataDir: dir,
-    port: 0,
-    openBrowser: false,
-    demo: true,
-    lifxTargets: [],
-    goveeTargets: [],
-    goveePorts: GOVEE_DEFAULT_PORTS,
-    nanoleaf: [],
-    hueBridges: [],
-    lanScan: false,
-    console: false,
-    logToFile: false,
     deviceName: 'Living room',
   });
-  if (started.kind !== 'started') throw new Error('a companion already runs on the port');
-  companion = started.companion;
-  const running = started.companion;
-  const code = await until(() => running.status().userCode as string | undefined, 'the link code');
-  await call(server.url, 'POST', '/api/device/approve', { code }, session);
+  companion = running;
   await until(() => {
     const status = running.status() as unknown as {
       stream: { state: string };

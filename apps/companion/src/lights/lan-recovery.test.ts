@@ -7,11 +7,11 @@ import {
   setDemoRace,
   signUp,
   startDemoServer,
+  startLinkedDemoCompanion,
   until,
   type DemoServer,
 } from '../../test/demo-server.js';
-import { startCompanion, type Companion } from '../companion.js';
-import { GOVEE_DEFAULT_PORTS } from '../options.js';
+import type { Companion } from '../companion.js';
 import type { HubLight } from './lights-hub.js';
 
 /**
@@ -93,27 +93,13 @@ async function hueCommandsSince(since: number): Promise<number> {
 async function followTheRace(): Promise<Companion> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-lan-recovery-'));
   dirs.push(dir);
-  const started = await startCompanion({
+  const running = await startLinkedDemoCompanion({
     server: server.url,
+    session,
     dataDir: dir,
-    port: 0,
-    openBrowser: false,
-    demo: true,
-    lifxTargets: [],
-    goveeTargets: [],
-    goveePorts: GOVEE_DEFAULT_PORTS,
-    nanoleaf: [],
-    hueBridges: [],
-    lanScan: false,
-    console: false,
-    logToFile: false,
     deviceName: 'Living room',
   });
-  if (started.kind !== 'started') throw new Error('a companion already runs on the port');
-  companion = started.companion;
-  const running = started.companion;
-  const code = await until(() => running.status().userCode as string | undefined, 'the link code');
-  await call(server.url, 'POST', '/api/device/approve', { code }, session);
+  companion = running;
   await until(
     async () => (await swatches()).filter((s) => s.label.startsWith('Hue ') && reddish(s.hex)).length === 4,
     'red on the four Hue lights',
