@@ -31,13 +31,15 @@ test.describe('the first minute', () => {
   let dataDir = '';
   let base = '';
 
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-first-minute-'));
+  /**
+   * Starts the demo server on a free port; `failed` when it exits or stays silent (a port taken between
+   * the probe and the listen, on a busy machine), with what it printed.
+   */
+  async function startOnce(): Promise<{ child: ChildProcess; base: string } | { failed: string }> {
     const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+    const url = `http://127.0.0.1:${port}`;
     // `node --import tsx` runs the server in this one process, so ending it ends the server.
-    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
@@ -45,22 +47,40 @@ test.describe('the first minute', () => {
         FLAGLIGHT_MODE: 'demo',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
-        PUBLIC_URL: base,
+        PUBLIC_URL: url,
         AUTH_RATE_LIMIT_PER_MINUTE: '1000',
         DEMO_RACE: '',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let printed = '';
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     const end = Date.now() + 60_000;
     for (;;) {
       try {
-        if ((await fetch(`${base}/api/health`)).ok) break;
+        if ((await fetch(`${url}/api/health`)).ok) return { child, base: url };
       } catch {
         // Not listening yet.
       }
-      if (Date.now() > end) throw new Error('the demo server did not start');
+      if (child.exitCode !== null || child.signalCode !== null) return { failed: printed.slice(-2_000) };
+      if (Date.now() > end) {
+        await endProcess(child);
+        return { failed: `no answer in 60 s\n${printed.slice(-2_000)}` };
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  }
+
+  test.beforeAll(async () => {
+    test.setTimeout(150_000);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-first-minute-'));
+    const why: string[] = [];
+    for (let attempt = 0; attempt < 2 && !server; attempt += 1) {
+      const started = await startOnce();
+      if ('failed' in started) why.push(started.failed);
+      else [server, base] = [started.child, started.base];
+    }
+    if (!server) throw new Error(`the demo server did not start:\n${why.join('\n---\n')}`);
   });
 
   test.afterAll(async () => {
