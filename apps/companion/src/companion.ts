@@ -11,13 +11,13 @@ import {
   type BridgeStatus,
   type LocalBridge,
 } from './bridge/local-bridge.js';
-import { createF1Fallback, type F1FallbackOptions } from './follow/f1-fallback.js';
+import type { CompanionOptions, CompanionStart } from './companion-types.js';
+import { createF1Fallback } from './follow/f1-fallback.js';
 import { startFollower, type Follower, type FollowerStatus } from './follow/follower.js';
 import { createPlayback } from './follow/playback.js';
 import { createHomeSupport } from './home/home-support.js';
-import type { MqttSettings } from './home/mqtt-publisher.js';
 import { createGoveeSupport } from './lights/govee-support.js';
-import { createHomeAssistantSupport, type HomeAssistantOptions } from './lights/home-assistant-support.js';
+import { createHomeAssistantSupport } from './lights/home-assistant-support.js';
 import { createHueSupport, type HueSupport } from './lights/hue-support.js';
 import { startLanLights } from './lights/lan-start.js';
 import { createLifxSupport } from './lights/lifx-support.js';
@@ -27,57 +27,13 @@ import { linkDevice } from './link/device-flow.js';
 import { createLightReporter } from './link/light-report.js';
 import { createServerApi, ServerError, type DeviceCodeAnswer, type ServerApi } from './link/server-api.js';
 import { startStateReporter } from './link/state-report.js';
-import type { GoveePorts } from './options.js';
-import { createLogger, type Logger } from './system/log.js';
+import { createLogger } from './system/log.js';
 import { openBrowser } from './system/open-browser.js';
 import { platformName } from './system/paths.js';
 import { StateFile } from './system/state-file.js';
 import { APP_VERSION } from './version.js';
 
-export interface CompanionOptions extends HomeAssistantOptions {
-  server: string;
-  dataDir: string;
-  port: number;
-  openBrowser: boolean;
-  /** Follow a local demo server and drive its LAN simulator. */
-  demo: boolean;
-  /** LIFX discovery targets (unicast), besides the broadcast scan. */
-  lifxTargets: { host: string; port: number }[];
-  /** Govee scan targets (unicast), besides the multicast scan. */
-  goveeTargets: { host: string; port: number }[];
-  /** Govee scan, listen and command ports (demo: the simulator's). */
-  goveePorts: GoveePorts;
-  /** Hue bridges to use besides mDNS. */
-  hueBridges: string[];
-  /** Nanoleaf controllers to offer for pairing besides mDNS (`--nanoleaf`). */
-  nanoleaf: { host: string; port: number }[];
-  /** WLED devices besides mDNS (`--wled`; demo: the simulator's). */
-  wled?: { host: string; port: number }[];
-  /** The real LAN scan (broadcast, mDNS, Govee's multicast): never in demo mode or tests. */
-  lanScan: boolean;
-  console: boolean;
-  /** Log to `companion.log` in the data folder (the background mode). */
-  logToFile: boolean;
-  deviceName?: string;
-  /** F1 live timing's hub, followed directly while the server is unreachable; null or absent: off. */
-  f1Live?: string | null;
-  /** Timings of that fallback (tests). */
-  f1Fallback?: Pick<F1FallbackOptions, 'outageMs' | 'recentLiveMs' | 'sessionOverMs' | 'client'>;
-  /** An MQTT broker to publish the played flag to (`--mqtt`), with Home Assistant discovery. */
-  mqtt?: MqttSettings | null;
-}
-
-export type CompanionStart =
-  { kind: 'started'; companion: Companion } | { kind: 'already-running'; url: string; status: BridgeStatus };
-
-export interface Companion {
-  bridge: LocalBridge;
-  log: Logger;
-  status(): BridgeStatus;
-  /** Resolves once linked (at once when already linked). */
-  linked(): Promise<void>;
-  close(): Promise<void>;
-}
+export type { Companion, CompanionOptions, CompanionStart } from './companion-types.js';
 
 /**
  * The companion: links to the account, follows its live session, applies the broadcast delay and

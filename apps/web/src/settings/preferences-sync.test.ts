@@ -6,11 +6,11 @@ import { readUnsavedPreferences, SAVE_TEXTS } from './preferences-save-state';
 import {
   receivePushedPreferences,
   retryPreferencesSave,
-  SAVE_RETRY_DELAYS_MS,
   startPreferencesSync,
   type PreferencesApi,
   type PreferencesSync,
 } from './preferences-sync';
+import { SAVE_RETRY_DELAYS_MS } from './save-retrier';
 
 const DEFAULTS: Preferences = {
   delay: { enabled: true, seconds: 5 },

@@ -5,14 +5,14 @@ import {
   isOff,
   type DriverListener,
   type LightDeviceInfo,
-  type LightDriver,
   type LightStateCommand,
 } from '../../driver.js';
 import { LightError } from '../../errors.js';
 import { expandStrobe } from '../../player/strobe.js';
-import { systemTimers, TargetScheduler, type Timers } from '../../timers.js';
+import { systemTimers, TargetScheduler } from '../../timers.js';
+import type { NanoleafDriver, NanoleafDriverOptions } from './driver-types.js';
 import { NANOLEAF_FRAME_UNIT_MS, ledPanels, strobeEffect, toStateBody } from './effects.js';
-import { nanoleafBaseUrl, nanoleafRequest, type NanoleafAddress } from './http.js';
+import { nanoleafBaseUrl, nanoleafRequest } from './http.js';
 import { fetchNanoleafInfo, NANOLEAF_TOKEN_REVOKED, type NanoleafInfo } from './pairing.js';
 
 /** An unreachable controller is asked again this often (`GET /`), and sent its last look when it answers. */
@@ -33,45 +33,7 @@ export const NANOLEAF_SERIAL_CHANGED =
 
 type Strobe = Extract<LightStep, { kind: 'strobe' }>;
 
-export interface NanoleafDriverOptions {
-  address: NanoleafAddress;
-  token: string;
-  /**
-   * The id (serial number) and name stored at pairing: the device is listed (unreachable) before it
-   * first answers, and an answer with another serial number stops the driver. Without it, the first
-   * serial number read is the one expected.
-   */
-  known?: { id: string; name: string };
-  timers?: Timers;
-  timeoutMs?: number;
-  probeIntervalMs?: number;
-  /** After a strobe's length, how long a looping effect may run before it is set solid. Default 1 s. */
-  strobeGuardMs?: number;
-  /** Between two reads of an idle, reachable controller; 0 = never. Default 30 s. */
-  healthIntervalMs?: number;
-  /** Log lines quote what devices say as they said it: the receiver escapes them (`escapeLogText`). */
-  onLog?: (message: string) => void;
-}
-
-export interface NanoleafDriver extends LightDriver {
-  readonly provider: 'nanoleaf';
-  /** Whether the controller answered its last request. */
-  readonly connected: boolean;
-  /** False once the controller refused the token (401): it must be paired again. */
-  readonly authorised: boolean;
-  /** True once the address answered with another serial number than the paired one: pair again. */
-  readonly replaced: boolean;
-  /** Reads the controller again (name, panels) and returns it as the one device. */
-  connect(): Promise<LightDeviceInfo[]>;
-  discover(): Promise<LightDeviceInfo[]>;
-  info(): NanoleafInfo | null;
-  address(): NanoleafAddress;
-  /** The controller was found at another address (DHCP): requests go there from now on. */
-  moveTo(address: NanoleafAddress): void;
-  /** Writes waiting behind the one in flight. */
-  pendingCount(): number;
-  close(): Promise<void>;
-}
+export type { NanoleafDriver, NanoleafDriverOptions } from './driver-types.js';
 
 interface Write {
   path: '/state' | '/effects';
