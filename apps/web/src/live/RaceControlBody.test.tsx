@@ -20,7 +20,7 @@ import { setFlagTitleText } from '../ui/use-document-title';
 import { FEED_HEALTH_REFRESH_MS } from './FeedHealth';
 import { STREAM_RETRY_MAX_MS } from './live-feed';
 import { LiveProvider } from './LiveProvider';
-import { CURRENT_SESSION_REFRESH_MS, RaceControlBody } from './RaceControlBody';
+import { autoConnectRetryDelay, CURRENT_SESSION_REFRESH_MS, RaceControlBody } from './RaceControlBody';
 import { RECONNECTED_NOTICE_MS } from './use-live-connection';
 
 const USER = buildUser({ email: 'race.fan@example.com' });
@@ -519,6 +519,73 @@ describe('Race Control: auto-connect', () => {
     await tick();
     expect(FakeEventSource.instances).toHaveLength(1);
     expect(ready.played[0]).toEqual({ flag: 'green', atEpochMs: undefined });
+  });
+});
+
+describe('Race Control: auto-connect after a failed connect', () => {
+  const STATE_OK = { body: { success: true, sessionKey: 9693, id: null, flag: null, upstream: null } };
+
+  test('a server too busy to answer as the page opens: auto-connect says so and tries again, later each time', async () => {
+    updateLocalSettings(USER.email, { delayEnabled: false });
+    let failing = 2;
+    const server = stubServer(LIVE, {
+      'GET /api/live/state': () =>
+        failing-- > 0
+          ? { status: 503, body: { error: 'Service unavailable', code: 'unavailable' } }
+          : STATE_OK,
+    });
+    renderBody(recordingLights().api);
+    await tick();
+    await tick();
+    expect(screen.getByRole('button', { name: 'Connect' })).toBeEnabled();
+    expect(screen.getByText(/Auto-connect tries again in a few seconds/)).toBeInTheDocument();
+    const states = () => server.calls.filter((c) => c.route === 'GET /api/live/state').length;
+    expect(states()).toBe(1);
+    await tick(autoConnectRetryDelay(0) - 100);
+    expect(states()).toBe(1);
+    await tick(100);
+    await tick();
+    expect(states()).toBe(2);
+    // The second try fails too: the next waits twice as long.
+    await tick(autoConnectRetryDelay(1) - 100);
+    expect(states()).toBe(2);
+    await tick(100);
+    await tick();
+    expect(states()).toBe(3);
+    FakeEventSource.latest().open();
+    await tick();
+    expect(connection()).toHaveTextContent('Connected · Live');
+    expect(screen.queryByText(/Auto-connect tries again/)).not.toBeInTheDocument();
+  });
+
+  test('a refusal is not tried again: an account with every stream open keeps the server’s words', async () => {
+    updateLocalSettings(USER.email, { delayEnabled: false });
+    const server = stubServer(LIVE, {
+      'GET /api/live/state': {
+        status: 429,
+        body: { error: 'Too many live streams are open for this account', code: 'rate_limited' },
+      },
+    });
+    renderBody(recordingLights().api);
+    await tick();
+    await tick();
+    await tick(autoConnectRetryDelay(5) * 2);
+    expect(server.calls.filter((c) => c.route === 'GET /api/live/state')).toHaveLength(1);
+    expect(screen.queryByText(/Auto-connect tries again/)).not.toBeInTheDocument();
+    expect(screen.getByText(/Too many live streams are open/)).toBeInTheDocument();
+  });
+
+  test('with auto-connect off a failed connect waits for the fan', async () => {
+    updateLocalSettings(USER.email, { autoConnect: false, delayEnabled: false });
+    const server = stubServer(LIVE, { 'GET /api/live/state': new TypeError('Failed to fetch') });
+    renderBody(recordingLights().api);
+    await tick();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await tick();
+    await tick();
+    await tick(autoConnectRetryDelay(0) * 4);
+    expect(server.calls.filter((c) => c.route === 'GET /api/live/state')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Connect' })).toBeEnabled();
   });
 });
 

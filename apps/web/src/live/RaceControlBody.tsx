@@ -5,7 +5,7 @@ import {
 } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, History, Plug, PlugZap, Radio, WifiOff } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useAppConfig } from '../api/app-config';
 import { useAuth } from '../auth/auth-context';
@@ -29,6 +29,10 @@ import type { LiveConnectionState } from './use-live-connection';
 export const CURRENT_SESSION_QUERY_KEY = ['f1', 'current'] as const;
 /** How often the dashboard asks whether a session went live (the server caches that answer 30 s). */
 export const CURRENT_SESSION_REFRESH_MS = 30_000;
+/** Auto-connect's wait before trying a failed connect again: 5, 10, 20, 40, 60, 60 … s. */
+export function autoConnectRetryDelay(retries: number): number {
+  return Math.min(60_000, 5_000 * 2 ** retries);
+}
 
 const localTime = (iso: string) =>
   new Intl.DateTimeFormat(undefined, {
@@ -222,6 +226,30 @@ export function RaceControlBody() {
     autoConnectTried,
   ]);
 
+  // A connect that failed on something passing (a server restarting or too busy to answer as the page
+  // opened) is tried again while auto-connect is on, later each time; a refusal (an ended trial, every
+  // stream open) and a Disconnect are not.
+  const retries = useRef(0);
+  useEffect(() => {
+    if (state.status === 'connected') retries.current = 0;
+  }, [state.status]);
+  const retryDue =
+    autoConnect &&
+    !trialEnded &&
+    ready &&
+    state.status === 'disconnected' &&
+    state.retryable &&
+    !!liveSession;
+  useEffect(() => {
+    if (!retryDue || !liveSession) return;
+    const handle = setTimeout(() => {
+      retries.current += 1;
+      autoConnectTried.current = sessionId(liveSession);
+      connect({ kind: 'live', session: liveSession });
+    }, autoConnectRetryDelay(retries.current));
+    return () => clearTimeout(handle);
+  }, [retryDue, liveSession, state.failedAt, connect, autoConnectTried]);
+
   const connectLive = () => {
     if (liveId) autoConnectTried.current = liveId;
     connect({ kind: 'live', session: liveSession });
@@ -271,6 +299,7 @@ export function RaceControlBody() {
         {state.error && state.status === 'disconnected' && (
           <p className="text-danger">
             {LIVE_TEXTS.connectionFailedTitle}: {state.error}
+            {retryDue && <span className="text-ink-300"> Auto-connect tries again in a few seconds.</span>}
           </p>
         )}
         {connected && state.transport === 'polling' && (

@@ -14,6 +14,7 @@ import { setFlagAccent } from '../ui/flag-accent';
 import { toDisplayFlag } from './display-flag';
 import { endTrackedSession, trackSession, type FlagEvent, type StatusEventData } from './live-api';
 import {
+  isFinalRefusal,
   isRefusalToShow,
   startLiveFeed,
   type FeedTransport,
@@ -84,6 +85,10 @@ export interface LiveConnectionState {
   connectedAt: number | null;
   /** Why the last connect failed (shown under the button). */
   error: string | null;
+  /** The last connect failed on something passing (no answer, a server error), not on a refusal. */
+  retryable: boolean;
+  /** Epoch ms of the last failed connect: each failure is its own, even with the same words. */
+  failedAt: number | null;
 }
 
 export const HISTORY_LENGTH = 12;
@@ -106,6 +111,8 @@ const INITIAL: LiveConnectionState = {
   flags: [],
   connectedAt: null,
   error: null,
+  retryable: false,
+  failedAt: null,
 };
 
 interface Tracked {
@@ -343,6 +350,8 @@ export function useLiveConnection({
               history: current.history,
               shown: GREEN(Date.now()),
               error: error.message,
+              retryable: !isFinalRefusal(error),
+              failedAt: Date.now(),
             }));
           },
         },
