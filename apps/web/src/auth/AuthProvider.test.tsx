@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { stubApi } from '../../test/fetch-stub';
 import { buildUser, seedSession } from '../../test/users';
 import { useAuth, type AuthContextValue } from './auth-context';
-import { AuthProvider } from './AuthProvider';
+import { AuthProvider, FOCUS_PLAN_CHECK_MS, TRIAL_PLAN_CHECK_MS } from './AuthProvider';
 
 function renderAuth() {
   const seen: AuthContextValue[] = [];
@@ -120,5 +120,49 @@ describe('login and logout', () => {
     });
     expect(screen.getByText('in:fan@example.com')).toBeInTheDocument();
     expect(localStorage.getItem('auth_token')).toBe('test-session-token');
+  });
+});
+
+describe('AuthProvider: a plan changed elsewhere shows without a reload', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  function planServer(initial: 'trial' | 'lifetime') {
+    let plan = initial;
+    const api = stubApi({
+      'GET /api/auth/me': () => ({ body: { success: true, user: buildUser({ plan }) } }),
+    });
+    return { api, setPlan: (next: 'trial' | 'lifetime') => (plan = next), asked: () => api.calls.length };
+  }
+
+  test('a trial page learns of an upgrade (an admin grant, a checkout in another tab) within a minute', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    seedSession(buildUser({ plan: 'trial' }));
+    const server = planServer('trial');
+    const { latest } = renderAuth();
+    await vi.waitFor(() => expect(server.asked()).toBe(1));
+    server.setPlan('lifetime');
+    await act(() => vi.advanceTimersByTimeAsync(TRIAL_PLAN_CHECK_MS));
+    await vi.waitFor(() => expect(latest().user?.plan).toBe('lifetime'));
+    // Lifetime is for good: no more asking on a timer.
+    const asked = server.asked();
+    await act(() => vi.advanceTimersByTimeAsync(TRIAL_PLAN_CHECK_MS * 3));
+    expect(server.asked()).toBe(asked);
+  });
+
+  test('a page coming back into view asks again, at most every FOCUS_PLAN_CHECK_MS', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    seedSession(buildUser({ plan: 'lifetime' }));
+    const server = planServer('lifetime');
+    renderAuth();
+    await vi.waitFor(() => expect(server.asked()).toBe(1));
+    act(() => void window.dispatchEvent(new Event('focus')));
+    expect(server.asked()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(FOCUS_PLAN_CHECK_MS));
+    act(() => void window.dispatchEvent(new Event('focus')));
+    act(() => void window.dispatchEvent(new Event('focus')));
+    await vi.waitFor(() => expect(server.asked()).toBe(2));
   });
 });

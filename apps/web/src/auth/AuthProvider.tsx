@@ -35,6 +35,42 @@ function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'unauthenticated';
 }
 
+/** How often a page on a trial asks whether the plan changed (an upgrade elsewhere, an admin grant). */
+export const TRIAL_PLAN_CHECK_MS = 60_000;
+/** A page coming back into view asks at most this often (a fan back from the checkout tab). */
+export const FOCUS_PLAN_CHECK_MS = 15_000;
+
+/**
+ * Keeps the signed-in user current while the page is open: a trial account is asked about every
+ * TRIAL_PLAN_CHECK_MS, and any account when the page comes back into view, so an upgrade made in
+ * another tab, on another device or by an admin shows without a reload.
+ */
+function usePlanFreshness(state: State, check: () => void): void {
+  const plan = state.status === 'authenticated' ? state.session.user.plan : null;
+  const signedIn = state.status === 'authenticated';
+  const checkRef = useRef(check);
+  checkRef.current = check;
+  useEffect(() => {
+    if (!signedIn) return;
+    let lastCheck = Date.now();
+    const run = () => {
+      lastCheck = Date.now();
+      checkRef.current();
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible' && Date.now() - lastCheck >= FOCUS_PLAN_CHECK_MS) run();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('focus', onVisible);
+    const timer = plan === 'trial' ? setInterval(run, TRIAL_PLAN_CHECK_MS) : null;
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('focus', onVisible);
+      if (timer) clearInterval(timer);
+    };
+  }, [signedIn, plan]);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const stateRef = useRef(state);
@@ -122,6 +158,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       throw new Error(AUTH_TEXTS.refreshFailed, { cause: error });
     }
   }, [forget, updateUser]);
+
+  usePlanFreshness(state, () => {
+    refreshUser().catch(() => {
+      // Offline or the server busy: the next check asks again; a revoked session signs out there.
+    });
+  });
 
   const value = useMemo<AuthContextValue>(() => {
     const session = state.status === 'authenticated' ? state.session : null;
