@@ -1,6 +1,7 @@
-import { formatLifxColor } from '@flaglight/core';
+import { formatLifxColor, LIFX_BREATHE_PERIOD_S, type LightColor, type LightStep } from '@flaglight/core';
 import { isOff, type LightStateCommand } from '../driver.js';
 import { LIGHT_ERROR_MESSAGES as M, LightError } from '../errors.js';
+import { parseDeviceIds, toLifxSelectors } from './selector.js';
 
 // The LIFX cloud driver's requests: what it queues, and what each answer means for the queue.
 
@@ -35,6 +36,74 @@ export const statePayload = (state: LightStateCommand) =>
         duration: state.transitionMs / 1000,
         fast: false,
       };
+
+/** A request before it is queued: what to send, and which devices it touches. */
+export type LifxRequest = Pick<Job, 'kind' | 'method' | 'path' | 'body' | 'devices'>;
+
+/** The devices a request touches, for the per-device throttles: '*' when it names none. */
+function touchedDevices(ids: readonly string[]): string[] {
+  const list = parseDeviceIds(ids);
+  return list.length === 0 ? ['*'] : list;
+}
+
+/** One state request: by selector for up to 25 bulbs, else one batch `PUT /lights/states`. */
+export function stateRequest(ids: readonly string[], state: LightStateCommand): LifxRequest {
+  const selectors = toLifxSelectors(ids);
+  const payload = statePayload(state);
+  if (selectors.length === 1)
+    return {
+      kind: 'state',
+      method: 'PUT',
+      path: `/lights/${encodeURIComponent(selectors[0]!)}/state`,
+      body: payload,
+      devices: touchedDevices(ids),
+    };
+  return {
+    kind: 'state',
+    method: 'PUT',
+    path: '/lights/states',
+    body: { states: selectors.map((selector) => ({ selector })), defaults: payload },
+    devices: touchedDevices(ids),
+  };
+}
+
+/** One effect request per selector of at most 25 bulbs. */
+export function effectRequests(
+  ids: readonly string[],
+  name: 'pulse' | 'breathe',
+  body: object,
+): LifxRequest[] {
+  return toLifxSelectors(ids).map((selector) => ({
+    kind: 'flag',
+    method: 'POST',
+    path: `/lights/${encodeURIComponent(selector)}/effects/${name}`,
+    body,
+    devices: touchedDevices(parseDeviceIds(selector)),
+  }));
+}
+
+/** A strobe step as LIFX's native pulse effect. */
+export function pulseBody(step: Extract<LightStep, { kind: 'strobe' }>) {
+  return {
+    power_on: true,
+    color: formatLifxColor({ ...step.color, brightness: step.brightness }),
+    from_color: formatLifxColor(step.fromColor),
+    period: step.periodMs / 1000,
+    cycles: step.cycles,
+    mode: 'strobe',
+  };
+}
+
+/** SPEC §7 breathe: color, cycles, period 0.5, persist false, power_on true. */
+export function breatheBody(color: LightColor, cycles: number) {
+  return {
+    color: formatLifxColor(color),
+    cycles,
+    period: LIFX_BREATHE_PERIOD_S,
+    persist: false,
+    power_on: true,
+  };
+}
 
 /** What one attempt came to: the parsed body, or a verdict for the queue. */
 export type Verdict =
