@@ -1,152 +1,36 @@
-import type { LinkedDevice, PreferencesDocument } from '@flaglight/contract';
 import * as Slider from '@radix-ui/react-slider';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Minus, Plus } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
-import { ApiError } from '../api/client';
+import { useId } from 'react';
 import { CalibrationTool } from '../delay/CalibrationTool';
 import { FormMessage } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
 import {
-  accountDelayMs,
   clampRoomOffset,
   describeRoomDelay,
   formatOffset,
   formatSeconds,
   isInRoomRange,
   measureTenths,
-  offsetFromMeasurement,
   offsetInputText,
-  parseOffsetInput,
   ROOM_DELAY_TEXTS as T,
   ROOM_OFFSET_MAX_MS,
   ROOM_OFFSET_MIN_MS,
   ROOM_OFFSET_STEP_MS,
 } from './room-delay';
-import { PREFERENCES_QUERY_KEY, RoomOffsetOutOfRange, saveRoomOffset } from './room-delay-api';
-
-interface RoomDelayControlProps {
-  device: LinkedDevice;
-  /** The account's preferences as last read or saved. */
-  document: PreferencesDocument;
-  /** Every companion linked now (an offset of one no longer linked may be dropped to make room). */
-  linkedDeviceIds: readonly string[];
-}
-
-interface SaveRequest {
-  /** The offset, or for a calibration the offset worked out on the document it is written on. */
-  offsetMs: number | ((preferences: PreferencesDocument['preferences']) => number);
-  /** The success text for the offset saved, when it should say more than "Saved" (a calibration). */
-  announce?: (offsetMs: number) => string;
-}
-
-function saveErrorText(error: unknown): string {
-  if (error instanceof RoomOffsetOutOfRange)
-    return `Measured ${formatSeconds(error.measuredMs)} on this room's TV: ${outOfRangeNotice(error.offsetMs, error.baseMs)}`;
-
-  // A refusal the user can act on (400 bounds, 429 too many writes) says why in the server's words.
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'conflict')
-    return `${T.saveFailed} (${error.message})`;
-  return T.saveFailed;
-}
-
-/** Why a measurement cannot be a room's extra delay on top of the account's broadcast delay. */
-function outOfRangeNotice(offsetMs: number, baseMs: number): string {
-  return `that needs ${formatOffset(offsetMs)} on top of the ${formatSeconds(baseMs)} broadcast delay, outside ${formatOffset(ROOM_OFFSET_MIN_MS)} to ${formatOffset(ROOM_OFFSET_MAX_MS)}. Change the broadcast delay on the Dashboard first, then calibrate this room again.`;
-}
+import { useRoomDelay, type RoomDelay, type RoomDelayControlProps } from './use-room-delay';
 
 /**
  * Settings → Devices, per companion: its own delay on top of the broadcast delay (the companion
  * adds `delayOffsetsMs[device id]`), for a room whose TV runs on another feed than the others.
  */
-export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDelayControlProps) {
-  const queryClient = useQueryClient();
-  const savedMs = document.preferences.delayOffsetsMs[device.id] ?? 0;
-  const baseMs = accountDelayMs(document.preferences);
-  // Held until saved, so an answer from the server (or a failed save) never replaces what was set.
-  const [draftMs, setDraftMs] = useState<number | null>(null);
-  const [inputText, setInputText] = useState<string | null>(null);
-  const [inputError, setInputError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const [calibrating, setCalibrating] = useState(false);
-  const ids = { label: useId(), input: useId(), error: useId(), total: useId() };
-
-  const save = useMutation({
-    mutationFn: ({ offsetMs }: SaveRequest) =>
-      saveRoomOffset({
-        // The newest document this page has, so a write from another row is not undone.
-        base: queryClient.getQueryData<PreferencesDocument>(PREFERENCES_QUERY_KEY) ?? document,
-        deviceId: device.id,
-        offsetMs,
-        linkedDeviceIds,
-      }),
-    onMutate: () => setNotice(null),
-    onSuccess: (saved, { announce }) => {
-      queryClient.setQueryData(PREFERENCES_QUERY_KEY, saved);
-      const offsetMs = saved.preferences.delayOffsetsMs[device.id] ?? 0;
-      setDraftMs(null);
-      setNotice({
-        kind: 'success',
-        text: announce?.(offsetMs) ?? `Saved: ${formatOffset(offsetMs)} for ${device.name}.`,
-      });
-    },
-    onError: (error) => setNotice({ kind: 'error', text: saveErrorText(error) }),
-  });
-
-  const valueMs = draftMs ?? savedMs;
-  const changed = (draftMs !== null && draftMs !== savedMs) || inputText !== null;
-
-  const change = (ms: number) => {
-    setDraftMs(ms);
-    setInputText(null);
-    setInputError(null);
-    setNotice(null);
-  };
-
-  /** The typed value, if one waits: applied, or refused with the reason. */
-  const commitInput = (): number | null => {
-    if (inputText === null) return valueMs;
-    const parsed = parseOffsetInput(inputText);
-    if (!parsed.ok) {
-      setInputError(parsed.error);
-      return null;
-    }
-    change(parsed.ms);
-    return parsed.ms;
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const ms = commitInput();
-    if (ms !== null) save.mutate({ offsetMs: ms });
-  };
-
-  const step = (direction: 1 | -1) =>
-    change(clampRoomOffset(clampRoomOffset(valueMs) + direction * ROOM_OFFSET_STEP_MS));
-
-  const calibrated = (seconds: number) => {
-    const measuredMs = seconds * 1000;
-    const measured = `Measured ${formatSeconds(measuredMs)} on this room's TV`;
-    // Worked out on the account's delay as the server has it when it saves, never a stale copy.
-    const offsetOn = (preferences: PreferencesDocument['preferences']) => {
-      const base = accountDelayMs(preferences);
-      const offset = offsetFromMeasurement(measuredMs, base);
-      if (!isInRoomRange(offset)) throw new RoomOffsetOutOfRange(offset, base, measuredMs);
-      return offset;
-    };
-    setInputText(null);
-    setInputError(null);
-    save.mutate({
-      offsetMs: offsetOn,
-      announce: (offset) => `${measured}: its extra delay is now ${formatOffset(offset)}.`,
-    });
-  };
-
-  const sliderSeconds = clampRoomOffset(valueMs) / 1000;
+export function RoomDelayControl(props: RoomDelayControlProps) {
+  const room = useRoomDelay(props);
+  const { valueMs, savedMs, baseMs, notice } = room;
+  const ids = { label: useId(), total: useId() };
 
   return (
     <form
-      onSubmit={submit}
+      onSubmit={room.submit}
       aria-labelledby={ids.label}
       className="flex flex-col gap-3 border-t border-ink-600 pt-3"
     >
@@ -159,6 +43,34 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
         </span>
       </div>
 
+      <RoomOffsetSlider room={room} describedBy={ids.total} />
+
+      <p id={ids.total} className="text-ink-100">
+        {describeRoomDelay(baseMs, valueMs, props.document.preferences.delay.enabled)}
+        {room.changed && <span className="ml-2 text-caption text-ink-300">(not saved yet)</span>}
+      </p>
+      {room.draftMs === null && !isInRoomRange(savedMs) && (
+        <p className="text-caption text-ink-300">
+          Set elsewhere to {formatOffset(savedMs)}, outside this control&apos;s{' '}
+          {formatOffset(ROOM_OFFSET_MIN_MS)} to {formatOffset(ROOM_OFFSET_MAX_MS)}; it stays until you save a
+          new value.
+        </p>
+      )}
+
+      <RoomOffsetEntry room={room} />
+      {notice && <FormMessage kind={notice.kind}>{notice.text}</FormMessage>}
+
+      {room.calibrating && <RoomCalibration baseMs={baseMs} onMeasured={room.calibrated} />}
+    </form>
+  );
+}
+
+/** The offset on a slider between two steppers, with the range's ends beneath. */
+function RoomOffsetSlider({ room, describedBy }: { room: RoomDelay; describedBy: string }) {
+  const { valueMs, change, step } = room;
+  const sliderSeconds = clampRoomOffset(valueMs) / 1000;
+  return (
+    <>
       <div className="flex items-center gap-2">
         <button
           type="button"
@@ -185,7 +97,7 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
           <Slider.Thumb
             aria-label={T.label}
             aria-valuetext={formatOffset(clampRoomOffset(valueMs))}
-            aria-describedby={ids.total}
+            aria-describedby={describedBy}
             className="flex size-11 items-center justify-center rounded-full focus-visible:outline-2 focus-visible:outline-accent"
           >
             {/* The 28 px knob inside a 44 px tap target. */}
@@ -207,19 +119,16 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
         <span>{formatOffset(ROOM_OFFSET_MIN_MS)}</span>
         <span>{formatOffset(ROOM_OFFSET_MAX_MS)}</span>
       </div>
+    </>
+  );
+}
 
-      <p id={ids.total} className="text-ink-100">
-        {describeRoomDelay(baseMs, valueMs, document.preferences.delay.enabled)}
-        {changed && <span className="ml-2 text-caption text-ink-300">(not saved yet)</span>}
-      </p>
-      {draftMs === null && !isInRoomRange(savedMs) && (
-        <p className="text-caption text-ink-300">
-          Set elsewhere to {formatOffset(savedMs)}, outside this control&apos;s{' '}
-          {formatOffset(ROOM_OFFSET_MIN_MS)} to {formatOffset(ROOM_OFFSET_MAX_MS)}; it stays until you save a
-          new value.
-        </p>
-      )}
-
+/** The offset typed in seconds, with Save, Reset and the button that opens the calibration. */
+function RoomOffsetEntry({ room }: { room: RoomDelay }) {
+  const { valueMs, inputText, inputError, changed, saving } = room;
+  const ids = { input: useId(), error: useId() };
+  return (
+    <>
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.input} className="text-caption text-ink-300">
@@ -231,38 +140,25 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
             inputMode="decimal"
             autoComplete="off"
             value={inputText ?? offsetInputText(valueMs)}
-            onChange={(event) => {
-              setInputText(event.target.value);
-              setInputError(null);
-              setNotice(null);
-            }}
-            onBlur={() => commitInput()}
+            onChange={(event) => room.editInput(event.target.value)}
+            onBlur={() => room.commitInput()}
             aria-invalid={inputError !== null}
             aria-describedby={inputError ? ids.error : undefined}
             className="min-h-11 w-28 rounded-control border border-ink-600 bg-ink-900 px-3 font-mono text-lg text-ink-100 aria-invalid:border-danger"
           />
         </div>
-        <button type="submit" disabled={!changed || save.isPending} className={buttonClass('primary', 'sm')}>
-          {save.isPending ? T.saving : T.save}
+        <button type="submit" disabled={!changed || saving} className={buttonClass('primary', 'sm')}>
+          {saving ? T.saving : T.save}
         </button>
-        {changed && !save.isPending && (
-          <button
-            type="button"
-            onClick={() => {
-              setDraftMs(null);
-              setInputText(null);
-              setInputError(null);
-              setNotice(null);
-            }}
-            className={buttonClass('ghost', 'sm')}
-          >
+        {changed && !saving && (
+          <button type="button" onClick={room.reset} className={buttonClass('ghost', 'sm')}>
             {T.reset}
           </button>
         )}
         <button
           type="button"
-          aria-expanded={calibrating}
-          onClick={() => setCalibrating((open) => !open)}
+          aria-expanded={room.calibrating}
+          onClick={room.toggleCalibrating}
           className={buttonClass('secondary', 'sm')}
         >
           {T.calibrate}
@@ -273,22 +169,24 @@ export function RoomDelayControl({ device, document, linkedDeviceIds }: RoomDela
           {inputError}
         </p>
       )}
-      {notice && <FormMessage kind={notice.kind}>{notice.text}</FormMessage>}
+    </>
+  );
+}
 
-      {calibrating && (
-        <>
-          <p className="text-caption text-ink-300">
-            The broadcast delay ({formatSeconds(baseMs)}) is taken off what you measure; the rest becomes this
-            room&apos;s extra delay, saved at once.
-          </p>
-          <CalibrationTool
-            title={T.calibrateTitle}
-            screen={T.calibrateScreen}
-            measure={measureTenths}
-            onMeasured={calibrated}
-          />
-        </>
-      )}
-    </form>
+/** The calibration tool, saying that the broadcast delay is taken off what it measures. */
+function RoomCalibration({ baseMs, onMeasured }: { baseMs: number; onMeasured: (seconds: number) => void }) {
+  return (
+    <>
+      <p className="text-caption text-ink-300">
+        The broadcast delay ({formatSeconds(baseMs)}) is taken off what you measure; the rest becomes this
+        room&apos;s extra delay, saved at once.
+      </p>
+      <CalibrationTool
+        title={T.calibrateTitle}
+        screen={T.calibrateScreen}
+        measure={measureTenths}
+        onMeasured={onMeasured}
+      />
+    </>
   );
 }
