@@ -59,7 +59,7 @@ describe('SPEC §7 selector forms', () => {
   });
 });
 
-describe('LIFX cloud driver against the simulator', () => {
+describe('LIFX cloud driver: device list against the simulator', () => {
   test('lists devices in the SPEC §3 shape and connects', async () => {
     const { driver } = await setup();
     const devices = await driver.connect();
@@ -101,7 +101,9 @@ describe('LIFX cloud driver against the simulator', () => {
       message: 'Failed to connect to LIFX',
     });
   });
+});
 
+describe('LIFX cloud driver: request bodies against the simulator', () => {
   test('a red flag on two bulbs: one pulse with the SPEC §7 fields, one state with fast=false', async () => {
     const { sim, driver, ids } = await setup({ gapMs: 0 });
     const pair = ids.slice(0, 2);
@@ -165,7 +167,9 @@ describe('LIFX cloud driver against the simulator', () => {
     expect(sim.control.requests()[0]!.body).toEqual({ power: 'off', duration: 0, fast: false });
     expect(sim.control.bulb(ids[0]!)?.on).toBe(false);
   });
+});
 
+describe('LIFX cloud driver: queue pacing against the simulator', () => {
   test('requests are queued at least 300 ms apart', async () => {
     const { sim, driver, ids, sentAt: at } = await setup();
     const look = { on: true, color: COLOR_PRESETS.green, brightness: 1, transitionMs: 0 };
@@ -187,7 +191,9 @@ describe('LIFX cloud driver against the simulator', () => {
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(95);
     expect(at[3]! - at[2]!).toBeGreaterThanOrEqual(495);
   });
+});
 
+describe('LIFX cloud driver: retries, time-outs and token failures against the simulator', () => {
   test('a 5xx is retried up to 3 times with back-off 2 s, 4 s, 8 s, then "Failed to set flag"', async () => {
     const { sim, driver, ids, timers, events } = await setup({ fake: true });
     sim.control.failNext({ status: 503, times: 4 });
@@ -262,7 +268,9 @@ describe('LIFX cloud driver against the simulator', () => {
       message: 'Failed to connect to LIFX',
     });
   });
+});
 
+describe('LIFX cloud driver: rate limits against the simulator', () => {
   test('X-RateLimit-Remaining 0 holds the queue until X-RateLimit-Reset', async () => {
     const { sim, driver, timers, ids } = await setup({ fake: true, gapMs: 0 });
     sim.control.setRateLimit({ max: 2, windowMs: 10_000 });
@@ -314,7 +322,9 @@ describe('LIFX cloud driver against the simulator', () => {
     await red;
     expect(sim.control.requests().map((r) => r.status)).toEqual([429, 429, 207]);
   });
+});
 
+describe('LIFX cloud driver: skips, token switch and disconnect against the simulator', () => {
   test('a 404 selector is a warning and a skip', async () => {
     const { driver, events } = await setup();
     await driver.setState(['ffffffffffff'], {
