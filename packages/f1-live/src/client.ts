@@ -2,6 +2,7 @@ import { escapeLogText } from '@flaglight/core/log';
 import { type HubConnection } from '@microsoft/signalr';
 import { createRetries, DEFAULT_BACKOFF } from './backoff.js';
 import { buildHubConnection, DEFAULT_HEADERS } from './connection.js';
+import { createEventHandlers } from './event-handlers.js';
 import {
   describe,
   describeF1LiveFailure,
@@ -16,7 +17,6 @@ import {
   DEFAULT_TOPICS,
   type F1LiveClient,
   type F1LiveClientOptions,
-  type F1LiveEvents,
   type F1LiveState,
 } from './types.js';
 
@@ -40,7 +40,7 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
   const silenceMs = options.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS;
   const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
   const headers = { ...DEFAULT_HEADERS, ...options.headers };
-  const handlers = new Map<keyof F1LiveEvents, Set<(payload: never) => void>>();
+  const { emit, on } = createEventHandlers(logger);
 
   let running = false;
   let generation = 0;
@@ -50,16 +50,6 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
   let status: F1LiveState = { connection: 'down', lastMessageAt: null };
 
   const retries = createRetries(backoff, now, random);
-
-  function emit<K extends keyof F1LiveEvents>(event: K, payload: F1LiveEvents[K]): void {
-    for (const handler of handlers.get(event) ?? []) {
-      try {
-        (handler as (value: F1LiveEvents[K]) => void)(payload);
-      } catch (error) {
-        logger.error({ event, err: error }, 'f1-live: an event handler threw');
-      }
-    }
-  }
 
   function setState(next: Partial<F1LiveState> & Pick<F1LiveState, 'connection'>): void {
     const updated: F1LiveState = { connection: next.connection, lastMessageAt: status.lastMessageAt };
@@ -179,14 +169,7 @@ export function createF1LiveClient(options: F1LiveClientOptions): F1LiveClient {
       if (dropped) await dropped.connection.stop().catch(() => undefined);
     },
     state: () => ({ ...status }),
-    on(event, handler) {
-      const set = handlers.get(event) ?? new Set();
-      handlers.set(event, set);
-      set.add(handler);
-      return () => {
-        set.delete(handler);
-      };
-    },
+    on,
     topic: (name) => feed.topic(name),
     sessionKeys: () => feed.sessionKeys(),
     cookies: () => current?.cookies() ?? {},
