@@ -1,8 +1,6 @@
 import http from 'node:http';
-import type { LightColor } from '@flaglight/core';
 import type { LightStateCommand } from '../../driver.js';
 import { LightError } from '../../errors.js';
-import { TargetScheduler, type Timers } from '../../timers.js';
 import { wledBaseUrl, wledRequest, type WledAddress } from './http.js';
 import { findWledEffects, parseWledInfo, type WledEffectIds, type WledInfo } from './looks.js';
 
@@ -12,15 +10,6 @@ import { findWledEffects, parseWledInfo, type WledEffectIds, type WledInfo } fro
 
 /** A device's light list never holds more than this many devices first seen at one address. */
 export const WLED_DEVICES_PER_ADDRESS = 4;
-
-export interface Write {
-  body: unknown;
-  /** A write that is itself the busy retry is not retried again. */
-  retry: boolean;
-  /** True once the device took it, false when a newer look replaced it first. */
-  resolve: (sent: boolean) => void;
-  reject: (error: unknown) => void;
-}
 
 /** What an address answered to `GET /json/info` and `GET /json/effects`. */
 export interface WledAnswer {
@@ -61,15 +50,8 @@ export interface Light {
   effects: WledEffectIds;
   /** It was driven somewhere before: "answers again" rather than "found". */
   placedBefore: boolean;
-  busy: boolean;
-  /** The newest look waiting behind the request in flight: one slot, a newer look replaces it. */
-  next: Write | null;
-  /** The look to send again when the device answers again (a strobe's solid colour). */
-  lastLook: LightStateCommand | null;
-  /** Counts looks, so a busy retry or a strobe guard knows whether a newer look came. */
-  generation: number;
-  flashes: TargetScheduler;
-  timers: { guard: unknown; retry: unknown };
+  /** The look its address was given before it first answered: sent once it is placed, if no newer came. */
+  firstLook: LightStateCommand | null;
   warnedLive: boolean;
 }
 
@@ -80,13 +62,6 @@ export const addressText = (a: WledAddress) => `${a.host.includes(':') ? `[${a.h
 export function answeredId(slot: Slot): string | null {
   if (!slot.seen) return null;
   return slot.seen.info.mac ?? `${slot.address.host}:${slot.address.port}`;
-}
-
-export function requireLook(color: LightColor, brightness: number): void {
-  if (!Number.isFinite(color.hue) || !Number.isFinite(color.saturation))
-    throw new LightError('bad-request', `Not a colour: hue ${color.hue}, saturation ${color.saturation}`);
-  if (!Number.isFinite(brightness) || brightness < 0 || brightness > 1)
-    throw new LightError('bad-request', `Brightness must be 0 to 1, not ${brightness}`);
 }
 
 export function createSlot(address: WledAddress): Slot {
@@ -106,7 +81,7 @@ export function createSlot(address: WledAddress): Slot {
 }
 
 /** The device a slot answered as, first seen there: not yet driven (`placeWledLight` says where). */
-export function createLight(home: Slot, seen: WledAnswer, timers: Timers): Light {
+export function createLight(home: Slot, seen: WledAnswer): Light {
   const light: Light = {
     id: answeredId(home)!,
     home,
@@ -114,12 +89,7 @@ export function createLight(home: Slot, seen: WledAnswer, timers: Timers): Light
     info: seen.info,
     effects: seen.effects,
     placedBefore: false,
-    busy: false,
-    next: null,
-    lastLook: home.pendingLook,
-    generation: 0,
-    flashes: new TargetScheduler(timers),
-    timers: { guard: null, retry: null },
+    firstLook: home.pendingLook,
     warnedLive: false,
   };
   home.pendingLook = null;

@@ -115,7 +115,7 @@ export function createWledPlaces(options: WledPlacesOptions): WledPlaces {
 
   /** New devices from the answers, every device placed, every address's next read planned. */
   function settle(): void {
-    addNewLights(slots, lights, timers, options.onLost);
+    addNewLights(slots, lights, options.onLost);
     for (const light of lights) place(light, placeWledLight(light, slots));
     for (const slot of slots) scheduleProbe(slot);
   }
@@ -209,12 +209,7 @@ export function createWledPlaces(options: WledPlacesOptions): WledPlaces {
  * A device for each MAC answered that none is known by, first seen at that address. At most
  * `WLED_DEVICES_PER_ADDRESS` per address: the oldest there that is driven nowhere gives its place.
  */
-function addNewLights(
-  slots: readonly Slot[],
-  lights: Light[],
-  timers: Timers,
-  onDropped: (light: Light) => void,
-): void {
+function addNewLights(slots: readonly Slot[], lights: Light[], onDropped: (light: Light) => void): void {
   for (const slot of slots) {
     const id = answeredId(slot);
     if (id === null || !slot.seen || lights.some((l) => l.id === id)) continue;
@@ -225,7 +220,7 @@ function addNewLights(
       lights.splice(lights.indexOf(oldest), 1);
       onDropped(oldest);
     }
-    lights.push(createLight(slot, slot.seen, timers));
+    lights.push(createLight(slot, slot.seen));
   }
 }
 
