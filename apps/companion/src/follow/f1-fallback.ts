@@ -1,12 +1,7 @@
-import {
-  createFlagFusion,
-  type FlagEventData,
-  type FlagFusion,
-  type FusedLightChange,
-} from '@flaglight/core';
-import { createF1LiveClient, type F1LiveClient, type F1LiveClientOptions } from '@flaglight/f1-live';
+import type { F1LiveClientOptions } from '@flaglight/f1-live';
 import type { Logger } from '../system/log.js';
-import type { DeliveredFlag, FollowerStatus } from './follower.js';
+import { createConnection, type ConnectionDeps, type FallbackConnection } from './f1-fallback-connection.js';
+import type { DeliveredFlag, FollowerStatus } from './follower-types.js';
 
 /** What the status page says the companion follows. */
 export const SOURCE_SERVER = 'Flaglight server';
@@ -29,8 +24,6 @@ const HANDOVER_MS = 60_000;
 const SERVER_DOWN = new Set<FollowerStatus['state']>(['connecting', 'reconnecting']);
 /** Follower states that mean the server let this companion follow a live session. */
 const FOLLOWING = new Set<FollowerStatus['state']>(['following', 'polling']);
-/** F1 SessionStatus values of a running session (`Aborted` is a red flag, not the end). */
-const SESSION_RUNNING = new Set(['Started', 'Aborted']);
 
 export type F1FallbackState = 'off' | 'standby' | 'connecting' | 'following' | 'down';
 
@@ -72,17 +65,6 @@ export interface F1Fallback {
   close(): Promise<void>;
 }
 
-interface Active {
-  client: F1LiveClient;
-  fusion: FlagFusion;
-  sessionKey: number | null;
-  overTimer: NodeJS.Timeout | null;
-  /** Withdraws a race-control lead TrackStatus has not confirmed, at its deadline (decision 025). */
-  deadlineTimer: NodeJS.Timeout | null;
-  /** The lasting state this fallback played or found already shown. */
-  lastState: string | null;
-}
-
 /**
  * Follows F1 live timing itself while the Flaglight server cannot be reached during a session, so
  * an outage on race day does not stop the room (decision 020).
@@ -108,13 +90,12 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
   const now = options.now ?? Date.now;
   const outageMs = options.outageMs ?? FALLBACK_OUTAGE_MS;
   const recentLiveMs = options.recentLiveMs ?? FALLBACK_RECENT_LIVE_MS;
-  const sessionOverMs = options.sessionOverMs ?? FALLBACK_SESSION_OVER_MS;
 
   let lastLiveAt = options.lastLiveAt;
   let lastFollowerState: FollowerStatus['state'] | null = null;
   let outageTimer: NodeJS.Timeout | null = null;
   let outageSince: number | null = null;
-  let active: Active | null = null;
+  let active: FallbackConnection | null = null;
   let stopping: Promise<void> = Promise.resolve();
   let handover: { state: string; until: number } | null = null;
   let declinedLogged = false;
@@ -133,46 +114,6 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
     declinedLogged = false;
   };
 
-  const play = (
-    a: Active,
-    change: Pick<FusedLightChange, 'state' | 'activeSectors' | 'safetyCar' | 'cause'>,
-    at: number,
-  ) => {
-    const data: FlagEventData = {
-      sessionKey: a.sessionKey ?? options.sessionKey() ?? 0,
-      state: change.state,
-      activeSectors: change.activeSectors,
-      safetyCar: change.safetyCar,
-      cause: change.cause,
-      emittedAt: new Date(now()).toISOString(),
-    };
-    if (change.state !== 'fastest_lap') a.lastState = change.state;
-    playedId += 1;
-    options.play([{ id: playedId, data, receivedAt: at, ageMs: 0 }]);
-  };
-
-  /** After a snapshot: the current state, once, unless the lights already show it. */
-  const sync = (a: Active) => {
-    const state = a.fusion.state();
-    const before = a.lastState ?? options.shownState();
-    if (state === before) {
-      a.lastState = state;
-      return;
-    }
-    const at = now();
-    const date = new Date(at).toISOString();
-    play(
-      a,
-      {
-        state,
-        activeSectors: a.fusion.activeSectors(),
-        safetyCar: a.fusion.safetyCar(),
-        cause: { date, message: 'Current flag from F1 live timing', source: a.fusion.trackSource() },
-      },
-      at,
-    );
-  };
-
   const stopActive = (why: string) => {
     const a = active;
     if (!a) return;
@@ -185,91 +126,18 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
     stopping = previous.then(() => a.client.stop()).catch(() => undefined);
   };
 
-  const start = (url: string) => {
-    const client = createF1LiveClient({ baseUrl: url, ...options.client });
-    const a: Active = {
-      client,
-      fusion: createFlagFusion(),
-      sessionKey: null,
-      overTimer: null,
-      deadlineTimer: null,
-      lastState: null,
-    };
-    const armDeadline = () => {
-      if (a.deadlineTimer) clearTimeout(a.deadlineTimer);
-      a.deadlineTimer = null;
-      const deadline = a.fusion.nextDeadline();
-      if (deadline === null || active !== a) return;
-      a.deadlineTimer = setTimeout(
-        () => {
-          a.deadlineTimer = null;
-          if (active !== a) return;
-          const change = a.fusion.push({ kind: 'clock', at: deadline });
-          if (change) play(a, change, deadline);
-        },
-        Math.max(0, deadline - now()),
-      );
-      a.deadlineTimer.unref();
-    };
-    active = a;
-    log.warn('The Flaglight server is unreachable during a session: following F1 live timing directly.');
-    client.on('sessionInfo', (event) => {
-      if (event.sessionKey !== null && a.sessionKey !== null && event.sessionKey !== a.sessionKey) {
-        // The next session of the weekend: its flags start afresh.
-        a.fusion = createFlagFusion();
-        armDeadline();
-      }
-      a.sessionKey = event.sessionKey ?? a.sessionKey;
-    });
-    client.on('sessionStatus', (event) => {
-      a.fusion.push({ kind: 'session_status', at: event.receivedAt, status: { Status: event.status } });
-      armDeadline();
-      if (SESSION_RUNNING.has(event.status)) {
-        noteLive(now());
-        if (a.overTimer) clearTimeout(a.overTimer);
-        a.overTimer = null;
-      } else if (a.overTimer === null) {
-        a.overTimer = setTimeout(() => {
-          if (active !== a) return;
-          // Nothing live to follow: stay off F1 until the server announces a live session again.
-          noteLive(null);
-          stopActive('the session is over');
-        }, sessionOverMs);
-        a.overTimer.unref();
-      }
-    });
-    const changed = (change: FusedLightChange | null, source: 'snapshot' | 'feed') => {
-      armDeadline();
-      // A snapshot's lines only set the current state, played once when the connection is up.
-      if (change && source === 'feed' && active === a) play(a, change, change.at);
-    };
-    client.on('trackStatus', (event) =>
-      changed(
-        a.fusion.push({
-          kind: 'track_status',
-          at: event.receivedAt,
-          ...(event.feedTime ? { date: event.feedTime } : {}),
-          status: { Status: event.status, Message: event.message ?? '' },
-        }),
-        event.source,
-      ),
-    );
-    client.on('raceControl', (event) =>
-      changed(
-        a.fusion.push({ kind: 'race_control', at: event.receivedAt, message: event.message }),
-        event.source,
-      ),
-    );
-    client.on('state', (state) => {
-      if (active !== a) return;
-      if (state.connection === 'connected') {
-        log.info('F1 live timing: following the session.');
-        sync(a);
-      } else if (state.error && (state.connection === 'down' || state.connection === 'reconnecting')) {
-        log.warn(`F1 live timing is not reachable either (${state.error}): trying again.`);
-      }
-    });
-    client.start();
+  const connection: ConnectionDeps = {
+    log,
+    now,
+    sessionOverMs: options.sessionOverMs ?? FALLBACK_SESSION_OVER_MS,
+    ...(options.client ? { client: options.client } : {}),
+    play: (flags) => options.play(flags),
+    shownState: () => options.shownState(),
+    sessionKey: () => options.sessionKey(),
+    nextId: () => (playedId += 1),
+    isActive: (a) => active === a,
+    noteLive,
+    stop: stopActive,
   };
 
   const maybeStart = () => {
@@ -282,7 +150,10 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
       declinedLogged = true;
       return;
     }
-    start(options.url);
+    const a = createConnection(options.url, connection);
+    active = a;
+    log.warn('The Flaglight server is unreachable during a session: following F1 live timing directly.');
+    a.client.start();
   };
 
   return {
@@ -318,38 +189,41 @@ export function createF1Fallback(options: F1FallbackOptions): F1Fallback {
       }
       return flags;
     },
-    view() {
-      if (!active) {
-        return {
-          source: SOURCE_SERVER,
-          state: options.url === null ? 'off' : 'standby',
-          message: null,
-          lastMessageAt: null,
-        };
-      }
-      const state = active.client.state();
-      const at = state.lastMessageAt !== null ? new Date(state.lastMessageAt).toISOString() : null;
-      if (state.connection === 'connected')
-        return { source: SOURCE_F1_LIVE, state: 'following', message: null, lastMessageAt: at };
-      if (state.error && state.connection !== 'connecting')
-        return {
-          source: SOURCE_F1_LIVE,
-          state: 'down',
-          message: `F1 live timing is not reachable either (${state.error}): trying again.`,
-          lastMessageAt: at,
-        };
-      return {
-        source: SOURCE_F1_LIVE,
-        state: 'connecting',
-        message: 'Connecting to F1 live timing…',
-        lastMessageAt: at,
-      };
-    },
+    view: () => describeFallback(active, options.url),
     async close() {
       closed = true;
       clearOutage();
       stopActive('stopping');
       await stopping;
     },
+  };
+}
+
+/** What the status page says of the fallback: standby (or off), or its connection to F1. */
+function describeFallback(active: FallbackConnection | null, url: string | null): F1FallbackView {
+  if (!active) {
+    return {
+      source: SOURCE_SERVER,
+      state: url === null ? 'off' : 'standby',
+      message: null,
+      lastMessageAt: null,
+    };
+  }
+  const state = active.client.state();
+  const at = state.lastMessageAt !== null ? new Date(state.lastMessageAt).toISOString() : null;
+  if (state.connection === 'connected')
+    return { source: SOURCE_F1_LIVE, state: 'following', message: null, lastMessageAt: at };
+  if (state.error && state.connection !== 'connecting')
+    return {
+      source: SOURCE_F1_LIVE,
+      state: 'down',
+      message: `F1 live timing is not reachable either (${state.error}): trying again.`,
+      lastMessageAt: at,
+    };
+  return {
+    source: SOURCE_F1_LIVE,
+    state: 'connecting',
+    message: 'Connecting to F1 live timing…',
+    lastMessageAt: at,
   };
 }
