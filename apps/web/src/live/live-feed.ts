@@ -166,6 +166,47 @@ function listenToStream(es: EventSource, sink: StreamSink): void {
   });
 }
 
+/** One pending timeout at a time (a new one replaces it); `fn` is skipped once the feed stopped. */
+function createSingleTimer(isStopped: () => boolean) {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return {
+    later: (fn: () => void, ms: number) => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        if (!isStopped()) fn();
+      }, ms);
+    },
+    clear: () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+
+/** The stream's address: a single-use ticket, the pinned session and where to resume. */
+function liveEventsUrl(
+  ticket: string,
+  sessionKey: number | undefined,
+  lastEventId: number | undefined,
+): string {
+  const params = new URLSearchParams({ ticket });
+  if (sessionKey !== undefined) params.set('sessionKey', String(sessionKey));
+  if (lastEventId !== undefined) params.set('lastEventId', String(lastEventId));
+  return `/api/live/events?${params.toString()}`;
+}
+
+/**
+ * The session's state now and whether central polling runs (taken as on when that cannot be read).
+ * Fails fast with the server's reason ('No live session found').
+ */
+function fetchStartState(deps: LiveFeedDeps, sessionKey: number | undefined) {
+  return Promise.all([
+    deps.fetchState(sessionKey),
+    deps.fetchCentralizedStatus().catch(() => ({ centralizedPollingEnabled: true, isPollingActive: true })),
+  ]);
+}
+
 /**
  * Follows a session (the live one when `sessionKey` is undefined) through the server's event stream
  * (DESIGN §5.4). A ticket is single use, so EventSource's own reconnect cannot work: on an error the
@@ -185,19 +226,12 @@ export function startLiveFeed(
   let resolvedKey = sessionKey;
   let lastEventId: number | undefined;
   let source: EventSource | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
   let streamFailures = 0;
   let streamEverOpened = false;
   let reachable = true;
   const watchdog = createWatchdog(LIVE_STREAM_SILENCE_MS);
-
-  const later = (fn: () => void, ms: number) => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      if (!stopped) fn();
-    }, ms);
-  };
+  const timer = createSingleTimer(() => stopped);
+  const later = timer.later;
 
   const markConnected = (transport: FeedTransport) => {
     if (connected) return;
@@ -239,13 +273,6 @@ export function startLiveFeed(
     source = null;
   }
 
-  function streamUrl(ticket: string): string {
-    const params = new URLSearchParams({ ticket });
-    if (resolvedKey !== undefined) params.set('sessionKey', String(resolvedKey));
-    if (lastEventId !== undefined) params.set('lastEventId', String(lastEventId));
-    return `/api/live/events?${params.toString()}`;
-  }
-
   function streamFailed() {
     closeSource();
     setReachable(false);
@@ -274,7 +301,7 @@ export function startLiveFeed(
       return;
     }
     if (stopped) return;
-    const es = create(streamUrl(ticket));
+    const es = create(liveEventsUrl(ticket, resolvedKey, lastEventId));
     source = es;
     // A server that takes the connection but never answers leaves an EventSource waiting for ever.
     heard(es);
@@ -324,21 +351,14 @@ export function startLiveFeed(
 
   function stop() {
     stopped = true;
-    if (timer) clearTimeout(timer);
-    timer = null;
+    timer.clear();
     closeSource();
   }
 
   void (async () => {
     try {
-      // Fails fast with the server's reason ('No live session found') and pins the session key,
-      // so every reconnect follows the same session.
-      const [state, central] = await Promise.all([
-        deps.fetchState(sessionKey),
-        deps
-          .fetchCentralizedStatus()
-          .catch(() => ({ centralizedPollingEnabled: true, isPollingActive: true })),
-      ]);
+      // Pins the session key, so every reconnect follows the same session.
+      const [state, central] = await fetchStartState(deps, sessionKey);
       if (stopped) return;
       resolvedKey = state.sessionKey;
       if (!central.centralizedPollingEnabled || !deps.createEventSource) {
