@@ -65,7 +65,7 @@ afterEach(() => vi.useRealTimers());
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
 
-describe('the live feed', () => {
+describe('the live feed: its stream', () => {
   test('opens the stream with a ticket for the session the state call pinned', async () => {
     const { seen } = setup();
     await flush();
@@ -131,7 +131,9 @@ describe('the live feed', () => {
     expect(seen.flags).toEqual([7, 8, 9]);
     expect(seen.connected).toHaveLength(1);
   });
+});
 
+describe('the live feed: reconnects and silence', () => {
   test('reconnects back off 1 s, 2 s, 4 s, then every 8 s, and reset once the stream opens', async () => {
     expect([1, 2, 3, 4, 5, 6, 7].map(streamRetryDelay)).toEqual([1000, 2000, 4000, 8000, 8000, 8000, 8000]);
     setup();
@@ -205,7 +207,9 @@ describe('the live feed', () => {
     FakeEventSource.latest().open();
     expect(seen.reachable).toEqual([false, true]);
   });
+});
 
+describe('the live feed: polling', () => {
   test('polling: a poll without an answer or with a 5xx says the server is out of reach, a 4xx does not, the next answer says it is back', async () => {
     let reply: 'ok' | 'offline' | 'bad-gateway' | 'not-found' = 'ok';
     const fetchState = vi.fn(async (): Promise<LiveStateAnswer> => {
@@ -329,7 +333,9 @@ describe('the live feed', () => {
     expect(seen.connected).toEqual([{ sessionKey: 9158, transport: 'polling' }]);
     expect(FakeEventSource.instances).toHaveLength(0);
   });
+});
 
+describe('the live feed: refusals and stop', () => {
   test('no live session: it fails with the server reason and stops', async () => {
     const { seen, deps } = setup({
       fetchState: async () => {
