@@ -122,6 +122,41 @@ test('the Light Control test button, and auto-connect after a reload', async ({ 
   await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeDisabled();
 });
 
+test('a bulb ticked during a race takes up the flag showing at once, not at the next change', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signInAs(page, FAN);
+  await page.goto('/#/settings');
+  await new LightSettings(page).connectLifx('demo-token');
+  await expect(page.getByText(/LIFX connected: 12 lights found/)).toBeVisible();
+  await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+  const lights = new LightControlPanel(page);
+  await lights.device('Desk').check();
+  // Auto-connect (on by default) follows the demo race; Desk shows its flag.
+  const raceControl = page.getByRole('region', { name: 'Race Control' });
+  await expect(raceControl.getByRole('button', { name: 'Disconnect' })).toBeVisible();
+  const bulb = async (label: string) => (await lifxBulbs(page.request)).find((b) => b.label === label);
+  await expect.poll(async () => !looksLike(await bulb('Desk'), 0, 0), { timeout: 10_000 }).toBe(true);
+  // Lamp is still the simulator's start look (white at 80 %) until it is ticked mid-race.
+  expect(looksLike(await bulb('Lamp'), 0, 0)).toBe(true);
+
+  await lights.device('Lamp').check();
+  await expect
+    .poll(
+      async () => {
+        const [desk, lamp] = [await bulb('Desk'), await bulb('Lamp')];
+        return (
+          desk !== undefined &&
+          looksLike(lamp, desk.hue, desk.saturation) &&
+          Math.abs((lamp?.brightness ?? -1) - desk.brightness) < 0.02
+        );
+      },
+      { message: 'Lamp shows what Desk shows', timeout: 8_000 },
+    )
+    .toBe(true);
+});
+
 test.describe('a wrong token', () => {
   // The simulator answers 401, which the browser logs as a failed resource.
   test.use({ expectedConsoleErrors: /401/ });

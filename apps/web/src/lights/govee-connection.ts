@@ -68,12 +68,13 @@ export class GoveeConnection {
     this.restore = restore;
   }
 
-  sendFlag(flag: EffectFlag, options: { test?: boolean } = {}): void {
-    if (!options.test) {
+  /** Sends a flag to the selected lights, or to `ids` only (lights that join mid-race). */
+  sendFlag(flag: EffectFlag, options: { test?: boolean; ids?: string[] } = {}): void {
+    if (!options.test && !options.ids) {
       this.lastFlag = flag;
       this.restore = null;
     }
-    const ids = this.context.selectedIds('govee');
+    const ids = options.ids ?? this.context.selectedIds('govee');
     if (ids.length === 0) {
       this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);
       return;

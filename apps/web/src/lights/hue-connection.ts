@@ -48,13 +48,14 @@ export class HueConnection {
     this.set({ ...EMPTY, hasApplicationKey: false, status: 'connecting' });
   }
 
-  sendFlag(flag: EffectFlag, options: { test?: boolean } = {}): void {
-    const ids = this.context.selectedIds('hue');
+  /** Plays a flag on the selected lights (or on `ids`, lights that join mid-race). */
+  sendFlag(flag: EffectFlag, options: { test?: boolean; ids?: string[] } = {}): void {
+    const { ids = this.context.selectedIds('hue'), ...sendOptions } = options;
     if (ids.length === 0) {
       this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);
       return;
     }
-    this.transport.sendFlag(ids, flag, HUE_FLAG_DURATION_MS, options).catch((error: unknown) => {
+    this.transport.sendFlag(ids, flag, HUE_FLAG_DURATION_MS, sendOptions).catch((error: unknown) => {
       const info = toLightErrorInfo(error, T.hueCommandFailed);
       this.context.toastError(info.message);
       // SPEC §8: 'not connected' or 'unauthorized' marks the bridge provider disconnected.

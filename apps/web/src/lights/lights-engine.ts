@@ -1,4 +1,4 @@
-import { createLightProgram, type EffectFlag } from '@flaglight/core';
+import { createLightProgram, getSettledLook, type EffectFlag } from '@flaglight/core';
 import {
   createEffectPlayer,
   createScreenDriver,
@@ -9,10 +9,12 @@ import {
   type LifxCloudDriver,
   type LightErrorInfo,
   type ScreenDriver,
+  toLightErrorInfo,
 } from '@flaglight/lights';
 import type { EngineContext } from './engine-context';
 import { GoveeConnection } from './govee-connection';
 import { HueConnection } from './hue-connection';
+import { createRaceLook, watchJoiningLights } from './joining-lights';
 import { LifxConnection } from './lifx-connection';
 import type { DrivenProvider } from './lights-context';
 import {
@@ -49,6 +51,8 @@ export class LightsEngine {
   private epoch = 0;
 
   private readonly errorToasts: ReturnType<typeof createErrorToasts>;
+  /** The race flag the live connection has these lights showing (for a light ticked mid-race). */
+  private readonly raceLook = createRaceLook();
 
   constructor(private readonly options: LightsEngineOptions) {
     this.states = createProviderStates(() => options.selection());
@@ -93,6 +97,7 @@ export class LightsEngine {
     if (options.subscribeSelection)
       this.unsubscribe.push(options.subscribeSelection(() => this.states.reselect()));
     this.unsubscribe.push(
+      watchJoiningLights(this.providers, (provider, ids) => this.joinRace(provider, ids)),
       this.lifxConnection.listen(),
       this.hueConnection.listen(),
       this.goveeConnection.listen(),
@@ -120,6 +125,7 @@ export class LightsEngine {
       return false;
     }
     const at = options.atEpochMs;
+    if (!options.only) this.raceLook.played(program.program.flag, at);
     const run = (player: EffectPlayer) =>
       at === undefined ? player.play(flag) : player.schedule(flag, at) !== null;
     run(this.players.screen);
@@ -166,7 +172,25 @@ export class LightsEngine {
     return goveeReady || (driven !== null && driven !== 'govee');
   }
 
+  /**
+   * Lights ticked while a race is followed take up the flag showing now: LIFX its settled look at
+   * once, Hue and Govee through their flag calls. Lights this tab does not drive are left alone.
+   */
+  private joinRace(provider: DrivenProvider, ids: string[]): void {
+    const flag = this.raceLook.current();
+    if (!flag || !isProviderReady(this.providers[provider].getSnapshot())) return;
+    if (provider === 'govee') return this.goveeConnection.sendFlag(flag, { ids });
+    if (this.drivenProvider() !== provider) return;
+    if (provider === 'hue') return this.hueConnection.sendFlag(flag, { ids });
+    const look = getSettledLook(flag);
+    if (!look) return;
+    this.lifx
+      .playStep(ids, { kind: 'set-state', atMs: 0, ...look, transitionMs: 0 })
+      .catch((error: unknown) => this.reportError('lifx', toLightErrorInfo(error)));
+  }
+
   cancelPending(): void {
+    this.raceLook.forget();
     Object.values(this.players).forEach((player) => player.cancelAll());
     this.hueConnection.flags.cancelAll();
     this.goveeConnection.flags.cancelAll();
