@@ -14,6 +14,9 @@ export interface FollowerTiming {
   sleepGapMs: number;
   tickMs: number;
   attemptsBeforePolling: number;
+  refusalRetryMs: number;
+  refusalFastForMs: number;
+  refusalSlowRetryMs: number;
 }
 
 export interface FollowerContext {
@@ -30,6 +33,8 @@ export interface FollowerContext {
   clockOffsetMs: number;
   failures: number;
   streamFailures: number;
+  /** When the account's refusal began (an ended trial), while it lasts. */
+  refusedSince: number | null;
   /** The open stream's connection, aborted by the sleep check and by stop. */
   current: AbortController | null;
   /** Ends the pause under way now (kicked, woken, stopped). */
@@ -51,6 +56,9 @@ export function createFollowerContext(options: FollowerOptions): FollowerContext
       sleepGapMs: options.sleepGapMs ?? 20_000,
       tickMs: options.tickMs ?? 5_000,
       attemptsBeforePolling: options.streamAttemptsBeforePolling ?? 3,
+      refusalRetryMs: options.refusalRetryMs ?? 30_000,
+      refusalFastForMs: options.refusalFastForMs ?? 10 * 60_000,
+      refusalSlowRetryMs: options.refusalSlowRetryMs ?? 5 * 60_000,
     },
     stopped: false,
     status: { state: 'connecting', sessionKey: null, message: null, lastEventAt: null },
@@ -59,12 +67,14 @@ export function createFollowerContext(options: FollowerOptions): FollowerContext
     clockOffsetMs: 0,
     failures: 0,
     streamFailures: 0,
+    refusedSince: null,
     current: null,
     wake: null,
   };
 }
 
 export function setStatus(ctx: FollowerContext, change: Partial<FollowerStatus>): void {
+  if (change.state !== undefined && change.state !== 'refused') ctx.refusedSince = null;
   ctx.status = { ...ctx.status, ...change, sessionKey: ctx.sessionKey ?? null };
   ctx.handlers.onStatus(ctx.status);
 }

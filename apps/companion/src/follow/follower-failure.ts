@@ -3,8 +3,20 @@
 import { ServerError, UnreachableError, describe } from '../link/server-api.js';
 import { backoff, forgetSession, setStatus, unlinked, type FollowerContext } from './follower-context.js';
 
-/** The server's refusals that waiting a while may cure (an ended trial bought, streams closed). */
-export const REFUSAL_RETRY_MS = 5 * 60_000;
+/** How long the follower polls the live state before it tries the stream again. */
+export const POLL_BEFORE_STREAM_RETRY_MS = 5 * 60_000;
+
+/**
+ * The wait before asking again after the account refused (an ended trial): short at first, since a
+ * fan who sees the refusal often pays at once (and the companion should light up within the minute),
+ * then longer.
+ */
+export function refusalRetryMs(
+  timing: { refusalRetryMs: number; refusalFastForMs: number; refusalSlowRetryMs: number },
+  refusedForMs: number,
+): number {
+  return refusedForMs < timing.refusalFastForMs ? timing.refusalRetryMs : timing.refusalSlowRetryMs;
+}
 const RATE_LIMIT_RETRY_MS = 60_000;
 
 export const NO_LIVE_SESSION = 'No live session right now: waiting for the next one.';
@@ -38,8 +50,10 @@ export function handleFailure(
       return 0;
     }
     if (error.status === 403) {
+      const since = ctx.refusedSince ?? ctx.now();
       setStatus(ctx, { state: 'refused', message: error.message });
-      return REFUSAL_RETRY_MS;
+      ctx.refusedSince = since;
+      return refusalRetryMs(ctx.timing, ctx.now() - since);
     }
     if (error.status === 429) {
       setStatus(ctx, { state: 'refused', message: error.message });

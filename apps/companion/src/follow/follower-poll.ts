@@ -10,7 +10,12 @@ import {
   unlinked,
   type FollowerContext,
 } from './follower-context.js';
-import { connectionLost, handleFailure, NO_LIVE_SESSION, REFUSAL_RETRY_MS } from './follower-failure.js';
+import {
+  connectionLost,
+  handleFailure,
+  NO_LIVE_SESSION,
+  POLL_BEFORE_STREAM_RETRY_MS,
+} from './follower-failure.js';
 
 /** Asks until a session is live (its current flag delivered), the companion is unlinked, or it stops. */
 export async function waitForLiveSession(ctx: FollowerContext): Promise<void> {
@@ -43,7 +48,7 @@ function polling(ctx: FollowerContext): void {
 export async function poll(ctx: FollowerContext): Promise<void> {
   polling(ctx);
   let errors = 0;
-  const until = ctx.now() + REFUSAL_RETRY_MS;
+  const until = ctx.now() + POLL_BEFORE_STREAM_RETRY_MS;
   while (!ctx.stopped && ctx.now() < until) {
     try {
       const answer = await ctx.api.liveState(ctx.token, ctx.sessionKey);

@@ -55,6 +55,14 @@ export interface FollowerOptions {
   tickMs?: number;
   /** Stream opens that fail in a row (tickets working) before polling instead. */
   streamAttemptsBeforePolling?: number;
+  /**
+   * Refused by the account (an ended trial): asked again every `refusalRetryMs` (30 s) for the first
+   * `refusalFastForMs` (10 min), when a fan who just saw it most likely pays, then every
+   * `refusalSlowRetryMs` (5 min).
+   */
+  refusalRetryMs?: number;
+  refusalFastForMs?: number;
+  refusalSlowRetryMs?: number;
 }
 
 export interface Follower {

@@ -17,6 +17,8 @@ interface Stage {
   silent: boolean;
   /** Stream requests are cut before any answer (a proxy that blocks event streams). */
   breakStreams: boolean;
+  /** Tickets are refused as for an ended trial. */
+  trialEnded: boolean;
   lastEventIds: (string | undefined)[];
   tickets: number;
   open: Set<http.ServerResponse>;
@@ -38,6 +40,7 @@ async function startStandIn(port = 0) {
     tokenValid: true,
     silent: false,
     breakStreams: false,
+    trialEnded: false,
     lastEventIds: [],
     tickets: 0,
     open: new Set(),
@@ -52,6 +55,7 @@ async function startStandIn(port = 0) {
       if (!stage.tokenValid)
         return json(401, { error: 'This companion was unlinked from its account.', code: 'unauthenticated' });
       stage.tickets += 1;
+      if (stage.trialEnded) return json(403, { error: 'Your free trial has ended.', code: 'trial_expired' });
       return json(200, { success: true, ticket: `t${stage.tickets}`, expiresAt: new Date().toISOString() });
     }
     if (url.pathname === '/api/live/state') {
@@ -290,5 +294,39 @@ describe('the follower', () => {
     server.push({ id: 3, data: flag(100, 'red', 'RED FLAG') });
     await until(() => seen.flags.length === 1);
     expect(states(seen.flags)).toEqual(['red']);
+  });
+
+  test('refused by an ended trial, it asks again soon, so a fan who pays sees the lights follow within the minute; later less often', async () => {
+    const server = await startStandIn();
+    running.servers.push(server);
+    server.stage.trialEnded = true;
+    server.push({ id: 1, data: flag(100, 'green', 'TRACK CLEAR') });
+    const seen = follow(server.url, {
+      refusalRetryMs: 150,
+      refusalFastForMs: 1_000,
+      refusalSlowRetryMs: 60_000,
+    });
+    await expect.poll(() => seen.statuses.at(-1)?.state).toBe('refused');
+    expect(seen.statuses.at(-1)?.message).toBe('Your free trial has ended.');
+    // Asked again at the short pace while the refusal is new…
+    await expect.poll(() => server.stage.tickets, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
+    // …and far less often once it is old: no ticket for a while.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const asked = server.stage.tickets;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(server.stage.tickets).toBe(asked);
+    expect(seen.flags).toHaveLength(0);
+  });
+
+  test('an upgrade during the refusal: the next ask follows the race', async () => {
+    const server = await startStandIn();
+    running.servers.push(server);
+    server.stage.trialEnded = true;
+    server.push({ id: 1, data: flag(100, 'yellow', 'YELLOW IN TRACK SECTOR 4') });
+    const seen = follow(server.url, { refusalRetryMs: 200 });
+    await expect.poll(() => seen.statuses.at(-1)?.state).toBe('refused');
+    server.stage.trialEnded = false;
+    await expect.poll(() => seen.statuses.at(-1)?.state, { timeout: 2_000 }).toBe('following');
+    await expect.poll(() => seen.flags.flat().map((f) => f.data.state)).toEqual(['yellow']);
   });
 });
