@@ -2,10 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LAN_SIM_HOST } from './lifx-bulbs.js';
 import { WLED_SIM_EFFECTS } from './wled-effects.js';
+import { applyWledState, firstWledState, wledHexNow, type WledSimState } from './wled-light.js';
+
+export type { WledSimSegment, WledSimState } from './wled-light.js';
 
 const LOG_LIMIT = 1000;
-/** WLED renders at 42 frames/s by default: Blink's period counts two of them (reference §3.3). */
-const FRAME_MS = 23;
 
 export interface WledSimOptions {
   /** 0 = ephemeral. */
@@ -38,26 +39,6 @@ export interface WledSimFault {
    * claiming to be that one (null: its own).
    */
   mac: string | null;
-}
-
-export interface WledSimSegment {
-  id: number;
-  start: number;
-  stop: number;
-  on: boolean;
-  bri: number;
-  col: number[][];
-  fx: number;
-  sx: number;
-  ix: number;
-  pal: number;
-}
-
-export interface WledSimState {
-  on: boolean;
-  bri: number;
-  transition: number;
-  seg: WledSimSegment[];
 }
 
 export interface WledSimRequest {
@@ -96,9 +77,8 @@ export interface WledSimDevice {
   close(): Promise<void>;
 }
 
-type Body = Record<string, unknown>;
-const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
-const byte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const NO_FAULT: WledSimFault = {
   offline: false,
   delayMs: 0,
@@ -107,6 +87,32 @@ const NO_FAULT: WledSimFault = {
   endless: false,
   mac: null,
 };
+
+/** Answers JSON, or HTML when `body` is a string; returns the status for the log. */
+function reply(
+  response: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const type = typeof body === 'string' ? 'text/html' : 'application/json';
+  response
+    .writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', ...headers })
+    .end(text);
+  return status;
+}
+
+/** A 200 that never ends: the client must stop reading. */
+function streamWithoutEnd(response: http.ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  const more = () => {
+    while (!response.destroyed && response.write(chunk));
+    if (!response.destroyed) response.once('drain', more);
+  };
+  more();
+}
 
 /**
  * A WLED device on the LAN (reference home-assistant-mqtt-wled.md §3): its JSON API over plain HTTP
@@ -124,25 +130,7 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
   const white = options.white ?? false;
   const effects = [...(options.effects ?? WLED_SIM_EFFECTS)];
   const startedAt = now();
-  const firstState = (): WledSimState => ({
-    on: true,
-    bri: 128,
-    transition: 7,
-    seg: [
-      {
-        id: 0,
-        start: 0,
-        stop: ledCount,
-        on: true,
-        bri: 255,
-        col: [white ? [255, 160, 0, 0] : [255, 160, 0], [0, 0, 0], [0, 0, 0]],
-        fx: 0,
-        sx: 128,
-        ix: 128,
-        pal: 0,
-      },
-    ],
-  });
+  const firstState = () => firstWledState(ledCount, white);
   let state = firstState();
   let fxStartedAt = now();
   let fault: WledSimFault = { ...NO_FAULT };
@@ -168,86 +156,14 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
 
   /** Applies a `POST /json/state` body; an error text when a key is out of range (nothing applied). */
   function apply(body: unknown): string | null {
-    if (!isObject(body)) return 'not an object';
-    const next: WledSimState = structuredClone(state);
-    if (body.on !== undefined) {
-      if (body.on === 't') next.on = !next.on;
-      else if (typeof body.on === 'boolean') next.on = body.on;
-      else return 'on is a boolean or "t"';
-    }
-    if (body.bri !== undefined) {
-      if (!byte(body.bri)) return 'bri is 0-255';
-      next.bri = body.bri as number;
-    }
-    if (body.transition !== undefined) {
-      if (typeof body.transition !== 'number' || body.transition < 0) return 'transition is a number';
-      next.transition = body.transition;
-    }
-    const segs = body.seg === undefined ? [] : Array.isArray(body.seg) ? body.seg : [body.seg];
-    for (const raw of segs) {
-      if (!isObject(raw)) return 'seg holds objects';
-      const id = typeof raw.id === 'number' ? raw.id : 0;
-      const seg = next.seg.find((s) => s.id === id);
-      if (!seg) continue;
-      for (const key of ['fx', 'sx', 'ix', 'pal', 'bri'] as const) {
-        if (raw[key] === undefined) continue;
-        if (!byte(raw[key])) return `seg.${key} is 0-255`;
-        seg[key] = raw[key] as number;
-      }
-      if (seg.fx >= effects.length) seg.fx = 0;
-      if (typeof raw.on === 'boolean') seg.on = raw.on;
-      if (raw.col !== undefined) {
-        if (!Array.isArray(raw.col) || raw.col.length > 3) return 'seg.col is up to 3 colours';
-        raw.col.forEach((c: unknown, k: number) => {
-          if (Array.isArray(c) && c.length >= 3 && c.length <= 4 && c.every(byte))
-            seg.col[k] = white
-              ? [...(c as number[]).slice(0, 3), (c as number[])[3] ?? 0]
-              : (c as number[]).slice(0, 3);
-        });
-        if (!raw.col.every((c: unknown) => Array.isArray(c) && c.length >= 3 && c.every(byte)))
-          return 'seg.col colours are [r,g,b(,w)] 0-255';
-      }
-      if (raw.fx !== undefined) fxStartedAt = now();
-    }
-    state = next;
+    const applied = applyWledState(state, body, {
+      effects,
+      white,
+      restartEffect: () => (fxStartedAt = now()),
+    });
+    if ('error' in applied) return applied.error;
+    state = applied.state;
     return null;
-  }
-
-  /** The first LED now: Blink alternates col[0]/col[1]; Strobe lights col[0] for one frame a period. */
-  function hexNow(): string {
-    const seg = state.seg[0]!;
-    if (!state.on || !seg.on) return '#000000';
-    const fx = effects[seg.fx] ?? 'Solid';
-    let color = seg.col[0]!;
-    if (fx === 'Blink' || fx === 'Strobe' || fx === 'Strobe Mega') {
-      const cycle = (255 - seg.sx) * 20;
-      const period = cycle + 2 * FRAME_MS;
-      const onMs = fx === 'Blink' ? FRAME_MS + (cycle * seg.ix) / 256 : FRAME_MS;
-      if ((now() - fxStartedAt) % period >= onMs) color = seg.col[1]!;
-    }
-    const scale = (state.bri / 255) * (seg.bri / 255);
-    return `#${color
-      .slice(0, 3)
-      .map((c) =>
-        Math.round(c * scale)
-          .toString(16)
-          .padStart(2, '0'),
-      )
-      .join('')}`;
-  }
-
-  function reply(
-    response: http.ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ) {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    const type = typeof body === 'string' ? 'text/html' : 'application/json';
-    response
-      .writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', ...headers })
-      .end(text);
-    return status;
   }
 
   function handle(request: http.IncomingMessage, text: string, response: http.ServerResponse): number {
@@ -255,14 +171,7 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
     const path = (request.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     if (method === 'GET') {
       if (path === '/json/info' && fault.endless) {
-        // Never ends: the client must stop reading.
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const chunk = Buffer.alloc(64 * 1024, 0x20);
-        const more = () => {
-          while (!response.destroyed && response.write(chunk));
-          if (!response.destroyed) response.once('drain', more);
-        };
-        more();
+        streamWithoutEnd(response);
         return 200;
       }
       switch (path) {
@@ -364,7 +273,7 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
       url,
       state: structuredClone(state),
       effect: effects[state.seg[0]!.fx] ?? 'Solid',
-      hex: hexNow(),
+      hex: wledHexNow(state, effects, now() - fxStartedAt),
       fault: { ...fault },
       requests: { ...counts },
     }),
