@@ -19,7 +19,6 @@ export interface GoveeDevice {
   address: string;
   /** Where commands go: the configured command port, or the reply's source port (loopback simulator). */
   port: number;
-  reachable: boolean;
   /** Scans in a row this device did not answer. */
   missedScans: number;
   /** The look asked for last (also re-sent when the device is found again). */
@@ -27,11 +26,8 @@ export interface GoveeDevice {
   phase: GoveePhase;
   /** Tries of the current look (commands, repeat, status read). */
   attempt: number;
-  /** Datagrams waiting for the pace, and what follows when they are sent. */
-  queue: string[];
-  onDrained: (() => void) | null;
-  lastSentAt: number;
-  paceTimer: unknown;
+  /** Counts stops: a send that finishes after one belongs to a look that is no longer wanted. */
+  epoch: number;
   /** The repeat wait or the status time-out. */
   phaseTimer: unknown;
   waiters: Waiter[];
@@ -53,15 +49,11 @@ export function createGoveeDevice(
     label: labelOf(id, sku),
     address,
     port,
-    reachable: true,
     missedScans: 0,
     look: null,
     phase: 'idle',
     attempt: 0,
-    queue: [],
-    onDrained: null,
-    lastSentAt: -Infinity,
-    paceTimer: null,
+    epoch: 0,
     phaseTimer: null,
     waiters: [],
     lastStatus: null,
@@ -79,19 +71,19 @@ export function goveeLabel(id: string, sku: string): string {
 }
 
 /** A device as every driver lists it. */
-export function toDeviceInfo(d: GoveeDevice): LightDeviceInfo {
-  return { id: d.id, label: d.label, name: d.label, type: 'govee_lan', connected: d.reachable };
+export function toDeviceInfo(d: GoveeDevice, reachable: boolean): LightDeviceInfo {
+  return { id: d.id, label: d.label, name: d.label, type: 'govee_lan', connected: reachable };
 }
 
 /** A device as the Govee driver's `devices()` shows it. */
-export function toLightInfo(d: GoveeDevice): GoveeLanLightInfo {
+export function toLightInfo(d: GoveeDevice, reachable: boolean): GoveeLanLightInfo {
   return {
     id: d.id,
     sku: d.sku,
     label: d.label,
     address: d.address,
     port: d.port,
-    reachable: d.reachable,
+    reachable,
     lastColor: d.look ? lookHex(d.look) : null,
     confirmed: d.phase === 'confirmed',
     sent: d.sent,

@@ -36,8 +36,9 @@ export interface LanAdapter<Device, Request> {
   /** The device as every driver lists it. */
   toInfo(device: Device): LightDeviceInfo;
   /**
-   * Shows a look on one device: `kit.looks.begin(id, look)`, then the brand's requests for it
-   * through `kit.queue.submit(id, [...])`. Rejects with a `LightError` when the device refused it.
+   * Shows a look on one device: `kit.looks.begin(id, look)` (its last look, the end of its paced
+   * flashes and guards), then the brand's requests for it through `kit.queue.submit(id, [...])`.
+   * Resolves once sent (or replaced); rejects with a `LightError` when the device refused it.
    */
   show(device: Device, look: LightStateCommand): Promise<unknown>;
   /** Shows a strobe as the device's own effect (`nativeStrobe`). Absent: a strobe step is shown as its colour. */
