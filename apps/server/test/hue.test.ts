@@ -98,14 +98,19 @@ const callbackData = (html: string) => {
   };
 };
 
-function hueSuite(dialect: (typeof dialects)[number]) {
-  let clock = START;
-  let t: TestApp;
-  let sim: HueSimControl;
-  let simOrigin: string;
-  let user: { token: string; userId: string };
-  let appKey = '';
+// One app per dialect, shared by every theme below and run in order: later tests build on the
+// connection and application key the earlier ones made, and move this clock on.
+let clock = START;
+let t: TestApp;
+let sim: HueSimControl;
+let simOrigin: string;
+let user: { token: string; userId: string };
+let appKey = '';
+
+function useHueApp(dialect: (typeof dialects)[number]) {
   beforeAll(async () => {
+    clock = START;
+    appKey = '';
     t = await buildTestApp({
       dialect,
       now: () => new Date(clock),
@@ -120,15 +125,17 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     await t.context.auth.users.setPlan(user.userId, 'lifetime');
   });
   afterAll(() => t.close());
+}
 
-  async function connect(token: string): Promise<string> {
-    const { authUrl, cookie } = await startHue(t, token);
-    const back = await authorizeOnSim(authUrl, simOrigin, 'allow');
-    const res = await openCallback(t, back, cookie);
-    expect(callbackData(res.body).type).toBe('HUE_OAUTH_SUCCESS');
-    return res.body;
-  }
+async function connect(token: string): Promise<string> {
+  const { authUrl, cookie } = await startHue(t, token);
+  const back = await authorizeOnSim(authUrl, simOrigin, 'allow');
+  const res = await openCallback(t, back, cookie);
+  expect(callbackData(res.body).type).toBe('HUE_OAUTH_SUCCESS');
+  return res.body;
+}
 
+function beforeConnectingTests() {
   test('every Hue route needs the signed-in user', async () => {
     for (const [method, url] of [
       ['GET', '/auth/hue/status'],
@@ -178,7 +185,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(new URL(second).searchParams.get('state')).not.toBe(url.searchParams.get('state'));
   });
+}
 
+function wholeFlowTests() {
   test('the whole flow: authorize on Hue, callback page, connected, app key, lights, pulse, flag', async () => {
     const a = api(t, user.token);
     const { authUrl: start, cookie } = await startHue(t, user.token);
@@ -377,7 +386,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
       (await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'red', test: 'yes' })).statusCode,
     ).toBe(400);
   });
+}
 
+function inputAndStorageTests() {
   test('an application key with line breaks, NUL or broken Unicode is a 400 before the bridge is asked', async () => {
     const a = api(t, user.token);
     const before = sim.requests().length;
@@ -460,7 +471,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
       expect(res.json().error).toMatch(message);
     }
   });
+}
 
+function tokenRefreshTests() {
   test('the access token is refreshed before it expires, transparently', async () => {
     const a = api(t, user.token);
     const expiresAt = async () =>
@@ -502,7 +515,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
       '200 GET /route/clip/v2/resource/zigbee_connectivity',
     ]);
   });
+}
 
+function hueFailureTests() {
   test('a vanished bridge: 502 unreachable, and diagnostics explain it', async () => {
     const a = api(t, user.token);
     sim.setOffline(true);
@@ -680,7 +695,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(res.json().error).toBe(HUE_MESSAGES.unreachable);
     expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
   });
+}
 
+function lightListCacheTests() {
   test('flags reuse the light list until it changes: a removed light is found out, an added one fetched', async () => {
     const a = api(t, user.token);
     const listReads = () =>
@@ -771,7 +788,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     expect(refreshes[0]).toMatchObject({ status: 200, body: { grant_type: 'refresh_token' } });
     expect((await a.get('/auth/hue/status')).json()).toEqual({ connected: true, hasApplicationKey: true });
   });
+}
 
+function callbackStateTests() {
   test('the callback refuses a missing, unknown, reused or expired state, a denial and a bad code', async () => {
     const reasonOf = async (url: string, cookie?: string) => {
       const res = await openCallback(t, url, cookie);
@@ -924,7 +943,9 @@ function hueSuite(dialect: (typeof dialects)[number]) {
     const disconnected = await api(t, other.token).post('/auth/hue/disconnect');
     expect(disconnected.json()).toEqual({ success: true });
   });
+}
 
+function disconnectTests() {
   test('disconnect removes the tokens and the application key', async () => {
     const a = api(t, user.token);
     expect((await a.post('/auth/hue/disconnect')).json()).toEqual({ success: true });
@@ -940,7 +961,15 @@ function hueSuite(dialect: (typeof dialects)[number]) {
 }
 
 describe.each(dialects)('Hue remote API (%s)', (dialect) => {
-  hueSuite(dialect);
+  useHueApp(dialect);
+  describe('before connecting', beforeConnectingTests);
+  describe('the whole flow', wholeFlowTests);
+  describe('input checks and storage at rest', inputAndStorageTests);
+  describe('token refresh', tokenRefreshTests);
+  describe('when Hue fails', hueFailureTests);
+  describe('the light list cache and one refresh path', lightListCacheTests);
+  describe('the callback and its state', callbackStateTests);
+  describe('disconnect', disconnectTests);
 });
 
 describe('Hue outside demo defaults', () => {
