@@ -14,13 +14,16 @@ import { buildLiveApp, readSse, signUp, type SseEvent, startReplay } from './liv
 
 const MINUTE = 60_000;
 
-function devicesSuite(dialect: (typeof dialects)[number]) {
-  let t: TestApp;
-  let origin: string;
-  let sessionKey: number;
-  // The app's clock: tests move it forward to expire codes.
-  let offset = 0;
+// One app per dialect, shared by every theme below and run in order.
+let t: TestApp;
+let origin: string;
+let sessionKey: number;
+// The app's clock: tests move it forward to expire codes.
+let offset = 0;
+
+function useDevicesApp(dialect: (typeof dialects)[number]) {
   beforeAll(async () => {
+    offset = 0;
     t = await buildTestApp({
       dialect,
       env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
@@ -30,41 +33,43 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     sessionKey = startReplay(t);
   });
   afterAll(() => t.close());
+}
 
-  const http = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
-    const res = await fetch(`${origin}${path}`, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+const http = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+  const res = await fetch(`${origin}${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
 
-  /** Opens the event stream with a device or session token, as the companion will, over real HTTP. */
-  async function openStream(token: string) {
-    const ticket = await http('/api/live/ticket', { method: 'POST', token });
-    expect(ticket.status).toBe(200);
-    const controller = new AbortController();
-    const res = await fetch(
-      `${origin}/api/live/events?ticket=${String(ticket.body.ticket)}&sessionKey=${sessionKey}`,
-      {
-        headers: { accept: 'text/event-stream' },
-        signal: controller.signal,
-      },
-    );
-    expect(res.status).toBe(200);
-    const events: SseEvent[] = [];
-    let ended = false;
-    const reading = readSse(res.body!, (event) => events.push(event));
-    void reading.done.then(() => {
-      ended = true;
-    });
-    return { events, ended: () => ended, close: () => controller.abort() };
-  }
+/** Opens the event stream with a device or session token, as the companion will, over real HTTP. */
+async function openStream(token: string) {
+  const ticket = await http('/api/live/ticket', { method: 'POST', token });
+  expect(ticket.status).toBe(200);
+  const controller = new AbortController();
+  const res = await fetch(
+    `${origin}/api/live/events?ticket=${String(ticket.body.ticket)}&sessionKey=${sessionKey}`,
+    {
+      headers: { accept: 'text/event-stream' },
+      signal: controller.signal,
+    },
+  );
+  expect(res.status).toBe(200);
+  const events: SseEvent[] = [];
+  let ended = false;
+  const reading = readSse(res.body!, (event) => events.push(event));
+  void reading.done.then(() => {
+    ended = true;
+  });
+  return { events, ended: () => ended, close: () => controller.abort() };
+}
 
+function linkingTests() {
   test('a companion links over real HTTP: code, pending, approve, token, ticket, and its stream opens', async () => {
     const session = await signUp(t);
     const issued = await http('/api/device/code', {
@@ -189,7 +194,9 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     expect(poll.json()).toMatchObject({ error: 'access_denied', code: 'access_denied' });
     expect((await decide(t, session, code.user_code, 'approve')).json()).toMatchObject({ code: 'not_found' });
   });
+}
 
+function linkedPerAccountTests() {
   test(`an account links at most ${DEVICE_MAX_LINKED_PER_ACCOUNT} companions: the next approval is 409 until one is unlinked`, async () => {
     const session = await signUp(t);
     const me = await http('/api/auth/me', { token: session });
@@ -275,7 +282,9 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     expect((await preferences()).preferences.delayOffsetsMs[fifth]).toBeUndefined();
     stream.close();
   });
+}
 
+function refusedRequestTests() {
   test('another grant type is unsupported_grant_type; an unknown device code is invalid_grant', async () => {
     const code = await requestCode(t);
     const wrongType = await pollToken(t, code.device_code, 'authorization_code');
@@ -342,7 +351,9 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     });
     expect(state.statusCode).toBe(200);
   });
+}
 
+function unlinkingTests() {
   test('unlinking a companion ends its open stream (with an unlinked event) and its token gets 401; the browser stream stays', async () => {
     const session = await signUp(t);
     const device = await linkDevice(t, session);
@@ -378,7 +389,9 @@ function devicesSuite(dialect: (typeof dialects)[number]) {
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'unauthenticated' });
   });
+}
 
+function rateLimitAndLastSeenTests() {
   test('guessing user codes: one account gets 429 after the per-minute budget, from any address', async () => {
     const session = await signUp(t);
     const statuses: number[] = [];
@@ -490,5 +503,12 @@ describe('a companion unlinked through another instance', () => {
 });
 
 for (const dialect of dialects) {
-  describe(`companion linking (${dialect})`, () => devicesSuite(dialect));
+  describe(`companion linking (${dialect})`, () => {
+    useDevicesApp(dialect);
+    describe('linking a companion', linkingTests);
+    describe('linked companions of an account', linkedPerAccountTests);
+    describe('refused requests', refusedRequestTests);
+    describe('unlinking', unlinkingTests);
+    describe('rate limits and last seen', rateLimitAndLastSeenTests);
+  });
 }
