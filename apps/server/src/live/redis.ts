@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Bus, LeadHandlers, Lease, RecentState } from './bus.js';
-import { RING_SIZE } from './hub.js';
+import { RING_SIZE } from './channel-store.js';
+import { leadOverRedis } from './redis-lease.js';
 import { TICKET_TTL_MS, type TicketGrant, type TicketStore } from './tickets.js';
 import type { BusMessage, FlagEvent, StatusEventData } from './types.js';
 
@@ -13,10 +14,6 @@ import type { BusMessage, FlagEvent, StatusEventData } from './types.js';
 export const LEASE_MS = 10_000;
 /** A session's recent events and status stay in Redis this long after the last publish. */
 export const HISTORY_TTL_MS = 6 * 3_600_000;
-
-// Renew or release the lease only while this instance still holds it.
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export interface RedisBusOptions {
   /** Every key and channel starts with this (default `flaglight:`), so deployments and tests can share a server. */
@@ -44,6 +41,23 @@ function parse<T>(text: string | null | undefined): T | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A flag event goes onto the session's capped list and its channel in one MULTI, so the two agree
+ * on order; a status replaces the kept one.
+ */
+function publishOverRedis(client: Redis, name: string, message: BusMessage): Promise<unknown> {
+  const multi = client.multi();
+  if (message.type === 'flag') {
+    multi
+      .rpush(`${name}:events`, JSON.stringify(message.event))
+      .ltrim(`${name}:events`, -RING_SIZE, -1)
+      .pexpire(`${name}:events`, HISTORY_TTL_MS);
+  } else {
+    multi.set(`${name}:status`, JSON.stringify(message.status), 'PX', HISTORY_TTL_MS);
+  }
+  return multi.publish(name, JSON.stringify(message)).exec();
 }
 
 export interface RedisBus extends Bus {
@@ -123,61 +137,7 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
 
   function lead(sessionKey: number, on: LeadHandlers): Lease {
     const key = `${channel(sessionKey)}:leader`;
-    let leading = false;
-    let released = false;
-    let lastRenewed = 0;
-    let timer: NodeJS.Timeout | null = null;
-
-    const lose = () => {
-      leading = false;
-      on.onLost();
-    };
-
-    async function tick(): Promise<void> {
-      timer = null;
-      if (released) return;
-      try {
-        if (!leading) {
-          const got = await client.set(key, instance, 'PX', leaseMs, 'NX');
-          if (got === 'OK' && released) {
-            await client.eval(RELEASE, 1, key, instance);
-            return;
-          }
-          if (got === 'OK') {
-            leading = true;
-            lastRenewed = Date.now();
-            on.onAcquired();
-          }
-        } else {
-          const renewed = await client.eval(RENEW, 1, key, instance, leaseMs);
-          if (released) return;
-          if (renewed === 1) lastRenewed = Date.now();
-          else lose();
-        }
-      } catch (error) {
-        logger?.warn({ err: error, sessionKey }, 'Redis lease check failed');
-        // Keep following through a short blip; after a whole lease another instance may lead.
-        if (leading && !released && Date.now() - lastRenewed >= leaseMs) lose();
-      }
-      if (!released) {
-        timer = setTimeout(() => void tick(), leaseMs / 3);
-        timer.unref();
-      }
-    }
-
-    const release = () => {
-      if (released) return;
-      released = true;
-      leases.delete(release);
-      if (timer) clearTimeout(timer);
-      if (leading) {
-        leading = false;
-        client.eval(RELEASE, 1, key, instance).catch(() => {});
-      }
-    };
-    leases.add(release);
-    void tick();
-    return { release };
+    return leadOverRedis({ client, key, sessionKey, instance, leaseMs, logger, leases }, on);
   }
 
   return {
@@ -186,21 +146,9 @@ export function createRedisBus(url: string, options: RedisBusOptions = {}): Redi
     instance,
     publish(sessionKey, message) {
       if (closed) return;
-      const name = channel(sessionKey);
-      const text = JSON.stringify(message);
-      const multi = client.multi();
-      if (message.type === 'flag') {
-        multi
-          .rpush(`${name}:events`, JSON.stringify(message.event))
-          .ltrim(`${name}:events`, -RING_SIZE, -1)
-          .pexpire(`${name}:events`, HISTORY_TTL_MS);
-      } else {
-        multi.set(`${name}:status`, JSON.stringify(message.status), 'PX', HISTORY_TTL_MS);
-      }
-      multi
-        .publish(name, text)
-        .exec()
-        .catch((error: unknown) => logger?.warn({ err: error, sessionKey }, 'Redis publish failed'));
+      publishOverRedis(client, channel(sessionKey), message).catch((error: unknown) =>
+        logger?.warn({ err: error, sessionKey }, 'Redis publish failed'),
+      );
     },
     subscribe(sessionKey, handler) {
       const name = channel(sessionKey);
