@@ -39,7 +39,7 @@ async function start(
   return { sim, driver, events };
 }
 
-describe('Home Assistant driver against the simulator', () => {
+describe('Home Assistant driver against the simulator: lights and the token', () => {
   test('lists the light entities with their names, areas and reachability; other domains are left out', async () => {
     const { driver } = await start();
     const devices = await driver.connect();
@@ -73,7 +73,9 @@ describe('Home Assistant driver against the simulator', () => {
     await expect(driver.setState([], look(COLOR_PRESETS.red))).rejects.toMatchObject({ kind: 'auth' });
     expect(sim.requests().map((r) => r.path)).toEqual(['/api/']);
   });
+});
 
+describe('Home Assistant driver against the simulator: looks and pacing', () => {
   test('each colour mode gets the call it can show', async () => {
     const { driver, sim } = await start();
     await driver.connect();
@@ -117,7 +119,9 @@ describe('Home Assistant driver against the simulator', () => {
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(140);
     expect(sim.light('light.kitchen_strip')!.maxInFlight).toBe(1);
   });
+});
 
+describe('Home Assistant driver against the simulator: strobes', () => {
   test("a strobe: one call with flash 'short' where the entity flashes, its halves at the pace elsewhere", async () => {
     const { driver, sim } = await start({ paceMs: 50 });
     await driver.connect();
@@ -173,7 +177,9 @@ describe('Home Assistant driver against the simulator', () => {
     expect(sim.light('light.kitchen_strip')!.hex).toBe('#00ff00');
     await expect(driver.playStep([], { ...strobe, cycles: 0 })).rejects.toThrow(/period and cycles/);
   });
+});
 
+describe('Home Assistant driver against the simulator: Home Assistant or an entity not answering', () => {
   test('Home Assistant down: unreachable, probed, and the last look is sent again when it is back', async () => {
     const { driver, sim, events } = await start();
     await driver.connect();
@@ -217,6 +223,21 @@ describe('Home Assistant driver against the simulator', () => {
     await vi.waitFor(() => expect(sim.light('light.porch')!.hex).toBe('#ffff00'), WAIT);
   });
 
+  test('the states are read again on a timer: an entity that went unavailable shows without a flag', async () => {
+    const { driver, sim } = await start({ refreshMs: 50 });
+    await driver.connect();
+    sim.setUnavailable('light.garage_dimmer', true);
+    await vi.waitFor(
+      async () =>
+        expect((await driver.listDevices()).find((d) => d.id === 'light.garage_dimmer')!.connected).toBe(
+          false,
+        ),
+      WAIT,
+    );
+  });
+});
+
+describe('Home Assistant driver against the simulator: refusals and retries', () => {
   test('a token revoked while driving: 401 stops the driver and asks for a new token', async () => {
     const { driver, sim, events } = await start();
     await driver.connect();
@@ -257,19 +278,6 @@ describe('Home Assistant driver against the simulator', () => {
     await driver.setState(['light.kitchen_strip'], look(COLOR_PRESETS.red));
     expect(sim.light('light.kitchen_strip')).toMatchObject({ calls: 2, hex: '#ff0000' });
     expect(driver.entityErrors()).toEqual([]);
-  });
-
-  test('the states are read again on a timer: an entity that went unavailable shows without a flag', async () => {
-    const { driver, sim } = await start({ refreshMs: 50 });
-    await driver.connect();
-    sim.setUnavailable('light.garage_dimmer', true);
-    await vi.waitFor(
-      async () =>
-        expect((await driver.listDevices()).find((d) => d.id === 'light.garage_dimmer')!.connected).toBe(
-          false,
-        ),
-      WAIT,
-    );
   });
 });
 
