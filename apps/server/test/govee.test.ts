@@ -27,14 +27,21 @@ function captureLog() {
   return { lines, logger: createLogger({ logLevel: 'trace' }, { destination }) };
 }
 
-describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
-  const log = captureLog();
-  let t: TestApp;
-  let sim: GoveeSimControl;
-  /** Every answer body the tests saw: the key must never be in one. */
-  const bodies: string[] = [];
+// One app per dialect, shared by every theme below and run in order.
+let dialect: (typeof dialects)[number];
+let log: ReturnType<typeof captureLog>;
+let t: TestApp;
+let sim: GoveeSimControl;
+/** Every answer body the tests saw: the key must never be in one. */
+let bodies: string[] = [];
+let counter = 0;
 
+function useGoveeApp(suiteDialect: (typeof dialects)[number]) {
   beforeAll(async () => {
+    dialect = suiteDialect;
+    log = captureLog();
+    bodies = [];
+    counter = 0;
     t = await buildTestApp({
       dialect,
       logger: log.logger,
@@ -51,61 +58,62 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
     for (const key of [PACING_KEY, KEY_A, KEY_B]) expect(everything).not.toContain(key);
   });
   beforeEach(() => sim.reset());
+}
 
-  let counter = 0;
-  async function signup(): Promise<string> {
-    counter += 1;
+async function signup(): Promise<string> {
+  counter += 1;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/signup',
+    payload: {
+      email: `govee${counter}-${dialect}@example.com`,
+      password: STRONG,
+      plan: 'trial',
+      turnstileToken: t.context.sims!.turnstile.control.issueToken(),
+    },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().token as string;
+}
+
+function as(token: string) {
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const res = await t.app.inject({
-      method: 'POST',
-      url: '/auth/signup',
-      payload: {
-        email: `govee${counter}-${dialect}@example.com`,
-        password: STRONG,
-        plan: 'trial',
-        turnstileToken: t.context.sims!.turnstile.control.issueToken(),
-      },
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload ? { payload } : {}),
     });
-    expect(res.statusCode).toBe(201);
-    return res.json().token as string;
-  }
+    bodies.push(res.body);
+    return res;
+  };
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, payload?: object) => call('POST', url, payload),
+  };
+}
 
-  function as(token: string) {
-    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
-      const res = await t.app.inject({
-        method,
-        url,
-        headers: { authorization: `Bearer ${token}` },
-        ...(payload ? { payload } : {}),
-      });
-      bodies.push(res.body);
-      return res;
-    };
-    return {
-      get: (url: string) => call('GET', url),
-      post: (url: string, payload?: object) => call('POST', url, payload),
-    };
-  }
+async function connected(key = DEMO_GOVEE_API_KEY) {
+  const user = as(await signup());
+  const res = await user.post('/api/govee/connect', { apiKey: key });
+  expect(res.statusCode).toBe(200);
+  const lights = (await user.get('/api/govee/lights')).json().lights as { id: string }[];
+  return { user, ids: lights.map((l) => l.id) };
+}
 
-  async function connected(key = DEMO_GOVEE_API_KEY) {
-    const user = as(await signup());
-    const res = await user.post('/api/govee/connect', { apiKey: key });
-    expect(res.statusCode).toBe(200);
-    const lights = (await user.get('/api/govee/lights')).json().lights as { id: string }[];
-    return { user, ids: lights.map((l) => l.id) };
-  }
+const controls = () => sim.requests().filter((r) => r.path.endsWith('/device/control'));
+const idle = () =>
+  vi.waitFor(
+    () => {
+      const pending = controls().length;
+      return new Promise<void>((resolve, reject) =>
+        setTimeout(() => (controls().length === pending ? resolve() : reject(new Error('busy'))), 400),
+      );
+    },
+    { timeout: 8000, interval: 50 },
+  );
 
-  const controls = () => sim.requests().filter((r) => r.path.endsWith('/device/control'));
-  const idle = () =>
-    vi.waitFor(
-      () => {
-        const pending = controls().length;
-        return new Promise<void>((resolve, reject) =>
-          setTimeout(() => (controls().length === pending ? resolve() : reject(new Error('busy'))), 400),
-        );
-      },
-      { timeout: 8000, interval: 50 },
-    );
-
+function connectingTests() {
   test('a wrong key is refused with a clear error and nothing is stored', async () => {
     const user = as(await signup());
     const res = await user.post('/api/govee/connect', { apiKey: 'not-a-govee-key' });
@@ -152,7 +160,9 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
       budget: { dailyLimit: 10_000, perDeviceMinuteLimit: 10, mode: 'normal' },
     });
   });
+}
 
+function flagPacingTests() {
   test('a flag shows its settled colour; the next flag costs one call per light', async () => {
     const { user, ids } = await connected();
     const two = ids.slice(0, 2);
@@ -263,7 +273,9 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
     const green = (await user.post('/api/govee/lights/flag', { lightIds: ids, flag: 'green' })).json();
     expect(green).toMatchObject({ sent: false, mode: 'exhausted' });
   });
+}
 
+function keyPerAccountTests() {
   test('one account’s key is never used for another', async () => {
     // Keys of their own, so what earlier tests' accounts still send is told apart.
     sim.addKey(KEY_A);
@@ -317,7 +329,9 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
     const again = await user.post('/api/govee/lights/flag', { lightIds: [ids[0]!], flag: 'red' });
     expect(again.json().code).toBe('govee_not_connected');
   });
+}
 
+function lightRequestTests() {
   test('unknown lights and bad bodies are refused', async () => {
     const { user } = await connected();
     const unknown = await user.post('/api/govee/lights/flag', { lightIds: ['00:11:22'], flag: 'red' });
@@ -345,6 +359,14 @@ describe.each(dialects)('Govee cloud through the server (%s)', (dialect) => {
       reason: 'not_connected',
     });
   });
+}
+
+describe.each(dialects)('Govee cloud through the server (%s)', (suiteDialect) => {
+  useGoveeApp(suiteDialect);
+  describe('connecting a key', connectingTests);
+  describe('flags and their pacing', flagPacingTests);
+  describe("each account's own key", keyPerAccountTests);
+  describe('light requests and disconnect', lightRequestTests);
 });
 
 describe('Govee cloud at GOVEE_API_URL: 10 lights, each call answered in 500 ms', () => {
