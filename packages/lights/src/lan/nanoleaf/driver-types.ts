@@ -4,6 +4,22 @@ import type { Timers } from '../../timers.js';
 import type { NanoleafAddress } from './http.js';
 import type { NanoleafInfo } from './pairing.js';
 
+/** An unreachable controller is asked again this often (`GET /`), and sent its last look when it answers. */
+export const NANOLEAF_PROBE_INTERVAL_MS = 2_000;
+/** An idle controller is read (`GET /`) this often, so one that left the network is reported without a flag. */
+export const NANOLEAF_HEALTH_INTERVAL_MS = 30_000;
+/**
+ * A looping strobe effect is ended by the player's next look (SPEC §4: 0.5 s after the strobe). If
+ * none comes this long after the strobe's own length (paused, or the flag's program cancelled), the
+ * strobe's colour is set solid, so a controller never flashes on alone.
+ */
+export const NANOLEAF_STROBE_GUARD_MS = 1_000;
+/** A device without panels (Essentials) flashes by paced `/state` writes: at most 4 a second. */
+export const NANOLEAF_PACED_HALF_PERIOD_MS = 250;
+/** A paired controller's address answers with another serial number: the driver stops there. */
+export const NANOLEAF_SERIAL_CHANGED =
+  'Nanoleaf controller serial number changed: this is not the controller Flaglight was paired with. Pair it again if you replaced it.';
+
 export interface NanoleafDriverOptions {
   address: NanoleafAddress;
   token: string;
