@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { answerReadRoute, readBody, reply } from './home-assistant-api.js';
 import {
   applyService,
   checkServiceBody,
   HA_FEATURE,
-  HaBadRequest,
   lightHex,
   newLight,
   stateObject,
@@ -17,7 +17,6 @@ import { LAN_SIM_HOST } from './lifx-bulbs.js';
 /** The demo's long-lived access token: `/sims/lan/state` names it so `--demo` needs no flag. */
 export const HOME_ASSISTANT_DEMO_TOKEN = 'demo-ha-token';
 const LOG_LIMIT = 1000;
-const MAX_BODY_BYTES = 64 * 1024;
 const { flash, transition, effect } = HA_FEATURE;
 
 /**
@@ -132,6 +131,31 @@ export interface HomeAssistantSimOptions {
   token?: string;
 }
 
+/** Service calls that named a light: how many, how many in flight now, and the most at once. */
+interface CallCount {
+  count: number;
+  inFlight: number;
+  max: number;
+}
+
+function viewLight(light: HaSimLight, c: CallCount | undefined): HomeAssistantSimLightView {
+  return {
+    entityId: light.spec.entityId,
+    name: light.spec.name,
+    area: light.spec.area,
+    state: light.unavailable ? 'unavailable' : light.on ? 'on' : 'off',
+    brightness: light.brightness,
+    hs: light.hs,
+    kelvin: light.kelvin,
+    hex: lightHex(light),
+    modes: [...light.spec.modes],
+    lastFlash: light.lastFlash,
+    lastTransition: light.lastTransition,
+    calls: c?.count ?? 0,
+    maxInFlight: c?.max ?? 0,
+  };
+}
+
 /**
  * Home Assistant's REST API for lights on 127.0.0.1 (reference §1): bearer tokens (401 with
  * `401: Unauthorized`), `GET /api/`, `/api/config`, `/api/states[/<id>]`, `POST /api/template`
@@ -148,7 +172,7 @@ export async function startHomeAssistantSim(
   const demoToken = options.token ?? HOME_ASSISTANT_DEMO_TOKEN;
   const tokens = new Set([demoToken]);
   let lights = new Map<string, HaSimLight>(specs.map((s) => [s.entityId, newLight(s, now())]));
-  const calls = new Map<string, { count: number; inFlight: number; max: number }>();
+  const calls = new Map<string, CallCount>();
   const log: HomeAssistantSimRequest[] = [];
   let fault: HomeAssistantSimFault = { down: false, delayMs: 0, rejectEntity: null };
   let failNext: { status: number; times: number } | null = null;
@@ -175,26 +199,6 @@ export async function startHomeAssistantSim(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-
-  function reply(response: http.ServerResponse, status: number, body: unknown, text = false): void {
-    const payload = text ? String(body) : JSON.stringify(body);
-    response.writeHead(status, {
-      'content-type': text ? 'text/plain; charset=utf-8' : 'application/json',
-      'content-length': Buffer.byteLength(payload),
-    });
-    response.end(payload);
-  }
-
-  async function readBody(request: http.IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) throw new HaBadRequest('too large');
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const method = request.method ?? 'GET';
@@ -230,25 +234,8 @@ export async function startHomeAssistantSim(
         return send(400, { message: 'Data should be valid JSON.' });
       }
     }
-    if (method === 'GET' && path === '/api/') return send(200, { message: 'API running.' });
-    if (method === 'GET' && path === '/api/config')
-      return send(200, { version: '2026.11.1', state: 'RUNNING', location_name: 'Flaglight demo home' });
-    if (method === 'GET' && path === '/api/states')
-      return send(200, [
-        ...[...lights.values()].map(stateObject),
-        { entity_id: 'sun.sun', state: 'above_horizon', attributes: { friendly_name: 'Sun' } },
-        { entity_id: 'switch.coffee_maker', state: 'off', attributes: { friendly_name: 'Coffee maker' } },
-      ]);
-    if (method === 'GET' && path.startsWith('/api/states/')) {
-      const light = lights.get(decodeURIComponent(path.slice('/api/states/'.length)));
-      return light ? send(200, stateObject(light)) : send(404, { message: 'Entity not found.' });
-    }
-    if (method === 'POST' && path === '/api/template') {
-      if (typeof body.template !== 'string' || !body.template.includes('area_name'))
-        return send(400, { message: 'Error rendering template: the simulator knows the area template only' });
-      const pairs = [...lights.values()].map((l) => [l.spec.entityId, l.spec.area]);
-      return send(200, JSON.stringify(pairs), true);
-    }
+    const read = answerReadRoute(method, path, body, lights);
+    if (read) return send(read.status, read.body, read.text);
     const service = /^\/api\/services\/light\/(turn_on|turn_off)$/.exec(path)?.[1] as
       'turn_on' | 'turn_off' | undefined;
     if (method === 'POST' && path.startsWith('/api/services/')) {
@@ -297,24 +284,7 @@ export async function startHomeAssistantSim(
   const port = (server.address() as AddressInfo).port;
   const url = `http://${LAN_SIM_HOST}:${port}`;
 
-  const lightView = (light: HaSimLight): HomeAssistantSimLightView => {
-    const c = calls.get(light.spec.entityId);
-    return {
-      entityId: light.spec.entityId,
-      name: light.spec.name,
-      area: light.spec.area,
-      state: light.unavailable ? 'unavailable' : light.on ? 'on' : 'off',
-      brightness: light.brightness,
-      hs: light.hs,
-      kelvin: light.kelvin,
-      hex: lightHex(light),
-      modes: [...light.spec.modes],
-      lastFlash: light.lastFlash,
-      lastTransition: light.lastTransition,
-      calls: c?.count ?? 0,
-      maxInFlight: c?.max ?? 0,
-    };
-  };
+  const lightView = (light: HaSimLight) => viewLight(light, calls.get(light.spec.entityId));
 
   return {
     url,
