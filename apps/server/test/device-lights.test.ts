@@ -3,98 +3,32 @@ import {
   DEVICE_LIGHT_REPORTS_PER_MINUTE,
   DEVICE_MAX_LIGHTS,
   DEVICE_TESTS_PER_MINUTE,
-  type DeviceLight,
 } from '@flaglight/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createSystemTimers } from '../src/live/clock.js';
 import { linkDevice } from './device-helpers.js';
+import { LIGHTS, api, lightsOf, openStream, userIdOf } from './device-lights-helpers.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
-import { buildLiveApp, readSse, signUp, type SseEvent, startReplay } from './live-helpers.js';
+import { buildLiveApp, signUp, startReplay } from './live-helpers.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 
-const LIGHTS: DeviceLight[] = [
-  { provider: 'lifx_lan', id: 'd073d5000001', label: 'Lamp', reachable: true },
-  { provider: 'hue_local', id: '5f1e2a8c-1b2c-4d3e-8f90-0a1b2c3d4e5f', label: 'Hue go', reachable: false },
-  { provider: 'nanoleaf', id: 's19240a1001', label: 'Shapes Living room', reachable: true },
-];
+// One app per dialect, shared by every theme below and run in order.
+let t: TestApp;
+let origin: string;
+let sessionKey: number;
 
-function lightsOf(count: number): DeviceLight[] {
-  return Array.from({ length: count }, (_, i) => ({
-    provider: 'lifx_lan',
-    id: `d073d5${i.toString(16).padStart(6, '0')}`,
-    label: `Bulb ${i + 1}`,
-    reachable: true,
-  }));
-}
-
-function api(t: TestApp) {
-  const auth = (token?: string) => (token ? { authorization: `Bearer ${token}` } : {});
-  return {
-    report: (token: string | undefined, payload: unknown, remoteAddress?: string) =>
-      t.app.inject({
-        method: 'PUT',
-        url: '/api/device/lights',
-        headers: auth(token),
-        payload: payload as object,
-        ...(remoteAddress ? { remoteAddress } : {}),
-      }),
-    list: (token: string) => t.app.inject({ method: 'GET', url: '/api/devices', headers: auth(token) }),
-    test: (token: string | undefined, payload: unknown) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/devices/test',
-        headers: auth(token),
-        payload: payload as object,
-      }),
-  };
-}
-
-/** Opens an event stream with a session or device token over real HTTP and collects its events. */
-async function openStream(t: TestApp, origin: string, token: string, sessionKey: number, ticketFrom = t) {
-  const ticket = await ticketFrom.app.inject({
-    method: 'POST',
-    url: '/api/live/ticket',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(ticket.statusCode).toBe(200);
-  const controller = new AbortController();
-  const res = await fetch(
-    `${origin}/api/live/events?ticket=${String(ticket.json().ticket)}&sessionKey=${sessionKey}`,
-    { signal: controller.signal },
-  );
-  expect(res.status).toBe(200);
-  const events: SseEvent[] = [];
-  readSse(res.body!, (event) => events.push(event));
-  await vi.waitFor(() => expect(events.some((e) => e.event === 'status')).toBe(true));
-  return {
-    events,
-    of: (type: string) => events.filter((e) => e.event === type).map((e) => JSON.parse(e.data!) as unknown),
-    close: () => controller.abort(),
-  };
-}
-
-async function userIdOf(t: TestApp, session: string): Promise<string> {
-  const me = await t.app.inject({
-    method: 'GET',
-    url: '/api/auth/me',
-    headers: { authorization: `Bearer ${session}` },
-  });
-  return String(me.json().user.id);
-}
-
-function deviceLightsSuite(dialect: (typeof dialects)[number]) {
-  let t: TestApp;
-  let origin: string;
-  let sessionKey: number;
+function useDeviceLightsApp(dialect: (typeof dialects)[number]) {
   beforeAll(async () => {
     t = await buildTestApp({ dialect, env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' } });
     origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
     sessionKey = startReplay(t);
   });
   afterAll(() => t.close());
+}
 
+function reportingTests() {
   test('a companion reports its lights; the device list shows them and when; a new report replaces them', async () => {
     const session = await signUp(t);
     const device = await linkDevice(t, session);
@@ -218,7 +152,9 @@ function deviceLightsSuite(dialect: (typeof dialects)[number]) {
     });
     expect((await put(device.token, state)).statusCode).toBe(401);
   });
+}
 
+function accountBoundaryTests() {
   test("another account never sees a companion's lights", async () => {
     const owner = await signUp(t);
     const stranger = await signUp(t);
@@ -260,7 +196,9 @@ function deviceLightsSuite(dialect: (typeof dialects)[number]) {
       await t.context.db.selectFrom('devices').selectAll().where('id', '=', device.id).execute(),
     ).toEqual([]);
   });
+}
 
+function eventAndTestTests() {
   test("a change of a companion's lights or presence reaches the account's streams as event: devices, and no other account's", async () => {
     const session = await signUp(t);
     const stranger = await signUp(t);
@@ -350,7 +288,12 @@ function deviceLightsSuite(dialect: (typeof dialects)[number]) {
 }
 
 for (const dialect of dialects) {
-  describe(`companion lights and tests (${dialect})`, () => deviceLightsSuite(dialect));
+  describe(`companion lights and tests (${dialect})`, () => {
+    useDeviceLightsApp(dialect);
+    describe('reporting lights', reportingTests);
+    describe("one account's lights, removed with it", accountBoundaryTests);
+    describe('device events and tests', eventAndTestTests);
+  });
 }
 
 describe('companion lights and tests: rate limits', () => {
