@@ -1,30 +1,15 @@
 import { canAdminDelete, canAdminUpgrade } from '@flaglight/core';
 import type { User } from '@flaglight/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { ArrowUpCircle, Copy, Trash2 } from 'lucide-react';
-import { useState } from 'react';
 import { buttonClass } from '../ui/button-styles';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Page } from '../ui/Page';
-import {
-  ADMIN_STATS_KEY,
-  ADMIN_USERS_KEY,
-  deleteUser,
-  fetchAdminStats,
-  fetchAdminUsers,
-  upgradeUserToLifetime,
-} from './admin-api';
+import { ADMIN_STATS_KEY, fetchAdminStats } from './admin-api';
+import { ADMIN_TEXTS, deleteConfirmation } from './admin-texts';
+import { useAdminUsers, type AdminUsers } from './use-admin-users';
 
-export const ADMIN_TEXTS = {
-  upgradeFailed: 'Failed to upgrade user',
-  deleteFailed: 'Failed to delete user',
-  noUsers: 'No users found',
-} as const;
-
-/** SPEC §5: the delete confirmation names the user's e-mail. */
-export function deleteConfirmation(email: string): string {
-  return `Are you sure you want to delete ${email}? This cannot be undone.`;
-}
+export { ADMIN_TEXTS, deleteConfirmation } from './admin-texts';
 
 function formatDate(value: string | null | undefined, empty: string): string {
   if (!value) return empty;
@@ -47,53 +32,13 @@ const PLAN_STYLE: Record<User['plan'], string> = {
 };
 
 export function AdminPage() {
-  const queryClient = useQueryClient();
-  const users = useQuery({ queryKey: ADMIN_USERS_KEY, queryFn: fetchAdminUsers });
-  const stats = useQuery({ queryKey: ADMIN_STATS_KEY, queryFn: fetchAdminStats });
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<User | null>(null);
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin'] });
-  const upgrade = useMutation({
-    mutationFn: (user: User) => upgradeUserToLifetime(user.id),
-    onMutate: () => setError(null),
-    onSuccess: (_data, user) => setNotice(`${user.email} now has lifetime access.`),
-    onError: () => setError(ADMIN_TEXTS.upgradeFailed),
-    onSettled: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (user: User) => deleteUser(user.id),
-    onMutate: () => setError(null),
-    onSuccess: (_data, user) => setNotice(`${user.email} was deleted.`),
-    onError: () => setError(ADMIN_TEXTS.deleteFailed),
-    onSettled: refresh,
-  });
-
-  async function copyEmails() {
-    const emails = (users.data ?? []).map((user) => user.email).join(', ');
-    try {
-      await navigator.clipboard.writeText(emails);
-      setNotice(`Copied ${users.data?.length ?? 0} emails to the clipboard.`);
-    } catch (failure) {
-      console.warn('Clipboard write failed', failure);
-      setNotice('Could not copy to the clipboard.');
-    }
-  }
-
+  const admin = useAdminUsers();
+  const { users, notice, error, toDelete, setToDelete } = admin;
   const list = users.data ?? [];
   return (
     <Page title="Admin" lead="Accounts, plans and revenue.">
       <div className="flex flex-col gap-8">
-        <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-          <StatCard label="Total Users" value={stats.data?.totalUsers} />
-          <StatCard label="Trial Users" value={stats.data?.trialUsers} />
-          <StatCard label="Lifetime Users" value={stats.data?.lifetimeUsers} />
-          <StatCard
-            label="Revenue"
-            value={stats.data ? formatMoney(stats.data.revenue, stats.data.currency) : undefined}
-          />
-        </dl>
+        <AdminStats />
 
         <section aria-labelledby="users-heading" className="flex flex-col gap-4">
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -104,7 +49,7 @@ export function AdminPage() {
               type="button"
               className={buttonClass('secondary', 'sm')}
               disabled={list.length === 0}
-              onClick={() => void copyEmails()}
+              onClick={() => void admin.copyEmails()}
             >
               <Copy aria-hidden="true" className="size-4" />
               Copy Emails
@@ -126,88 +71,7 @@ export function AdminPage() {
               Could not load users.
             </p>
           ) : (
-            <div className="overflow-x-auto rounded-card border border-ink-600 bg-ink-800">
-              <table className="w-full min-w-[44rem] text-left">
-                <thead className="border-b border-ink-600 text-caption tracking-wide text-ink-300 uppercase">
-                  <tr>
-                    <th scope="col" className="px-4 py-3">
-                      Email
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Plan
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Joined
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Last Login
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Actions
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.length === 0 ? (
-                    <tr>
-                      <td colSpan={5} className="px-4 py-8 text-center text-ink-300">
-                        {ADMIN_TEXTS.noUsers}
-                      </td>
-                    </tr>
-                  ) : (
-                    list.map((user) => (
-                      <tr key={user.id} className="border-b border-ink-600/60 last:border-0">
-                        <td className="px-4 py-3 break-all">
-                          {user.email}
-                          {user.isAdmin && (
-                            <span className="ml-2 rounded-full border border-accent/60 px-2 py-0.5 text-caption text-accent">
-                              Admin
-                            </span>
-                          )}
-                        </td>
-                        <td className="px-4 py-3">
-                          <span
-                            className={`rounded-full border px-2.5 py-0.5 text-caption font-semibold capitalize ${PLAN_STYLE[user.plan]}`}
-                          >
-                            {user.plan}
-                          </span>
-                        </td>
-                        <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.createdAt, '—')}</td>
-                        <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.lastLogin, 'Never')}</td>
-                        <td className="px-4 py-3">
-                          <div className="flex gap-2">
-                            {canAdminUpgrade(user) && (
-                              <button
-                                type="button"
-                                className={buttonClass('secondary', 'sm')}
-                                aria-label={`Upgrade ${user.email} to lifetime`}
-                                disabled={upgrade.isPending}
-                                onClick={() => upgrade.mutate(user)}
-                              >
-                                <ArrowUpCircle aria-hidden="true" className="size-4" />
-                                Upgrade
-                              </button>
-                            )}
-                            {canAdminDelete(user) && (
-                              <button
-                                type="button"
-                                className={buttonClass('danger', 'sm')}
-                                aria-label={`Delete ${user.email}`}
-                                disabled={remove.isPending}
-                                onClick={() => setToDelete(user)}
-                              >
-                                <Trash2 aria-hidden="true" className="size-4" />
-                                Delete
-                              </button>
-                            )}
-                          </div>
-                        </td>
-                      </tr>
-                    ))
-                  )}
-                </tbody>
-              </table>
-            </div>
+            <UserTable list={list} admin={admin} />
           )}
         </section>
       </div>
@@ -217,13 +81,119 @@ export function AdminPage() {
         title="Delete user"
         description={toDelete && deleteConfirmation(toDelete.email)}
         confirmLabel="Delete"
-        onConfirm={() => {
-          if (toDelete) remove.mutate(toDelete);
-          setToDelete(null);
-        }}
+        onConfirm={admin.confirmDelete}
         onCancel={() => setToDelete(null)}
       />
     </Page>
+  );
+}
+
+/** Users, trial and lifetime accounts, and the revenue so far. */
+function AdminStats() {
+  const stats = useQuery({ queryKey: ADMIN_STATS_KEY, queryFn: fetchAdminStats });
+  return (
+    <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <StatCard label="Total Users" value={stats.data?.totalUsers} />
+      <StatCard label="Trial Users" value={stats.data?.trialUsers} />
+      <StatCard label="Lifetime Users" value={stats.data?.lifetimeUsers} />
+      <StatCard
+        label="Revenue"
+        value={stats.data ? formatMoney(stats.data.revenue, stats.data.currency) : undefined}
+      />
+    </dl>
+  );
+}
+
+function UserTable({ list, admin }: { list: User[]; admin: AdminUsers }) {
+  return (
+    <div className="overflow-x-auto rounded-card border border-ink-600 bg-ink-800">
+      <table className="w-full min-w-[44rem] text-left">
+        <thead className="border-b border-ink-600 text-caption tracking-wide text-ink-300 uppercase">
+          <tr>
+            <th scope="col" className="px-4 py-3">
+              Email
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Plan
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Joined
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Last Login
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="px-4 py-8 text-center text-ink-300">
+                {ADMIN_TEXTS.noUsers}
+              </td>
+            </tr>
+          ) : (
+            list.map((user) => <UserRow key={user.id} user={user} admin={admin} />)
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One account: e-mail (and whether an admin), plan, dates, and what the admin may do to it. */
+function UserRow({ user, admin }: { user: User; admin: AdminUsers }) {
+  const { upgrade, remove } = admin;
+  return (
+    <tr className="border-b border-ink-600/60 last:border-0">
+      <td className="px-4 py-3 break-all">
+        {user.email}
+        {user.isAdmin && (
+          <span className="ml-2 rounded-full border border-accent/60 px-2 py-0.5 text-caption text-accent">
+            Admin
+          </span>
+        )}
+      </td>
+      <td className="px-4 py-3">
+        <span
+          className={`rounded-full border px-2.5 py-0.5 text-caption font-semibold capitalize ${PLAN_STYLE[user.plan]}`}
+        >
+          {user.plan}
+        </span>
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.createdAt, '—')}</td>
+      <td className="px-4 py-3 whitespace-nowrap">{formatDate(user.lastLogin, 'Never')}</td>
+      <td className="px-4 py-3">
+        <div className="flex gap-2">
+          {canAdminUpgrade(user) && (
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              aria-label={`Upgrade ${user.email} to lifetime`}
+              disabled={upgrade.isPending}
+              onClick={() => upgrade.mutate(user)}
+            >
+              <ArrowUpCircle aria-hidden="true" className="size-4" />
+              Upgrade
+            </button>
+          )}
+          {canAdminDelete(user) && (
+            <button
+              type="button"
+              className={buttonClass('danger', 'sm')}
+              aria-label={`Delete ${user.email}`}
+              disabled={remove.isPending}
+              onClick={() => admin.setToDelete(user)}
+            >
+              <Trash2 aria-hidden="true" className="size-4" />
+              Delete
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
   );
 }
 
