@@ -91,11 +91,13 @@ async function openStream(t: TestApp, origin: string, token: string, ticketFrom:
   };
 }
 
-function preferencesSuite(dialect: (typeof dialects)[number]) {
-  let t: TestApp;
-  let origin: string;
-  let alice: string;
-  let bob: string;
+// One app per dialect, shared by every theme below and run in order.
+let t: TestApp;
+let origin: string;
+let alice: string;
+let bob: string;
+
+function usePreferencesApp(dialect: (typeof dialects)[number]) {
   beforeAll(async () => {
     t = await buildTestApp({ dialect });
     origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -103,7 +105,9 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
     bob = await signUp(t);
   });
   afterAll(() => t.close());
+}
 
+function versionTests() {
   test('a new account has the defaults at version 0', async () => {
     const res = await request(t, alice).get();
     expect(res.statusCode).toBe(200);
@@ -173,7 +177,9 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
     expect(ErrorBodySchema.parse(res.json()).code).toBe('invalid_input');
     expect((await request(t, alice).get()).json()).toEqual(before);
   });
+}
 
+function documentContentTests() {
   test("a house with every brand at its drivers' caps is kept whole, selected and hidden", async () => {
     const erin = await signUp(t);
     const house = largestHouse();
@@ -288,7 +294,9 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
       400,
     );
   });
+}
 
+function accountAndStreamTests() {
   test('signed out, nothing is read or written', async () => {
     expect((await request(t, undefined).get()).json()).toMatchObject({ code: 'unauthenticated' });
     expect((await request(t, undefined).put({ version: 0, preferences: changed() })).statusCode).toBe(401);
@@ -346,7 +354,12 @@ function preferencesSuite(dialect: (typeof dialects)[number]) {
 }
 
 for (const dialect of dialects) {
-  describe(`preferences (${dialect})`, () => preferencesSuite(dialect));
+  describe(`preferences (${dialect})`, () => {
+    usePreferencesApp(dialect);
+    describe('versions and conflicts', versionTests);
+    describe('what a document may hold', documentContentTests);
+    describe('accounts and streams', accountAndStreamTests);
+  });
 }
 
 describe('preferences rate limit', () => {
