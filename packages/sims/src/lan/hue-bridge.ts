@@ -1,38 +1,28 @@
 import crypto, { X509Certificate } from 'node:crypto';
+import type { Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { generate } from 'selfsigned';
-import { applyLightPut, createHueLights, type HueSimLight, toClipLight, xyToHex } from '../hue/lights.js';
+import { applyLightPut } from '../hue/lights.js';
+import {
+  clipLight,
+  createLocalHueLights,
+  parseSignaling,
+  type LocalHueLightView,
+  type LocalHueSignal,
+  viewLocalHueLight,
+} from './hue-bridge-lights.js';
 import { LAN_SIM_HOST } from './lifx-bulbs.js';
+
+export { LOCAL_HUE_SIGNAL_VALUES, type LocalHueLightView, type LocalHueSignal } from './hue-bridge-lights.js';
 
 /** The link button opens pairing for this long (lan-lights.md §2.2). */
 export const LOCAL_HUE_LINK_WINDOW_MS = 30_000;
 /** Light commands a real bridge handles per second (§2.4); more are counted as over the rate. */
 export const LOCAL_HUE_LIGHT_COMMANDS_PER_S = 10;
-export const LOCAL_HUE_SIGNAL_VALUES = ['no_signal', 'on_off', 'on_off_color', 'alternating'] as const;
-const MAX_SIGNAL_DURATION_MS = 65_534_000;
 const DEFAULT_MAC = '00:17:88:6a:2b:3d';
 const LOG_LIMIT = 1000;
-
-export interface LocalHueSignal {
-  signal: string;
-  durationMs: number;
-  colors: { x: number; y: number }[];
-  at: number;
-}
-
-export interface LocalHueLightView {
-  id: string;
-  name: string;
-  on: boolean;
-  brightness: number;
-  xy: { x: number; y: number } | null;
-  hex: string;
-  lastDurationMs: number;
-  signaling: boolean;
-  lastSignal: LocalHueSignal | null;
-}
 
 export interface LocalHueCommand {
   at: number;
@@ -88,11 +78,6 @@ export interface LocalHueBridge {
   close(): Promise<void>;
 }
 
-interface LanLight extends HueSimLight {
-  signaling: boolean;
-  lastSignal: LocalHueSignal | null;
-}
-
 type Body = Record<string, unknown>;
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -101,43 +86,8 @@ export function bridgeIdFromMac(mac: string): string {
   return `${hex.slice(0, 6)}fffe${hex.slice(6)}`;
 }
 
-/** Validates a `signaling` object (§2.4); returns an error or the signal to record. */
-function parseSignaling(value: unknown, at: number): string | LocalHueSignal {
-  if (!isObject(value)) return "invalid value for 'signaling'";
-  const { signal, duration, colors } = value;
-  if (typeof signal !== 'string' || !(LOCAL_HUE_SIGNAL_VALUES as readonly string[]).includes(signal))
-    return `invalid value for 'signaling.signal' (one of ${LOCAL_HUE_SIGNAL_VALUES.join(', ')})`;
-  if (
-    signal !== 'no_signal' &&
-    (typeof duration !== 'number' || duration < 0 || duration > MAX_SIGNAL_DURATION_MS)
-  )
-    return "invalid value for 'signaling.duration' (ms, at most 65534000)";
-  const list = colors === undefined ? [] : colors;
-  if (!Array.isArray(list)) return "invalid value for 'signaling.colors'";
-  const xys: { x: number; y: number }[] = [];
-  for (const c of list) {
-    const xy = isObject(c) && isObject(c.xy) ? c.xy : null;
-    if (!xy || typeof xy.x !== 'number' || typeof xy.y !== 'number')
-      return "invalid value for 'signaling.colors'";
-    xys.push({ x: xy.x, y: xy.y });
-  }
-  const needed = signal === 'on_off_color' ? 1 : signal === 'alternating' ? 2 : 0;
-  if (xys.length < needed) return `'${signal}' needs ${needed} colour(s) in 'signaling.colors'`;
-  // The bridge counts in whole seconds.
-  const durationMs = typeof duration === 'number' ? Math.round(duration / 1000) * 1000 : 0;
-  return { signal, durationMs, colors: xys, at };
-}
-
-/**
- * A Philips Hue bridge on the LAN (lan-lights.md §2): HTTPS on 127.0.0.1 with a self-signed EC
- * certificate whose CN is the bridge id (no subjectAltName, like the real one), `/api/0/config`
- * without a key, link-button pairing, CLIP v2 lights (the fourth without `signaling`) with
- * `signaling`, and a count of light commands against the ~10/s a real bridge handles.
- */
-export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): Promise<LocalHueBridge> {
-  const now = options.now ?? Date.now;
-  const mac = options.mac ?? DEFAULT_MAC;
-  const id = bridgeIdFromMac(mac);
+/** A self-signed EC certificate whose CN is the bridge id (no subjectAltName, like the real one). */
+async function createBridgeCertificate(id: string, now: () => number) {
   const pems = await generate(
     [
       { name: 'commonName', value: id },
@@ -152,38 +102,13 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
       extensions: [{ name: 'basicConstraints', cA: false }],
     },
   );
-  const fingerprint256 = new X509Certificate(pems.cert).fingerprint256;
+  return { pems, fingerprint256: new X509Certificate(pems.cert).fingerprint256 };
+}
 
-  const newLights = (): LanLight[] =>
-    createHueLights(4, now()).map((light, i) => ({ ...light, signaling: i !== 3, lastSignal: null }));
-  let lights = newLights();
-  let linkButtonAt = -Infinity;
-  const apps = new Map<string, { devicetype: string; clientkey: string }>();
-  let log: LocalHueCommand[] = [];
-  let total = 0;
-  let overRate = 0;
-  let failing = 0;
-
-  const clipLight = (light: LanLight) => {
-    const clip: Record<string, unknown> = toClipLight(light);
-    if (!light.signaling) delete clip.signaling;
-    else if (light.lastSignal && light.lastSignal.signal !== 'no_signal') {
-      const end = light.lastSignal.at + light.lastSignal.durationMs;
-      if (end > now())
-        clip.signaling = {
-          signal_values: [...LOCAL_HUE_SIGNAL_VALUES],
-          status: { signal: light.lastSignal.signal, estimated_end: new Date(end).toISOString() },
-        };
-    }
-    return clip;
-  };
-  const clipError = (reply: FastifyReply, status: number, description: string) =>
-    reply.code(status).send({ errors: [{ description }], data: [] });
-
-  const app = Fastify({ https: { key: pems.private, cert: pems.cert } });
-
-  const config = () => ({
-    name: options.name ?? 'Flaglight LAN bridge',
+/** What `/api/0/config` answers without a key. */
+function bridgeConfig(name: string, mac: string, id: string) {
+  return {
+    name,
     datastoreversion: '172',
     swversion: '1970084010',
     apiversion: '1.70.0',
@@ -193,7 +118,53 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
     replacesbridgeid: null,
     modelid: 'BSB002',
     starterkitid: '',
+  };
+}
+
+/** Cuts every connection, stays silent `silentMs`, then listens again at `port` (0 = any free one). */
+async function relisten(server: Server, port: number, silentMs: number): Promise<AddressInfo> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
   });
+  if (silentMs > 0) await new Promise((resolve) => setTimeout(resolve, silentMs));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LAN_SIM_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server.address() as AddressInfo;
+}
+
+/**
+ * A Philips Hue bridge on the LAN (lan-lights.md §2): HTTPS on 127.0.0.1 with a self-signed EC
+ * certificate whose CN is the bridge id (no subjectAltName, like the real one), `/api/0/config`
+ * without a key, link-button pairing, CLIP v2 lights (the fourth without `signaling`) with
+ * `signaling`, and a count of light commands against the ~10/s a real bridge handles.
+ */
+export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): Promise<LocalHueBridge> {
+  const now = options.now ?? Date.now;
+  const mac = options.mac ?? DEFAULT_MAC;
+  const id = bridgeIdFromMac(mac);
+  const { pems, fingerprint256 } = await createBridgeCertificate(id, now);
+
+  const newLights = () => createLocalHueLights(now());
+  let lights = newLights();
+  let linkButtonAt = -Infinity;
+  const apps = new Map<string, { devicetype: string; clientkey: string }>();
+  let log: LocalHueCommand[] = [];
+  let total = 0;
+  let overRate = 0;
+  let failing = 0;
+
+  const clipError = (reply: FastifyReply, status: number, description: string) =>
+    reply.code(status).send({ errors: [{ description }], data: [] });
+
+  const app = Fastify({ https: { key: pems.private, cert: pems.cert } });
+
+  const config = () => bridgeConfig(options.name ?? 'Flaglight LAN bridge', mac, id);
   app.get('/api/0/config', async () => config());
   app.get('/api/config', async () => config());
 
@@ -219,11 +190,14 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
       const key = request.headers['hue-application-key'];
       if (typeof key !== 'string' || !apps.has(key)) return clipError(reply, 403, 'unauthorized user');
     });
-    clip.get('/clip/v2/resource/light', async () => ({ errors: [], data: lights.map(clipLight) }));
+    clip.get('/clip/v2/resource/light', async () => ({
+      errors: [],
+      data: lights.map((light) => clipLight(light, now())),
+    }));
     clip.get('/clip/v2/resource/light/:id', async (request, reply) => {
       const light = lights.find((l) => l.id === (request.params as { id: string }).id);
       if (!light) return clipError(reply, 404, 'Not Found');
-      return { errors: [], data: [clipLight(light)] };
+      return { errors: [], data: [clipLight(light, now())] };
     });
     clip.get('/clip/v2/resource/bridge', async () => ({
       errors: [],
@@ -284,18 +258,6 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
   let port = bound.port;
   let url = `https://${bound.address}:${port}`;
 
-  const lightView = (light: LanLight): LocalHueLightView => ({
-    id: light.id,
-    name: light.name,
-    on: light.on,
-    brightness: light.brightness,
-    xy: { ...light.xy },
-    hex: xyToHex(light.xy, light.brightness),
-    lastDurationMs: light.lastDurationMs,
-    signaling: light.signaling,
-    lastSignal: light.lastSignal,
-  });
-
   return {
     id,
     get url() {
@@ -317,27 +279,14 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
       linkButton: now() - linkButtonAt <= LOCAL_HUE_LINK_WINDOW_MS,
       applications: apps.size,
       commands: { total, overRate },
-      lights: lights.map(lightView),
+      lights: lights.map(viewLocalHueLight),
     }),
     commands: () => [...log],
     failNextLightCommands(times = 1) {
       failing = times;
     },
     async move(next = 0, { silentMs = 0 } = {}) {
-      const server = app.server;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      if (silentMs > 0) await new Promise((resolve) => setTimeout(resolve, silentMs));
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(next, LAN_SIM_HOST, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const moved = server.address() as AddressInfo;
+      const moved = await relisten(app.server, next, silentMs);
       port = moved.port;
       url = `https://${moved.address}:${port}`;
       return { url, port };
