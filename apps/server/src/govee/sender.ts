@@ -1,35 +1,18 @@
 import type { GoveeBudgetMode } from '@flaglight/contract';
 import type { Logger } from 'pino';
-import {
-  applyCapability,
-  deriveBudgetMode,
-  GOVEE_COALESCE_MS,
-  GOVEE_DAILY_LIMIT,
-  GOVEE_PER_DEVICE_PER_MINUTE,
-  nextCapability,
-  type GoveeKnownState,
-  type GoveeLook,
-} from './budget.js';
+import { GOVEE_COALESCE_MS, GOVEE_PER_DEVICE_PER_MINUTE, type GoveeLook } from './budget.js';
 import type { GoveeCloudClient, GoveeControl, GoveeFailureKind, GoveeRateInfo } from './client.js';
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-/** A failed call (timeout, Govee down) is tried again after 2 s, doubling, at most this long. */
-const MAX_BACKOFF_MS = 30_000;
-
-interface Slot {
-  sku: string;
-  device: string;
-  /** The look the user wants now (the latest flag); null: nothing asked. */
-  desired: GoveeLook | null;
-  /** What we know the device shows (from our own successful calls). */
-  known: GoveeKnownState;
-  inFlight: boolean;
-  /** When each call in the last minute went out (the per-device minute budget). */
-  sentAt: number[];
-  pausedUntil: number;
-  failures: number;
-}
+import { createDayBudget, type DayBudget } from './day-budget.js';
+import {
+  backOff,
+  blockedUntil,
+  createSlot,
+  MINUTE_MS,
+  nextFor,
+  recordSent,
+  type Slot,
+} from './device-slot.js';
+import { createWakeTimer } from './wake-timer.js';
 
 export interface GoveeLinkStatus {
   dailyLimit: number;
@@ -61,6 +44,73 @@ export const GOVEE_SEND_MESSAGES = {
   budgetUsed: "Today's Govee budget is used up: lights are updated again after it resets (midnight UTC).",
 } as const;
 
+interface SendFailure {
+  kind: GoveeFailureKind;
+  detail: string;
+  retryAfterMs?: number | undefined;
+}
+
+/** What a failed call means: the error the link shows, and what waits (the slot is changed here). */
+function failureOutcome(
+  slot: Slot,
+  capability: GoveeControl,
+  failure: SendFailure,
+  at: number,
+  dayUsedUp: boolean,
+): { message: string; keyRefused?: true; pauseAccountUntil?: number } {
+  switch (failure.kind) {
+    case 'key':
+    case 'bad-key':
+      return { message: GOVEE_SEND_MESSAGES.keyRefused, keyRefused: true };
+    case 'rate-limit': {
+      const wait = failure.retryAfterMs ?? MINUTE_MS;
+      const message = GOVEE_SEND_MESSAGES.rateLimited(Math.ceil(wait / 1000));
+      // The day used up pauses the account; otherwise only this device's minute is over.
+      if (dayUsedUp) return { message, pauseAccountUntil: at + wait };
+      slot.pausedUntil = at + wait;
+      return { message };
+    }
+    case 'refused':
+      // Offline device, unsupported capability: not retried (it would fail again), the rest goes on.
+      recordSent(slot, capability);
+      return { message: GOVEE_SEND_MESSAGES.refused(slot.device, failure.detail) };
+    default:
+      backOff(slot, at);
+      return { message: GOVEE_SEND_MESSAGES.unreachable };
+  }
+}
+
+/**
+ * Sends the next capability of every device that may send now (one call in flight per device);
+ * returns when the soonest held-back one may go (Infinity: none waits).
+ */
+function sendDue(
+  slots: Iterable<Slot>,
+  at: number,
+  perMinute: number,
+  day: DayBudget,
+  link: { fail(message: string): void; send(slot: Slot, capability: GoveeControl): void },
+): number {
+  let soonest = Infinity;
+  for (const slot of slots) {
+    if (slot.inFlight) continue;
+    const capability = nextFor(slot);
+    if (!capability) continue;
+    const blocked = blockedUntil(slot, at, perMinute);
+    if (blocked !== null) {
+      soonest = Math.min(soonest, blocked);
+      continue;
+    }
+    if (day.remaining() <= 0) {
+      link.fail(GOVEE_SEND_MESSAGES.budgetUsed);
+      soonest = Math.min(soonest, Math.max(day.resetAt, at + 1000));
+      continue;
+    }
+    link.send(slot, capability);
+  }
+  return soonest;
+}
+
 /**
  * One account's light updates to Govee's cloud, made with that account's key only. Each device
  * keeps the look last asked for; a paced pump sends, per device, one capability at a time
@@ -72,130 +122,53 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
   const perMinute = deps.perDeviceMinute ?? GOVEE_PER_DEVICE_PER_MINUTE;
   const coalesceMs = deps.coalesceMs ?? GOVEE_COALESCE_MS;
   const slots = new Map<string, Slot>();
-  let timer: NodeJS.Timeout | null = null;
-  let wakeAt = Infinity;
+  const day = createDayBudget(deps.now);
+  const timer = createWakeTimer(deps.now, () => pump());
   let closed = false;
-  const day = {
-    start: dayStart(deps.now()),
-    sent: 0,
-    limit: GOVEE_DAILY_LIMIT,
-    /** Govee's own count from the last answer's headers, when it came today. */
-    remaining: undefined as number | undefined,
-    resetAt: dayStart(deps.now()) + DAY_MS,
-  };
   let pausedUntil = 0;
   /** The look of the last lasting flag, shown again after a fastest lap. */
   let lasting: GoveeLook | null = null;
   let restoreTimer: NodeJS.Timeout | null = null;
   let lastError: { message: string; at: number } | null = null;
 
-  function dayStart(at: number): number {
-    return Math.floor(at / DAY_MS) * DAY_MS;
-  }
-
-  function rollDay(at: number): void {
-    if (at < day.start + DAY_MS) return;
-    day.start = dayStart(at);
-    day.sent = 0;
-    day.remaining = undefined;
-    day.resetAt = day.start + DAY_MS;
-  }
-
-  function remaining(): number {
-    rollDay(deps.now());
-    return day.remaining ?? Math.max(0, day.limit - day.sent);
-  }
-
-  function mode(): GoveeBudgetMode {
-    return deriveBudgetMode(remaining(), day.limit);
-  }
-
-  function learn(rate: GoveeRateInfo): void {
-    if (rate.dayLimit !== undefined && rate.dayLimit > 0) day.limit = rate.dayLimit;
-    if (rate.dayRemaining !== undefined) day.remaining = rate.dayRemaining;
-    if (rate.dayResetAt !== undefined) day.resetAt = rate.dayResetAt;
-  }
-
   function fail(message: string): void {
     lastError = { message, at: deps.now() };
   }
 
-  const next = (slot: Slot): GoveeControl | null => nextCapability(slot.known, slot.desired);
-
-  const record = (slot: Slot, capability: GoveeControl): void => applyCapability(slot.known, capability);
-
   function wake(at: number): void {
-    if (closed || at >= wakeAt) return;
-    if (timer) clearTimeout(timer);
-    wakeAt = at;
-    timer = setTimeout(
-      () => {
-        timer = null;
-        wakeAt = Infinity;
-        pump();
-      },
-      Math.max(0, at - deps.now()),
-    );
-    timer.unref();
+    if (!closed) timer.wake(at);
   }
 
-  function onFailure(
-    slot: Slot,
-    capability: GoveeControl,
-    kind: GoveeFailureKind,
-    detail: string,
-    retryAfterMs?: number,
-  ): void {
-    const at = deps.now();
-    switch (kind) {
-      case 'key':
-      case 'bad-key':
-        fail(GOVEE_SEND_MESSAGES.keyRefused);
-        deps.logger.info({ userId }, 'Govee refused the stored API key: forgotten');
-        deps.onKeyRefused(userId, sealedKey);
-        close();
-        return;
-      case 'rate-limit': {
-        const wait = retryAfterMs ?? MINUTE_MS;
-        fail(GOVEE_SEND_MESSAGES.rateLimited(Math.ceil(wait / 1000)));
-        // The day used up pauses the account; otherwise only this device's minute is over.
-        if (day.remaining === 0) pausedUntil = Math.max(pausedUntil, at + wait);
-        else slot.pausedUntil = at + wait;
-        return;
-      }
-      case 'refused':
-        // Offline device, unsupported capability: not retried (it would fail again), the rest goes on.
-        fail(GOVEE_SEND_MESSAGES.refused(slot.device, detail));
-        record(slot, capability);
-        return;
-      default:
-        slot.failures += 1;
-        slot.pausedUntil = at + Math.min(MAX_BACKOFF_MS, 2000 * 2 ** (slot.failures - 1));
-        fail(GOVEE_SEND_MESSAGES.unreachable);
-    }
+  function onFailure(slot: Slot, capability: GoveeControl, failure: SendFailure): void {
+    const outcome = failureOutcome(slot, capability, failure, deps.now(), day.usedUp());
+    fail(outcome.message);
+    if (outcome.pauseAccountUntil !== undefined)
+      pausedUntil = Math.max(pausedUntil, outcome.pauseAccountUntil);
+    if (!outcome.keyRefused) return;
+    deps.logger.info({ userId }, 'Govee refused the stored API key: forgotten');
+    deps.onKeyRefused(userId, sealedKey);
+    close();
   }
 
   function send(slot: Slot, capability: GoveeControl): void {
     const at = deps.now();
     slot.inFlight = true;
     slot.sentAt.push(at);
-    rollDay(at);
-    day.sent += 1;
-    if (day.remaining !== undefined) day.remaining = Math.max(0, day.remaining - 1);
+    day.countSend(at);
     void deps.client
       .control(apiKey, { sku: slot.sku, device: slot.device }, capability)
       .then((result) => {
-        learn(result.rate);
+        day.learn(result.rate);
         if (result.ok) {
-          record(slot, capability);
+          recordSent(slot, capability);
           slot.failures = 0;
         } else {
-          onFailure(slot, capability, result.kind, result.detail, result.retryAfterMs);
+          onFailure(slot, capability, result);
         }
       })
       .catch((error: unknown) => {
         deps.logger.warn({ userId, err: error }, 'Govee control call failed');
-        onFailure(slot, capability, 'unreachable', 'unexpected failure');
+        onFailure(slot, capability, { kind: 'unreachable', detail: 'unexpected failure' });
       })
       .finally(() => {
         slot.inFlight = false;
@@ -203,31 +176,12 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
       });
   }
 
+  /** Sends what each device may send now, and wakes when the next one may. */
   function pump(): void {
     if (closed) return;
     const at = deps.now();
     if (pausedUntil > at) return wake(pausedUntil);
-    let soonest = Infinity;
-    for (const slot of slots.values()) {
-      if (slot.inFlight) continue;
-      const capability = next(slot);
-      if (!capability) continue;
-      while (slot.sentAt.length > 0 && slot.sentAt[0]! <= at - MINUTE_MS) slot.sentAt.shift();
-      if (slot.pausedUntil > at) {
-        soonest = Math.min(soonest, slot.pausedUntil);
-        continue;
-      }
-      if (slot.sentAt.length >= perMinute) {
-        soonest = Math.min(soonest, slot.sentAt[0]! + MINUTE_MS + 5);
-        continue;
-      }
-      if (remaining() <= 0) {
-        fail(GOVEE_SEND_MESSAGES.budgetUsed);
-        soonest = Math.min(soonest, Math.max(day.resetAt, at + 1000));
-        continue;
-      }
-      send(slot, capability);
-    }
+    const soonest = sendDue(slots.values(), at, perMinute, day, { fail, send });
     if (soonest < Infinity) wake(soonest);
   }
 
@@ -241,9 +195,8 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
 
   function close(): void {
     closed = true;
-    if (timer) clearTimeout(timer);
+    timer.stop();
     if (restoreTimer) clearTimeout(restoreTimer);
-    timer = null;
     restoreTimer = null;
     for (const slot of slots.values()) slot.desired = null;
   }
@@ -255,18 +208,7 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
     },
     /** The devices this link may address (from the latest list). */
     setDevices(devices: readonly { sku: string; device: string }[]): void {
-      for (const d of devices)
-        if (!slots.has(d.device))
-          slots.set(d.device, {
-            sku: d.sku,
-            device: d.device,
-            desired: null,
-            known: {},
-            inFlight: false,
-            sentAt: [],
-            pausedUntil: 0,
-            failures: 0,
-          });
+      for (const d of devices) if (!slots.has(d.device)) slots.set(d.device, createSlot(d));
     },
     /** Asks for a look; sent after the coalescing window, replacing anything not yet sent. */
     setLook,
@@ -291,17 +233,17 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
       restoreTimer.unref();
     },
     /** The account learnt its budget from a list call. */
-    learn,
-    mode,
+    learn: (rate: GoveeRateInfo): void => day.learn(rate),
+    mode: (): GoveeBudgetMode => day.mode(),
     status(): GoveeLinkStatus {
       const at = deps.now();
       return {
         dailyLimit: day.limit,
-        dailyRemaining: remaining(),
+        dailyRemaining: day.remaining(),
         dailyResetsAt: day.resetAt,
         sentToday: day.sent,
-        mode: mode(),
-        pendingLights: [...slots.values()].filter((s) => s.inFlight || next(s) !== null).length,
+        mode: day.mode(),
+        pendingLights: [...slots.values()].filter((s) => s.inFlight || nextFor(s) !== null).length,
         pausedUntil: pausedUntil > at ? pausedUntil : null,
         lastError,
       };
