@@ -5,10 +5,15 @@ import { buildTestApp, dialects, type TestApp } from './helper.js';
 
 const STRONG = 'Sunday!Race1';
 
-function authSuite(dialect: (typeof dialects)[number]) {
-  let t: TestApp;
-  let clock = new Date('2026-11-21T12:00:00.000Z').getTime();
+const START = new Date('2026-11-21T12:00:00.000Z').getTime();
+
+// One app per dialect, shared by every theme below and run in order.
+let t: TestApp;
+let clock = START;
+
+function useAuthApp(dialect: (typeof dialects)[number]) {
   beforeAll(async () => {
+    clock = START;
     t = await buildTestApp({
       dialect,
       now: () => new Date(clock),
@@ -16,20 +21,22 @@ function authSuite(dialect: (typeof dialects)[number]) {
     });
   });
   afterAll(() => t.close());
+}
 
-  const bot = () => t.context.sims!.turnstile.control.issueToken();
-  const post = (url: string, payload: unknown, token?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      payload: payload as object,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-  const get = (url: string, token?: string) =>
-    t.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const signup = (email: string, password = STRONG) =>
-    post('/auth/signup', { email, password, plan: 'trial', turnstileToken: bot() });
+const bot = () => t.context.sims!.turnstile.control.issueToken();
+const post = (url: string, payload: unknown, token?: string) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+const get = (url: string, token?: string) =>
+  t.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+const signup = (email: string, password = STRONG) =>
+  post('/auth/signup', { email, password, plan: 'trial', turnstileToken: bot() });
 
+function signUpTests() {
   test('sign-up creates a trial user and answers a token and the user', async () => {
     const res = await signup('Fan@Example.com');
     expect(res.json().error).toBeUndefined();
@@ -105,7 +112,9 @@ function authSuite(dialect: (typeof dialects)[number]) {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ error: AUTH_MESSAGES.emailTaken, code: 'conflict' });
   });
+}
 
+function signInAndOutTests() {
   test('login answers a token; a wrong password and an unknown e-mail get the same 401', async () => {
     await signup('login@example.com');
     const ok = await post('/auth/login', {
@@ -145,7 +154,9 @@ function authSuite(dialect: (typeof dialects)[number]) {
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'No authentication token found', code: 'unauthenticated' });
   });
+}
 
+function passwordResetTests() {
   test('forgot → e-mail in the catcher → reset → sign in with the new password; the link works once', async () => {
     await signup('reset@example.com');
     const old = (
@@ -247,7 +258,12 @@ function authSuite(dialect: (typeof dialects)[number]) {
 }
 
 for (const dialect of dialects) {
-  describe(`accounts on ${dialect}`, () => authSuite(dialect));
+  describe(`accounts on ${dialect}`, () => {
+    useAuthApp(dialect);
+    describe('signing up', signUpTests);
+    describe('signing in and out', signInAndOutTests);
+    describe('resetting a password', passwordResetTests);
+  });
 }
 
 describe('rate limits', () => {
