@@ -11,11 +11,13 @@ const HOSTILE_SHAPES_TIMEOUT_MS = 90_000;
 
 type Route = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string };
 
-describe('fuzzing every registered route', () => {
-  let t: TestApp;
-  let token: string;
-  // Derived from the routes the app registered (onRoute), so a new route is fuzzed without a list.
-  let routes: Route[] = [];
+let t: TestApp;
+let token: string;
+// Derived from the routes the app registered (onRoute), so a new route is fuzzed without a list.
+let routes: Route[] = [];
+
+/** One app for the whole file, signed in as a proved admin so every handler is reached. */
+function useFuzzApp() {
   beforeAll(async () => {
     t = await buildTestApp({
       env: { AUTH_RATE_LIMIT_PER_MINUTE: '100000', ADMIN_EMAILS: 'fuzz@example.com' },
@@ -37,49 +39,51 @@ describe('fuzzing every registered route', () => {
       .map((route) => ({ method: route.method as Route['method'], url: route.url }));
   });
   afterAll(() => t.close());
+}
 
-  /** Every body field some route reads. */
-  const FIELDS = [
-    'email',
-    'applicationKey',
-    'lightIds',
-    'flag',
-    'source',
-    'id',
-    'speed',
-    'startMinutes',
-    'password',
-    'plan',
-    'turnstileToken',
-    'token',
-    'licenseKey',
-    'sessionId',
-    'sessionData',
-    'confirmPassword',
-    'extra',
-  ] as const;
+/** Every body field some route reads. */
+const FIELDS = [
+  'email',
+  'applicationKey',
+  'lightIds',
+  'flag',
+  'source',
+  'id',
+  'speed',
+  'startMinutes',
+  'password',
+  'plan',
+  'turnstileToken',
+  'token',
+  'licenseKey',
+  'sessionId',
+  'sessionData',
+  'confirmPassword',
+  'extra',
+] as const;
 
-  const field = fc.oneof(
-    fc.string(),
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(fc.string(), { maxLength: 3 }),
-    fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
-    fc.string({ minLength: 2000, maxLength: 5000 }),
-  );
-  const body = fc.oneof(
-    fc.record(Object.fromEntries(FIELDS.map((name) => [name, field])), { requiredKeys: [] }),
-    fc.jsonValue(),
-  );
+const field = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+  fc.string({ minLength: 2000, maxLength: 5000 }),
+);
+const body = fc.oneof(
+  fc.record(Object.fromEntries(FIELDS.map((name) => [name, field])), { requiredKeys: [] }),
+  fc.jsonValue(),
+);
 
-  const query = fc.dictionary(
-    fc.constantFrom('sessionKey', 'year', 'ticket', 'lastEventId', 'session_key', 'code', 'state', 'x'),
-    fc.oneof(fc.string(), fc.integer().map(String), fc.string({ minLength: 300, maxLength: 600 })),
-    { maxKeys: 3 },
-  );
+const query = fc.dictionary(
+  fc.constantFrom('sessionKey', 'year', 'ticket', 'lastEventId', 'session_key', 'code', 'state', 'x'),
+  fc.oneof(fc.string(), fc.integer().map(String), fc.string({ minLength: 300, maxLength: 600 })),
+  { maxKeys: 3 },
+);
 
+function arbitraryInputTests() {
   test('arbitrary JSON, queries and path values never yield a 5xx; every error is {error, code}', async () => {
     expect(routes.length).toBeGreaterThan(40);
     await fc.assert(
@@ -129,40 +133,43 @@ describe('fuzzing every registered route', () => {
       }
     }
   });
-  /** Sends a raw JSON body (or none) and checks the answer: never a 5xx, every error `{error, code}`. */
-  async function expectNo5xx(route: Route, url: string, payload: string | undefined, what: string) {
-    const res: LightMyRequestResponse = await t.app.inject({
-      method: route.method,
-      url,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(route.url !== '/auth/logout' ? { authorization: `Bearer ${token}` } : {}),
-      },
-      ...(route.method === 'GET' || payload === undefined ? {} : { payload }),
-    });
-    expect.soft(res.statusCode, what).toBeLessThan(500);
-    if (res.statusCode >= 400) {
-      expect.soft(res.headers['content-type'], what).toMatch(/^application\/json/);
-      expect
-        .soft(ErrorBodySchema.safeParse(res.json()).success, `${what}: ${res.body.slice(0, 200)}`)
-        .toBe(true);
-    }
-    return res;
+}
+
+/** Sends a raw JSON body (or none) and checks the answer: never a 5xx, every error `{error, code}`. */
+async function expectNo5xx(route: Route, url: string, payload: string | undefined, what: string) {
+  const res: LightMyRequestResponse = await t.app.inject({
+    method: route.method,
+    url,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(route.url !== '/auth/logout' ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(route.method === 'GET' || payload === undefined ? {} : { payload }),
+  });
+  expect.soft(res.statusCode, what).toBeLessThan(500);
+  if (res.statusCode >= 400) {
+    expect.soft(res.headers['content-type'], what).toMatch(/^application\/json/);
+    expect
+      .soft(ErrorBodySchema.safeParse(res.json()).success, `${what}: ${res.body.slice(0, 200)}`)
+      .toBe(true);
   }
+  return res;
+}
 
-  const nested = (depth: number, leaf: unknown = 1): string =>
-    '{"a":'.repeat(depth) + JSON.stringify(leaf) + '}'.repeat(depth);
-  const nestedArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
-  // Strings as JSON text: JSON.stringify writes a lone surrogate as the escape \ud800.
-  const HOSTILE_STRINGS: Record<string, string> = {
-    'a lone high surrogate': '\uD800',
-    'a lone low surrogate': 'key\uDC00tail',
-    'CR/LF': 'a\r\nX-Injected: 1',
-    NUL: 'a\u0000b',
-    'a huge string': 'x'.repeat(BODY_LIMIT_BYTES - 200),
-  };
+const nested = (depth: number, leaf: unknown = 1): string =>
+  '{"a":'.repeat(depth) + JSON.stringify(leaf) + '}'.repeat(depth);
+const nestedArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+// Strings as JSON text: JSON.stringify writes a lone surrogate as the escape \ud800.
+const HOSTILE_STRINGS: Record<string, string> = {
+  'a lone high surrogate': '\uD800',
+  'a lone low surrogate': 'key\uDC00tail',
+  'CR/LF': 'a\r\nX-Injected: 1',
+  NUL: 'a\u0000b',
+  'a huge string': 'x'.repeat(BODY_LIMIT_BYTES - 200),
+};
 
+function hostileInputTests() {
   // Every body field of every route, one request each: it grows with the API (about 15 s on an idle
   // 2-core machine), so it gets more than the file's 20 s.
   test(
@@ -234,4 +241,10 @@ describe('fuzzing every registered route', () => {
       }
     }
   });
+}
+
+describe('fuzzing every registered route', () => {
+  useFuzzApp();
+  describe('arbitrary and malformed input', arbitraryInputTests);
+  describe('hostile shapes and values', hostileInputTests);
 });
