@@ -1,30 +1,22 @@
 import { loadBundledSessions } from '@flaglight/data';
-import {
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { applyFaults, type FaultResponses, Faults } from '../shared/faults.js';
-import { requireBundledSession } from '../shared/recording-names.js';
 import { RequestLog, splitUrl } from '../shared/request-log.js';
 import { registerControlRoutes } from './control-routes.js';
 import type { OpenF1SimControl } from './control.js';
-import { type Endpoint, ENDPOINTS, latestKeys, rowsAt, toCsv } from './data.js';
-import { matchesFilters, parseFilterQuery, usesLatest } from './filters.js';
-import { PushBroker, RACE_CONTROL_TOPIC } from './push.js';
-import { Replay, type ReplayInfo, type ReplayOptions } from './replay.js';
+import { PushBroker } from './push.js';
+import { ReplayPublisher } from './replay-publisher.js';
+import { type ReplayInfo, type ReplayOptions } from './replay.js';
+import { registerRestRoutes, SESSION_LOCKED_DETAIL } from './rest-routes.js';
 import { DEFAULT_OPENF1_USERS, TOKEN_LIFETIME_SECONDS, TokenStore } from './tokens.js';
 
-export const SESSION_LOCKED_DETAIL =
-  'Session in progress, access is restricted to authenticated users. Sign up here: https://tally.so/r/w2yWDb';
+export { FIRST_REPLAY_KEY, resolveStart } from './replay-publisher.js';
+export { NO_RESULTS_DETAIL, SESSION_LOCKED_DETAIL } from './rest-routes.js';
+
 export const RATE_LIMIT_ERROR = 'Rate limit exceeded: 30 per 10 second';
-export const NO_RESULTS_DETAIL = 'No results found.';
 /** The recording demo mode replays: a safety car, two red flags and four VSCs. */
 export const DEMO_REPLAY_FIXTURE = '2021-saudi-arabia-race';
-/** Replayed sessions get keys from here up, far above OpenF1's real ones (≈ 11 000 sessions, 1 300 meetings). */
-export const FIRST_REPLAY_KEY = 100_001;
 
 const OPENF1_FAULTS: FaultResponses = {
   unauthorized: {
@@ -77,24 +69,6 @@ export interface OpenF1Sim {
   close(): Promise<void>;
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return m?.[1];
-}
-
-export function resolveStart(options: ReplayOptions, now: number, speed: number): number {
-  if (typeof options.startedAt === 'number') return options.startedAt;
-  if (typeof options.startedAt === 'string') {
-    const ms = Date.parse(options.startedAt);
-    if (Number.isNaN(ms)) throw new Error(`startedAt is not a date: ${options.startedAt}`);
-    return ms;
-  }
-  if (options.positionMinutes !== undefined && speed > 0)
-    return now - (options.positionMinutes * 60_000) / speed;
-  return now - (options.startedMinutesAgo ?? 0) * 60_000;
-}
-
 /** Builds the OpenF1 simulator: replays, tokens, faults and the MQTT broker. Serve it with `plugin`. */
 export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<OpenF1Sim> {
   const now = options.now ?? systemClock;
@@ -109,13 +83,7 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
   let tokenRequired = options.requireToken ?? false;
   let rateLimit = options.rateLimit ?? null;
   const hits = new Map<string, number[]>();
-  let replays: Replay[] = [];
-  let nextKey = FIRST_REPLAY_KEY;
   let refuseUntil = 0;
-  let nextId = 1;
-  let publishing: Promise<unknown> = Promise.resolve();
-  let closed = false;
-  let timer: NodeJS.Timeout | null = null;
 
   const push = await PushBroker.create((username, password) => {
     if (now() < refuseUntil) return 3;
@@ -123,98 +91,41 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
     return null;
   });
 
-  function addReplay(o: ReplayOptions): Replay {
-    const bundle = requireBundledSession(o.fixture);
-    const speed = o.speed ?? defaultSpeed;
-    if (!Number.isFinite(speed) || speed < 0) throw new Error('speed must be a number ≥ 0');
-    const key = nextKey++;
-    const replay = new Replay(
-      bundle,
-      o.sessionKey ?? key,
-      o.meetingKey ?? key,
-      resolveStart(o, now(), speed),
-      speed,
-    );
-    // What showed before the replay was set up happened "in the past": it is in REST, never pushed.
-    replay.published = replay.visibleCount(now());
-    replays.push(replay);
-    schedule();
-    return replay;
-  }
+  const publisher = new ReplayPublisher(push, now, defaultSpeed, options.maxPushPollMs ?? 250);
+  for (const r of options.replays ?? []) publisher.add(r);
+  publisher.schedule();
 
-  function tick(): Promise<number> {
-    const t = now();
-    const due: { at: number; replay: Replay; index: number }[] = [];
-    for (const r of replays) {
-      const n = r.visibleCount(t);
-      for (let i = r.published; i < n; i += 1) due.push({ at: r.messageVisibleAt(i), replay: r, index: i });
-      r.published = Math.max(r.published, n);
-    }
-    due.sort((a, b) => a.at - b.at);
-    const payloads = due.map(({ replay, index }) => ({
-      ...replay.liveRow(index),
-      _id: nextId++,
-      _key: `${replay.sessionKey}_${index}`,
-    }));
-    const done = publishing.then(async () => {
-      for (const p of payloads) await push.publish(RACE_CONTROL_TOPIC, p);
-      return payloads.length;
-    });
-    publishing = done;
-    return done;
-  }
-
-  function schedule(): void {
-    if (closed) return;
-    if (timer) clearTimeout(timer);
-    const t = now();
-    let next = Infinity;
-    for (const r of replays) {
-      if (r.published < r.bundle.messages.length) next = Math.min(next, r.messageVisibleAt(r.published));
-    }
-    const wait = Math.min(options.maxPushPollMs ?? 250, Math.max(1, next - t));
-    timer = setTimeout(() => {
-      timer = null;
-      void tick();
-      schedule();
-    }, wait);
-    timer.unref();
-  }
-
-  for (const r of options.replays ?? []) addReplay(r);
-  schedule();
-
-  const changed = () => options.onReplaysChanged?.(replays.map((r) => r.info(now())));
+  const changed = () => options.onReplaysChanged?.(publisher.replays.map((r) => r.info(now())));
 
   const control: OpenF1SimControl = {
     replay(o) {
-      const info = addReplay(o).info(now());
+      const info = publisher.add(o).info(now());
       changed();
       return info;
     },
     setReplays(list) {
-      const previous = replays;
-      replays = [];
+      const previous = publisher.replays;
+      publisher.replays = [];
       try {
-        const infos = list.map((o) => addReplay(o).info(now()));
+        const infos = list.map((o) => publisher.add(o).info(now()));
         changed();
         return infos;
       } catch (error) {
         // All or nothing: a bad entry leaves the replays as they were.
-        replays = previous;
-        schedule();
+        publisher.replays = previous;
+        publisher.schedule();
         throw error;
       }
     },
     clearReplays() {
-      replays = [];
+      publisher.replays = [];
       changed();
     },
-    replays: () => replays.map((r) => r.info(now())),
+    replays: () => publisher.replays.map((r) => r.info(now())),
     setSpeed(speed) {
       if (!Number.isFinite(speed) || speed < 0) throw new Error('speed must be a number ≥ 0');
-      for (const r of replays) r.setSpeed(speed, now());
-      schedule();
+      for (const r of publisher.replays) r.setSpeed(speed, now());
+      publisher.schedule();
       changed();
     },
     fault: (spec) => faults.add(spec),
@@ -232,7 +143,7 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
       return push.dropClients();
     },
     pushClients: () => push.connectedClients,
-    tick,
+    tick: () => publisher.tick(),
     requestCount: (path, since) => log.count(path, since),
     requestCounts: () => log.counts(),
     requestLog: () => log.list(),
@@ -283,52 +194,12 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
     });
     applyFaults(app, faults, OPENF1_FAULTS, pathOf);
 
-    app.post('/token', async (request: FastifyRequest, reply: FastifyReply) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const username = typeof body.username === 'string' ? body.username : '';
-      const password = typeof body.password === 'string' ? body.password : '';
-      if (!username || !password) {
-        return reply.code(422).send({ detail: 'username and password are required (form-encoded)' });
-      }
-      const token = tokens.exchange(username, password);
-      if (!token) return reply.code(401).send({ detail: 'Invalid username or password' });
-      return { expires_in: String(tokens.lifetimeSeconds), access_token: token, token_type: 'bearer' };
+    registerRestRoutes(app, {
+      now,
+      tokens,
+      tokenRequired: () => tokenRequired,
+      replays: () => publisher.replays,
     });
-
-    app.get(
-      '/v1/:endpoint',
-      async (request: FastifyRequest<{ Params: { endpoint: string } }>, reply: FastifyReply) => {
-        if (tokenRequired) {
-          const token = bearerToken(request);
-          if (!token) return reply.code(401).send({ detail: SESSION_LOCKED_DETAIL });
-          if (!tokens.isValid(token))
-            return reply.code(401).send({ detail: 'Could not validate credentials' });
-        }
-        const endpoint = request.params.endpoint as Endpoint;
-        if (!ENDPOINTS.includes(endpoint)) return reply.code(404).send({ detail: 'Not Found' });
-        const parsed = parseFilterQuery(splitUrl(request.url, prefix).query);
-        if (!parsed.ok) return reply.code(422).send({ detail: parsed.error });
-        const { filters, csv } = parsed.query;
-        if (endpoint === 'location' && !filters.has('session_key')) {
-          return reply
-            .code(422)
-            .send({ detail: 'Query too large: filter location by session_key (and driver_number, date).' });
-        }
-        const t = now();
-        const latest = usesLatest(filters)
-          ? latestKeys(replays, t)
-          : { session_key: null, meeting_key: null };
-        const rows = rowsAt(endpoint, replays, t).filter((row) => matchesFilters(row, filters, latest));
-        if (rows.length === 0) return reply.code(404).send({ detail: NO_RESULTS_DETAIL });
-        if (csv) {
-          return reply
-            .type('text/csv; charset=utf-8')
-            .header('content-disposition', `attachment; filename=${endpoint}.csv`)
-            .send(toCsv(rows));
-        }
-        return rows;
-      },
-    );
 
     if (options.controlRoutes ?? true) registerControlRoutes(app, control, () => loadBundledSessions());
   };
@@ -338,9 +209,8 @@ export async function createOpenF1Sim(options: OpenF1SimOptions = {}): Promise<O
   }
 
   async function close(): Promise<void> {
-    if (closed) return;
-    closed = true;
-    if (timer) clearTimeout(timer);
+    if (publisher.stopped) return;
+    publisher.stop();
     await push.close();
   }
 
