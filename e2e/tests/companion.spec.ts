@@ -100,55 +100,55 @@ const hueNear = (value: number, target: number) => {
   return Math.min(distance, 65_536 - distance) < 1_200;
 };
 
-test.describe('desktop companion', () => {
-  test.describe.configure({ mode: 'serial', retries: 0 });
+// The one journey's processes and ports: set by the hooks in useCompanionJourney, read by the test.
+let dataDir = '';
+let companionDir = '';
+let port = 0;
+let lifxPort = 0;
+let huePort = 0;
+let bridgePort = 0;
+let server: DemoServer | null = null;
+let companion: ChildProcess | null = null;
+let broker: ChildProcess | null = null;
+let subscriber: ChildProcess | null = null;
+let brokerPort = 0;
+/** What the MQTT subscriber saw, `topic payload` a line. */
+let mqttLines: string[] = [];
+let companionOutput: () => string = () => '';
+let api: APIRequestContext | null = null;
 
-  let dataDir = '';
-  let companionDir = '';
-  let port = 0;
-  let lifxPort = 0;
-  let huePort = 0;
-  let bridgePort = 0;
-  let server: DemoServer | null = null;
-  let companion: ChildProcess | null = null;
-  let broker: ChildProcess | null = null;
-  let subscriber: ChildProcess | null = null;
-  let brokerPort = 0;
-  /** What the MQTT subscriber saw, `topic payload` a line. */
-  let mqttLines: string[] = [];
-  let companionOutput: () => string = () => '';
-  let api: APIRequestContext | null = null;
+const startServer = () =>
+  startDemoServer({
+    port,
+    dataDir,
+    env: { DEMO_LIFX_LAN_PORT: String(lifxPort), DEMO_HUE_BRIDGE_PORT: String(huePort) },
+  });
+const setRace = (base: string, positionMinutes: number, speed: number) =>
+  setDemoRace(base, DEMO_FIXTURE, positionMinutes, speed);
+const setSpeed = setDemoRaceSpeed;
 
-  const startServer = () =>
-    startDemoServer({
-      port,
-      dataDir,
-      env: { DEMO_LIFX_LAN_PORT: String(lifxPort), DEMO_HUE_BRIDGE_PORT: String(huePort) },
-    });
-  const setRace = (base: string, positionMinutes: number, speed: number) =>
-    setDemoRace(base, DEMO_FIXTURE, positionMinutes, speed);
-  const setSpeed = setDemoRaceSpeed;
+/** The LAN simulator's Govee devices and Nanoleaf controllers, as `/sims/lan/state` shows them. */
+async function lanState(base: string) {
+  return (await (await fetch(`${base}/sims/lan/state`)).json()) as {
+    govee: { devices: { on: boolean; lanControl: boolean; hex: string }[] };
+    nanoleaf: { devices: { on: boolean; panels: { hex: string }[] }[] };
+    wled: { devices: { state: { on: boolean }; hex: string; effect: string }[] };
+    homeAssistant: { lights: { state: string; hs: [number, number] | null; hex: string }[] };
+  };
+}
 
-  /** The LAN simulator's Govee devices and Nanoleaf controllers, as `/sims/lan/state` shows them. */
-  async function lanState(base: string) {
-    return (await (await fetch(`${base}/sims/lan/state`)).json()) as {
-      govee: { devices: { on: boolean; lanControl: boolean; hex: string }[] };
-      nanoleaf: { devices: { on: boolean; panels: { hex: string }[] }[] };
-      wled: { devices: { state: { on: boolean }; hex: string; effect: string }[] };
-      homeAssistant: { lights: { state: string; hs: [number, number] | null; hex: string }[] };
-    };
-  }
+async function bulbs(base: string): Promise<Bulb[]> {
+  const state = (await (await fetch(`${base}/sims/lan/state`)).json()) as { lifx: { bulbs: Bulb[] } };
+  return state.lifx.bulbs;
+}
 
-  async function bulbs(base: string): Promise<Bulb[]> {
-    const state = (await (await fetch(`${base}/sims/lan/state`)).json()) as { lifx: { bulbs: Bulb[] } };
-    return state.lifx.bulbs;
-  }
+async function status(): Promise<CompanionStatus> {
+  const response = await fetch(`http://127.0.0.1:${bridgePort}/api/status`);
+  return (await response.json()) as CompanionStatus;
+}
 
-  async function status(): Promise<CompanionStatus> {
-    const response = await fetch(`http://127.0.0.1:${bridgePort}/api/status`);
-    return (await response.json()) as CompanionStatus;
-  }
-
+/** Free ports and a demo server before the journey; every process it started is ended after it. */
+function useCompanionJourney() {
   test.beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-server-'));
     companionDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-data-'));
@@ -175,6 +175,11 @@ test.describe('desktop companion', () => {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(companionDir, { recursive: true, force: true });
   });
+}
+
+test.describe('desktop companion', () => {
+  test.describe.configure({ mode: 'serial', retries: 0 });
+  useCompanionJourney();
 
   test('links in the browser, follows the race with the browser closed, survives a server crash, and learns it was unlinked', async ({
     browser,
