@@ -6,6 +6,7 @@ export * from './sessions/index.js';
 export * from './plans/index.js';
 export * from './validation/index.js';
 export * from './effects/index.js';
+export * from './looks/index.js';
 export * from './delay/index.js';
 export * from './schedule/index.js';
 export * from './color/index.js';

@@ -1,87 +1,16 @@
-import {
-  CAUTION_SOLID_AFTER_MS,
-  CAUTION_STROBE_CYCLES,
-  CAUTION_STROBE_PERIOD_MS,
-  CHECKERED_SOLID_AFTER_MS,
-  CHECKERED_STROBE_CYCLES,
-  CHECKERED_STROBE_PERIOD_MS,
-  DIM_BRIGHTNESS,
-  FASTEST_LAP_SHOW_MS,
-  FULL_BRIGHTNESS,
-  GREEN_DIM_AFTER_MS,
-  GREEN_TRANSITION_MS,
-  TEST_FLAG_HOLD_MS,
-} from '../constants.js';
+import { TEST_FLAG_HOLD_MS } from '../constants.js';
 import { EFFECT_FLAGS, type EffectFlag } from '../flags/types.js';
-import { COLOR_PRESETS, FASTEST_LAP_PURPLE, type LightColor } from './colors.js';
+import { DEFAULT_LOOK_SET } from '../looks/presets.js';
+import { createLookSteps } from '../looks/steps.js';
+import type { LookSet } from '../looks/types.js';
+import type { LightColor } from './colors.js';
+import type { EffectResult, LightStep } from './light-step.js';
 
-/**
- * One command of a light program. `atMs` is the offset from the flag's start, so a player
- * schedules every step against one clock instead of chaining waits (no drift).
- */
-export type LightStep =
-  | {
-      kind: 'set-state';
-      atMs: number;
-      color: LightColor;
-      brightness: number;
-      /** Fade time of the change. */
-      transitionMs: number;
-    }
-  | {
-      /**
-       * Alternates `color` and `fromColor` every half period for `cycles` periods. LIFX cloud
-       * sends it as one pulse request (color, from_color, period s, cycles); Hue and the
-       * screen play it as 2 × cycles state changes.
-       */
-      kind: 'strobe';
-      atMs: number;
-      color: LightColor;
-      fromColor: LightColor;
-      brightness: number;
-      periodMs: number;
-      cycles: number;
-    }
-  | {
-      /** Return to the lasting state's look (after the momentary fastest lap). */
-      kind: 'restore';
-      atMs: number;
-    };
-
-export interface LightProgram {
-  flag: EffectFlag;
-  steps: LightStep[];
-  /** When the last step has finished. */
-  durationMs: number;
-}
-
-export type EffectResult = { ok: true; program: LightProgram } | { ok: false; warning: string };
+export type { EffectResult, LightProgram, LightStep } from './light-step.js';
 
 /** True for the flags SPEC §4 gives an effect. */
 export function isEffectFlag(flag: unknown): flag is EffectFlag {
   return typeof flag === 'string' && (EFFECT_FLAGS as readonly string[]).includes(flag);
-}
-
-function steady(color: LightColor): LightStep[] {
-  return [
-    { kind: 'set-state', atMs: 0, color, brightness: FULL_BRIGHTNESS, transitionMs: GREEN_TRANSITION_MS },
-    { kind: 'set-state', atMs: GREEN_DIM_AFTER_MS, color, brightness: DIM_BRIGHTNESS, transitionMs: 0 },
-  ];
-}
-
-function caution(color: LightColor): LightStep[] {
-  return [
-    {
-      kind: 'strobe',
-      atMs: 0,
-      color,
-      fromColor: COLOR_PRESETS.black,
-      brightness: FULL_BRIGHTNESS,
-      periodMs: CAUTION_STROBE_PERIOD_MS,
-      cycles: CAUTION_STROBE_CYCLES,
-    },
-    { kind: 'set-state', atMs: CAUTION_SOLID_AFTER_MS, color, brightness: DIM_BRIGHTNESS, transitionMs: 0 },
-  ];
 }
 
 function stepEnd(step: LightStep): number {
@@ -90,69 +19,32 @@ function stepEnd(step: LightStep): number {
   return step.atMs;
 }
 
-function stepsFor(flag: EffectFlag): LightStep[] {
-  switch (flag) {
-    case 'green':
-      return steady(COLOR_PRESETS.green);
-    case 'yellow':
-    case 'safety':
-      return caution(COLOR_PRESETS.yellow);
-    case 'red':
-      return caution(COLOR_PRESETS.red);
-    case 'vsc':
-    case 'vsc_ending':
-      return steady(COLOR_PRESETS.orange);
-    case 'fastest_lap':
-      return [
-        {
-          kind: 'set-state',
-          atMs: 0,
-          color: FASTEST_LAP_PURPLE,
-          brightness: FULL_BRIGHTNESS,
-          transitionMs: 0,
-        },
-        { kind: 'restore', atMs: FASTEST_LAP_SHOW_MS },
-      ];
-    case 'checkered':
-      return [
-        {
-          kind: 'strobe',
-          atMs: 0,
-          color: COLOR_PRESETS.white,
-          fromColor: COLOR_PRESETS.black,
-          brightness: FULL_BRIGHTNESS,
-          periodMs: CHECKERED_STROBE_PERIOD_MS,
-          cycles: CHECKERED_STROBE_CYCLES,
-        },
-        {
-          kind: 'set-state',
-          atMs: CHECKERED_SOLID_AFTER_MS,
-          color: COLOR_PRESETS.white,
-          brightness: FULL_BRIGHTNESS,
-          transitionMs: 0,
-        },
-      ];
-  }
+function stepsFor(flag: EffectFlag, lookSet: LookSet): LightStep[] {
+  const look = lookSet.flags[flag];
+  return look.kind === 'leave' ? [] : createLookSteps(flag, look, lookSet);
 }
 
 /**
- * SPEC §4 "Light effects": the timed program for a flag. An unknown flag gives a warning and no
- * program (the caller logs it and ignores the flag).
+ * The timed program for a flag in a fan's look set; without one, or with TRACKSIDE, exactly SPEC §4
+ * "Light effects". An unknown flag gives a warning and no program (the caller logs it and ignores
+ * the flag). A flag the set leaves alone (`{ kind: 'leave' }`) is ok with no steps and a duration of
+ * 0: a player then changes nothing, and the lights keep what they showed.
  */
-export function createLightProgram(flag: unknown): EffectResult {
+export function createLightProgram(flag: unknown, lookSet: LookSet = DEFAULT_LOOK_SET): EffectResult {
   if (!isEffectFlag(flag)) return { ok: false, warning: `Unknown flag type: ${String(flag)}` };
-  const steps = stepsFor(flag);
-  return { ok: true, program: { flag, steps, durationMs: Math.max(...steps.map(stepEnd)) } };
+  const steps = stepsFor(flag, lookSet);
+  return { ok: true, program: { flag, steps, durationMs: Math.max(0, ...steps.map(stepEnd)) } };
 }
 
 /**
  * A test of a flag (SPEC §2 "Test your lights"): its effect, its settled look held for
  * TEST_FLAG_HOLD_MS, then a `restore` to the flag the lights showed before it. A test is momentary:
- * it never becomes the lights' lasting flag, so the race's own flag comes back.
+ * it never becomes the lights' lasting flag, so the race's own flag comes back. A flag the look set
+ * leaves alone tests as no steps at all: nothing changed, so nothing is restored.
  */
-export function createTestProgram(flag: unknown): EffectResult {
-  const result = createLightProgram(flag);
-  if (!result.ok) return result;
+export function createTestProgram(flag: unknown, lookSet: LookSet = DEFAULT_LOOK_SET): EffectResult {
+  const result = createLightProgram(flag, lookSet);
+  if (!result.ok || result.program.steps.length === 0) return result;
   const restoreAt = result.program.durationMs + TEST_FLAG_HOLD_MS;
   return {
     ok: true,
@@ -169,10 +61,14 @@ export function createTestProgram(flag: unknown): EffectResult {
 
 /**
  * The look a flag settles on (the last set-state), used to restore after a fastest lap and by
- * drivers that cannot play timed effects.
+ * drivers that cannot play timed effects. Null for the momentary fastest lap and for a flag the look
+ * set leaves alone.
  */
-export function getSettledLook(flag: EffectFlag): { color: LightColor; brightness: number } | null {
-  const settled = stepsFor(flag)
+export function getSettledLook(
+  flag: EffectFlag,
+  lookSet: LookSet = DEFAULT_LOOK_SET,
+): { color: LightColor; brightness: number } | null {
+  const settled = stepsFor(flag, lookSet)
     .filter((step): step is Extract<LightStep, { kind: 'set-state' }> => step.kind === 'set-state')
     .at(-1);
   return flag === 'fastest_lap' || settled === undefined

@@ -1,0 +1,4 @@
+export * from './types.js';
+export * from './limits.js';
+export * from './presets.js';
+export * from './steps.js';
