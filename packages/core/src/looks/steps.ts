@@ -5,11 +5,12 @@ import {
   BREATHE_LOW_RATIO,
   BREATHE_PERIOD_MS,
   LOOK_BRIGHTNESS_MIN,
+  NO_FLASH_MIN_PERIOD_MS,
   PULSE_MIN_PERIOD_MS,
   getSteadyFadeMs,
   getStrobeTiming,
 } from './limits.js';
-import type { LookSet, ShowLook } from './types.js';
+import type { LookEffect, LookSet, ShowLook } from './types.js';
 
 /** What a look's effect plays from 0, and when its last change has finished. */
 interface EffectSteps {
@@ -22,6 +23,7 @@ interface EffectInput {
   flag: EffectFlag;
   look: ShowLook;
   color: LightColor;
+  noFlashing: boolean;
   level: (percent: number) => number;
 }
 
@@ -47,10 +49,11 @@ function onOffSteps(input: EffectInput, periodMs: number, cycles: number): Effec
   return { steps: [step], endMs: periodMs * cycles };
 }
 
-/** The pulses spread over `effectMs`, never faster than PULSE_MIN_PERIOD_MS. */
+/** The pulses spread over `effectMs`; slowed to NO_FLASH_MIN_PERIOD_MS with no flashing. */
 function pulseSteps(input: EffectInput, count: number): EffectSteps {
   const spread = Math.floor(input.look.effectMs / count);
-  return onOffSteps(input, Math.max(spread, PULSE_MIN_PERIOD_MS), count);
+  const floor = input.noFlashing ? NO_FLASH_MIN_PERIOD_MS : PULSE_MIN_PERIOD_MS;
+  return onOffSteps(input, Math.max(spread, floor), count);
 }
 
 /** Whole breaths that fit in `effectMs` (at least one): a fade up, then a fade down, each half a breath. */
@@ -71,8 +74,13 @@ function breatheSteps({ look, color, level }: EffectInput): EffectSteps {
   return { steps, endMs: breaths * BREATHE_PERIOD_MS };
 }
 
+/** With no flashing a strobe plays as the steady look; the other effects adapt their own timing. */
+function effectToPlay(effect: LookEffect, noFlashing: boolean): LookEffect {
+  return noFlashing && effect.kind === 'strobe' ? { kind: 'steady' } : effect;
+}
+
 function effectSteps(input: EffectInput): EffectSteps {
-  const effect = input.look.effect;
+  const effect = effectToPlay(input.look.effect, input.noFlashing);
   switch (effect.kind) {
     case 'steady':
       return steadySteps(input);
@@ -95,7 +103,7 @@ function effectSteps(input: EffectInput): EffectSteps {
 export function createLookSteps(flag: EffectFlag, look: ShowLook, lookSet: LookSet): LightStep[] {
   const level = (percent: number) => Math.min(percent, lookSet.brightnessCap) / 100;
   const color: LightColor = look.color;
-  const effect = effectSteps({ flag, look, color, level });
+  const effect = effectSteps({ flag, look, color, noFlashing: lookSet.noFlashing, level });
   const settleAt = Math.max(look.effectMs, effect.endMs);
   const settle: LightStep =
     flag === 'fastest_lap'
