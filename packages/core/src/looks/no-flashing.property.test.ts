@@ -167,7 +167,7 @@ describe('no flashing', () => {
       ...calmTrackside,
       flags: {
         ...TRACKSIDE.flags,
-        yellow: { ...TRACKSIDE.flags.yellow, effect: { kind: 'pulse', count: 4 } } as FlagLook,
+        yellow: { ...yellowLook, effect: { kind: 'pulse', count: 4 } },
       },
     };
     const yellow = createLightProgram('yellow', fast);
