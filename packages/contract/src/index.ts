@@ -10,6 +10,8 @@ import { preferenceRoutes } from './routes/preferences.js';
 export * from './define.js';
 export * from './errors.js';
 export * from './limits.js';
+export * from './looks.js';
+export * from './looks-file.js';
 export * from './routes/auth.js';
 export * from './routes/devices.js';
 export * from './routes/govee.js';

@@ -15,6 +15,7 @@ import {
   PREFERENCES_MAX_OFFSET_MS,
   PREFERENCES_WRITES_PER_MINUTE,
 } from '../limits.js';
+import { LookSetSchema } from '../looks.js';
 import { safeString } from '../strings.js';
 
 const lightId = safeString('light id', { min: 1, max: 128 });
@@ -68,6 +69,11 @@ export const PreferencesSchema = z
       }),
     /** Documents stored before this field existed read as `companion`. */
     sharedLightsDriver: z.enum(SHARED_LIGHTS_DRIVER_VALUES).default('companion'),
+    /**
+     * How each flag looks on the account's lights (core's LookSet). Absent: Trackside, SPEC §4's
+     * effects, so documents stored before this field existed play exactly what they played.
+     */
+    looks: LookSetSchema.optional(),
   })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof PreferencesSchema>;
