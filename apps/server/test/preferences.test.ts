@@ -7,7 +7,7 @@ import {
   PreferencesDocumentSchema,
   type Preferences,
 } from '@flaglight/contract';
-import { LIGHT_PROVIDERS } from '@flaglight/core';
+import { CALM, COLOR_PRESETS, LIGHT_PROVIDERS } from '@flaglight/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createSystemTimers } from '../src/live/clock.js';
@@ -286,6 +286,27 @@ function documentContentTests() {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'invalid_input' });
+  });
+
+  test('a Calm look set is kept whole and read back', async () => {
+    const gil = await signUp(t);
+    const res = await request(t, gil).put({
+      version: 0,
+      preferences: { ...DEFAULT_PREFERENCES, looks: CALM },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await request(t, gil).get()).json().preferences.looks).toEqual(CALM);
+  });
+
+  test('a look with a hue of 400 is refused with a 400 naming the field', async () => {
+    const red = { ...CALM.flags.red, color: { ...COLOR_PRESETS.red, hue: 400 } };
+    const looks = { ...CALM, flags: { ...CALM.flags, red } };
+    const res = await request(t, alice).put({ version: 0, preferences: { ...changed(), looks } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'preferences.looks.flags.red.color.hue: must be 0 to 360',
+      code: 'invalid_input',
+    });
   });
 
   test('a body without a version or with missing fields is refused', async () => {
