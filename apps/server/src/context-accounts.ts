@@ -1,7 +1,7 @@
 // The composition root's account steps: sign-in, preferences and linked companions; payments.
 import { createLoginThrottle } from './auth/login-throttle.js';
 import { createAuthService } from './auth/service.js';
-import type { ContextBasics } from './context.js';
+import type { ContextBasics } from './context-basics.js';
 import { createDeviceService } from './devices/service.js';
 import { createDeviceStreams } from './live/device-streams.js';
 import type { RedisBus } from './live/redis.js';

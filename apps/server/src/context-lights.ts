@@ -1,5 +1,5 @@
 // The composition root's cloud light steps: Hue's remote API and Govee's cloud, per user.
-import type { ContextBasics } from './context.js';
+import type { ContextBasics } from './context-basics.js';
 import { createGoveeCloudClient } from './govee/client.js';
 import { createGoveeService } from './govee/service.js';
 import { createBrowserBinding } from './hue/browser-binding.js';

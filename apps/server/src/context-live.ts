@@ -1,6 +1,6 @@
 // The composition root's live steps: the OpenF1 client, and the live hub with what it shares
 // across instances (DESIGN §1, §3).
-import type { ContextBasics } from './context.js';
+import type { ContextBasics } from './context-basics.js';
 import { createInProcessBus } from './live/bus.js';
 import type { Timers } from './live/clock.js';
 import { startF1Feed } from './live/f1-feed.js';

@@ -5,9 +5,10 @@ import { createAdminService, type AdminService } from './admin/service.js';
 import type { AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { buildAccounts, buildPayments } from './context-accounts.js';
+import type { ContextBasics, ContextOptions } from './context-basics.js';
 import { buildGovee, buildHue } from './context-lights.js';
 import { buildLive, buildOpenF1Client } from './context-live.js';
-import { createDatabase, type Db, type DatabaseOptions } from './db/database.js';
+import { createDatabase, type Db } from './db/database.js';
 import { tightenDataDir } from './db/private-files.js';
 import type { DemoSims } from './demo/sims.js';
 import type { DeviceService } from './devices/service.js';
@@ -20,7 +21,6 @@ import { createSystemTimers, type Timers } from './live/clock.js';
 import type { DeviceStreams } from './live/device-streams.js';
 import type { F1Feed } from './live/f1-feed.js';
 import type { LiveHub } from './live/hub.js';
-import type { PushConnector } from './live/push.js';
 import { createRedisTicketStore, type RedisBus } from './live/redis.js';
 import { createStreamLimits, type StreamLimits } from './live/stream-limits.js';
 import { createTicketStore, type TicketStore } from './live/tickets.js';
@@ -36,6 +36,8 @@ import { createScheduleService, type ScheduleService } from './schedule/service.
 import { createSessionLookup } from './tracking/known-session.js';
 import { createTrackingService, type TrackingService } from './tracking/service.js';
 import { createTurnstileVerifier, type TurnstileVerifier } from './turnstile/client.js';
+
+export type { ContextBasics, ContextOptions } from './context-basics.js';
 
 /**
  * The composition root's services (CONVENTIONS.md): everything the routes need is built here from
@@ -79,32 +81,6 @@ export interface AppContext {
   sims: DemoSims | undefined;
   now: () => Date;
   close(): Promise<void>;
-}
-
-export interface ContextOptions {
-  database?: DatabaseOptions;
-  logger?: Logger;
-  now?: () => Date;
-  /** The live hub's clock and timers (tests pass a fake one). */
-  timers?: Timers;
-  connectPush?: PushConnector;
-  /** How long the server waits for the Hue remote API (default 10 s; tests shorten it). */
-  hueTimeoutMs?: number;
-  /** How long the server waits for Govee's cloud (default 10 s; tests shorten it). */
-  goveeTimeoutMs?: number;
-}
-
-/** What every step of the composition root builds on. */
-export interface ContextBasics {
-  config: Config;
-  options: ContextOptions;
-  logger: Logger;
-  now: () => Date;
-  db: Db;
-  sims: DemoSims | undefined;
-  /** A simulator's URL (demo mode); throws in live mode, where config names every outside service. */
-  simUrl: (path: string) => string;
-  mailer: Mailer;
 }
 
 /** The simulators, in demo mode only: live mode never loads @flaglight/sims. */

@@ -4,7 +4,7 @@ import { createEmailVerificationsRepository } from './email-verifications-reposi
 import { sendInBackground, verificationMail } from './mails.js';
 import { AUTH_MESSAGES } from './messages.js';
 import type { UserRow, UsersRepository } from './repository.js';
-import type { AuthServiceDeps } from './service.js';
+import type { AuthServiceDeps } from './service-deps.js';
 import { createToken, hashToken } from './tokens.js';
 import { DAY_MS, describeWait, verificationWaitMs } from './verification-limits.js';
 

@@ -6,7 +6,7 @@ import { AUTH_MESSAGES } from './messages.js';
 import { createPasswordResetsRepository } from './password-resets-repository.js';
 import { hashPassword } from './passwords.js';
 import type { UsersRepository } from './repository.js';
-import type { AuthServiceDeps } from './service.js';
+import type { AuthServiceDeps } from './service-deps.js';
 import { createToken, hashToken } from './tokens.js';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;

@@ -1,17 +1,15 @@
 import { computeTrialExpiry, type User } from '@flaglight/core';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
 import { HttpError, unauthorized } from '../http/errors.js';
-import type { Mailer } from '../mail/mailer.js';
 import { accessOf } from './access.js';
 import { createEmailVerification } from './email-verification.js';
-import type { LoginThrottle } from './login-throttle.js';
 import { AUTH_MESSAGES } from './messages.js';
 import { createPasswordReset } from './password-reset.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { createAuthSessionsRepository, createUsersRepository, toUser, type UserRow } from './repository.js';
+import type { AuthServiceDeps } from './service-deps.js';
 import { createToken, hashToken } from './tokens.js';
+
+export type { AuthServiceDeps } from './service-deps.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export { EMAIL_VERIFICATION_TTL_MS, type ResendResult } from './email-verification.js';
@@ -22,18 +20,6 @@ export { VERIFICATION_MAILS_PER_DAY, VERIFICATION_MAILS_PER_HOUR } from './verif
 /** The token of a `Bearer` header, if it has one. */
 function bearerToken(authorization: string | undefined): string | undefined {
   return /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-}
-
-export interface AuthServiceDeps {
-  db: Db;
-  config: Config;
-  mailer: Mailer;
-  logger: Logger;
-  now: () => Date;
-  /** Race start times of the calendar, for the trial length rule (DESIGN §6). */
-  raceStarts: () => Promise<Date[]>;
-  /** Growing waits after failed sign-ins per e-mail address (login-throttle.ts). */
-  loginThrottle: LoginThrottle;
 }
 
 export interface Authenticated {

@@ -17,7 +17,7 @@ import type {
   DeviceCodeRow,
   DeviceRow,
 } from './repository.js';
-import type { DeviceServiceDeps } from './service.js';
+import type { DeviceServiceDeps } from './service-deps.js';
 import { drawUserCode, formatUserCode, normalizeUserCode } from './user-codes.js';
 
 /**

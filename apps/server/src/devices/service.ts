@@ -8,12 +8,13 @@ import {
 import type { EffectFlag } from '@flaglight/core';
 import type { UserRow } from '../auth/repository.js';
 import { hashToken } from '../auth/tokens.js';
-import type { Db } from '../db/database.js';
 import { notFound, unauthorized } from '../http/errors.js';
-import type { UserEvents } from '../live/user-events.js';
 import { createDeviceGrant } from './device-grant.js';
 import { DEVICE_MESSAGES } from './messages.js';
 import { createDeviceCodesRepository, createDevicesRepository, type DeviceRow } from './repository.js';
+import type { DeviceServiceDeps } from './service-deps.js';
+
+export type { DeviceServiceDeps } from './service-deps.js';
 
 export { MIN_POLL_GAP_MS } from './device-grant.js';
 export { DEVICE_MESSAGES } from './messages.js';
@@ -21,23 +22,6 @@ export { formatUserCode, normalizeUserCode } from './user-codes.js';
 
 /** `last_seen_at` is written at most this often per device (not on every request). */
 export const LAST_SEEN_EVERY_MS = 60_000;
-
-export interface DeviceServiceDeps {
-  db: Db;
-  publicUrl: string;
-  now: () => Date;
-  /** Whether a device has an open event stream on this instance. */
-  isOnline: (deviceId: string) => boolean;
-  /** Called after a device is unlinked: its open streams close. */
-  onRevoked: (deviceId: string) => void;
-  /** Account-wide stream events: `devices` when a companion's lights change, `test` for its streams. */
-  events: Pick<UserEvents, 'publish'>;
-  /**
-   * A companion was linked that is the same computer as an earlier one of the account (same name and
-   * platform, the earlier one unlinked or offline): its room delay goes over (decision 041).
-   */
-  onRelinked?: (link: { userId: string; fromDeviceId: string; toDeviceId: string }) => Promise<void>;
-}
 
 /** A stored light list as the contract's lights; anything unreadable (never written by us) is none. */
 function parseLights(json: string | null): DeviceLight[] {

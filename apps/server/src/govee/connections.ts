@@ -8,7 +8,7 @@ import type { GoveeDevice, GoveeRateInfo } from './client.js';
 import { GOVEE_MESSAGES, goveeNotConnected, toGoveeHttpError } from './errors.js';
 import { createGoveeRepository, type GoveeRepository } from './repository.js';
 import { createGoveeLink, type GoveeLink } from './sender.js';
-import type { GoveeServiceDeps } from './service.js';
+import type { GoveeServiceDeps } from './service-deps.js';
 
 /** A device list serves flags this long; Govee allows only 10 list calls a minute. */
 export const GOVEE_LIST_TTL_MS = 60_000;

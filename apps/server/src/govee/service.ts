@@ -1,28 +1,17 @@
 import type { GoveeDiagnostics, GoveeLightView } from '@flaglight/contract';
 import type { EffectFlag } from '@flaglight/core';
-import type { Logger } from 'pino';
-import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import type { SecretBox } from '../hue/crypto.js';
 import { planFlag, toGoveeRgb, type GoveeLook } from './budget.js';
-import type { GoveeCloudClient, GoveeDevice } from './client.js';
+import type { GoveeDevice } from './client.js';
 import { createGoveeConnections, sealContext } from './connections.js';
 import { connectedDiagnostics, diagnosticProblem, notConnectedDiagnostics } from './diagnostics.js';
 import { toGoveeHttpError } from './errors.js';
 import { checkGoveeApiKey } from './key.js';
+import type { GoveeServiceDeps } from './service-deps.js';
+
+export type { GoveeServiceDeps } from './service-deps.js';
 
 export { GOVEE_LIST_TTL_MS } from './connections.js';
-
-export interface GoveeServiceDeps {
-  db: Db;
-  /** Seals keys at rest (a box of its own, derived from APP_SECRET: docs/decisions/009). */
-  box: SecretBox;
-  client: GoveeCloudClient;
-  logger: Logger;
-  now: () => Date;
-  /** Tests shorten the coalescing window; the minute budget is Govee's. */
-  coalesceMs?: number;
-}
 
 function toView(device: GoveeDevice): GoveeLightView {
   return {

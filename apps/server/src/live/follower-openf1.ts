@@ -5,7 +5,7 @@ import { nextPollDelay, POLL_INTERVAL_MS } from '@flaglight/core';
 import type { OpenF1Result } from '../openf1/client.js';
 import type { TimerHandle } from './clock.js';
 import type { SessionDeriver } from './deriver.js';
-import type { LiveFollowerOptions, SourceHealth } from './follower.js';
+import type { LiveFollowerOptions, SourceHealth } from './follower-options.js';
 import type { PushConnection } from './push.js';
 import type { StatusEventData } from './types.js';
 
