@@ -73,6 +73,9 @@ const boundaries = Object.entries(MAY_IMPORT).flatMap(([workspace, allowed]) => 
     : []),
 ]);
 
+/** `max-lines-per-function` counts the lines that hold code, the functions inside a function included. */
+const FUNCTION_LINES = (max) => ({ max, skipBlankLines: true, skipComments: true, IIFEs: true });
+
 export default tseslint.config(
   {
     ignores: [
@@ -259,4 +262,17 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  // A function a reader can hold in their head (decision 043): at most 150 lines, not counting
+  // blank lines and comments. A longer one is split by job into named pieces.
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: { 'max-lines-per-function': ['error', FUNCTION_LINES(150)] },
+  },
+  // Tests may go to 200: a describe holds its cases in one place. So may the simulators, whose
+  // fakes answer a whole protocol from one closure.
+  {
+    files: ['**/*.test.{ts,tsx}', '**/test/**/*.{ts,tsx}', 'e2e/**/*.ts', 'packages/sims/src/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', FUNCTION_LINES(200)] },
+  },
+  // Exceptions, each with its reason: none today. Name one here, with why, before raising a limit.
 );
