@@ -32,10 +32,6 @@ for (const file of REAL_TIME_FILES) {
 }
 const REAL_TIME = REAL_TIME_FILES.map((file) => `**/${file}`);
 
-// `npm test` runs the two projects as lanes of their own, side by side (scripts/test-lanes.mjs): each
-// lane keeps its failures and reports apart, so neither clears the other's.
-const LANE = process.env.E2E_LANE ? `-${process.env.E2E_LANE.replace(/[^a-z-]/g, '')}` : '';
-
 // A fresh database per run. The config is loaded by the runner and again by every worker;
 // workers inherit the runner's environment, so they all agree on the one folder.
 process.env.FLAGLIGHT_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'flaglight-e2e-'));
@@ -43,7 +39,7 @@ process.env.FLAGLIGHT_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'flagligh
 export default defineConfig({
   testDir: path.join(E2E_DIR, 'tests'),
   // Failures (traces, and for screenshots the actual image and its diff) land here, git-ignored.
-  outputDir: path.join(E2E_DIR, `artifacts/test-results${LANE}`),
+  outputDir: path.join(E2E_DIR, 'artifacts/test-results'),
   // Committed baselines of toHaveScreenshot, taken with this machine's Chromium and fonts.
   snapshotPathTemplate: path.join(E2E_DIR, 'screenshots/{arg}{ext}'),
   // Two journeys at a time. The real-time ones run one after another from the start, beside the
@@ -63,9 +59,9 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [
     ['list'],
-    ['html', { outputFolder: path.join(E2E_DIR, `artifacts/report${LANE}`), open: 'never' }],
+    ['html', { outputFolder: path.join(E2E_DIR, 'artifacts/report'), open: 'never' }],
     // Read by scripts/test-summary.mjs for CI's closing line.
-    ['json', { outputFile: path.join(E2E_DIR, '..', 'test-results', `playwright${LANE}.json`) }],
+    ['json', { outputFile: path.join(E2E_DIR, '..', 'test-results', 'playwright.json') }],
   ],
   use: {
     baseURL: BASE_URL,
