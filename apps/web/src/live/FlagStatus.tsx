@@ -62,7 +62,9 @@ export function FlagHistory({ state }: { state: LiveConnectionState }) {
   if (state.history.length === 0) return null;
   return (
     <details open className="rounded-control border border-ink-600 p-3">
-      <summary className="cursor-pointer font-semibold">Recent flags ({state.history.length})</summary>
+      <summary className="min-h-11 cursor-pointer py-2 font-semibold">
+        Recent flags ({state.history.length})
+      </summary>
       <ol aria-label="Recent flags" className="mt-2 flex flex-col gap-1">
         {state.history.map((entry, i) => (
           <li key={`${entry.at}-${i}`} className="flex flex-wrap gap-x-3 text-ink-300">
