@@ -9,13 +9,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { signedInUser } from '../http/auth.js';
 import { fromContract } from '../http/contract-route.js';
 import { HttpError, notFound } from '../http/errors.js';
-import type { Timers } from './clock.js';
-import type { DeviceStreams } from './device-streams.js';
 import { serveEventStream, tooManyStreams, type EventStreamDeps } from './event-stream.js';
 import { SessionNotFoundError, type LiveHub } from './hub.js';
-import type { StreamLimits } from './stream-limits.js';
-import type { TicketStore } from './tickets.js';
-import type { UserEvents } from './user-events.js';
 
 export { DEVICE_STREAM_HEARTBEAT_MS, FULL_RETRY_AFTER_S, tooManyStreams } from './event-stream.js';
 export { RETRY_MS } from './sse-frames.js';
@@ -97,14 +92,7 @@ function centralizedStatusRoute(fastify: FastifyInstance, hub: LiveHub): void {
 /** DESIGN §5.4: tickets, the event stream, the fallback state, and SPEC §7 centralized-status. */
 export async function liveRoutes(
   fastify: FastifyInstance,
-  opts: {
-    hub: LiveHub;
-    tickets: TicketStore;
-    timers: Timers;
-    limits: StreamLimits;
-    userEvents: UserEvents;
-    deviceStreams: DeviceStreams;
-  },
+  opts: Omit<EventStreamDeps, 'streams' | 'unavailable'>,
 ) {
   const streams = new Set<() => void>();
   // Open streams would keep the server from closing.
