@@ -298,6 +298,29 @@ function documentContentTests() {
     expect((await request(t, gil).get()).json().preferences.looks).toEqual(CALM);
   });
 
+  test('the follow settings are kept whole, and an unknown session kind is refused by name', async () => {
+    const hana = await signUp(t);
+    const lightFollow = {
+      sessions: ['qualifying', 'race'],
+      afterGreen: { action: 'give-back', afterSeconds: 90 },
+      sessionEnd: 'as-it-was',
+    };
+    const res = await request(t, hana).put({
+      version: 0,
+      preferences: { ...DEFAULT_PREFERENCES, lightFollow },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await request(t, hana).get()).json().preferences.lightFollow).toEqual(lightFollow);
+    const bad = await request(t, hana).put({
+      version: 1,
+      preferences: { ...DEFAULT_PREFERENCES, lightFollow: { ...lightFollow, sessions: ['karting'] } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe(
+      'preferences.lightFollow.sessions.0: unknown session kind "karting" (known: practice, qualifying, sprint_qualifying, sprint, race)',
+    );
+  });
+
   test('a look with a hue of 400 is refused with a 400 naming the field', async () => {
     const red = { ...CALM.flags.red, color: { ...COLOR_PRESETS.red, hue: 400 } };
     const looks = { ...CALM, flags: { ...CALM.flags, red } };

@@ -12,6 +12,7 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './looks.js';
 export * from './looks-file.js';
+export * from './light-follow.js';
 export * from './routes/auth.js';
 export * from './routes/devices.js';
 export * from './routes/govee.js';

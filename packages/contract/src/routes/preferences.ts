@@ -15,6 +15,7 @@ import {
   PREFERENCES_MAX_OFFSET_MS,
   PREFERENCES_WRITES_PER_MINUTE,
 } from '../limits.js';
+import { LightFollowSchema } from '../light-follow.js';
 import { LookSetSchema } from '../looks.js';
 import { safeString } from '../strings.js';
 
@@ -74,6 +75,11 @@ export const PreferencesSchema = z
      * effects, so documents stored before this field existed play exactly what they played.
      */
     looks: LookSetSchema.optional(),
+    /**
+     * Which sessions drive the lights and what a long green and the session's end do (core's
+     * LightFollowSettings). Absent: DEFAULT_LIGHT_FOLLOW, what Flaglight did before fans could choose.
+     */
+    lightFollow: LightFollowSchema.optional(),
   })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof PreferencesSchema>;
