@@ -28,11 +28,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { loadUpdateTools, resolveSigningKey, writeManifest } from './release-manifest.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = path.join(ROOT, 'dist');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-const VERSION = pkg.version;
+const options = parseOptions(process.argv.slice(2));
+const DIST = options.outDir ? path.resolve(options.outDir) : path.join(ROOT, 'dist');
+const VERSION = options.version ?? pkg.version;
 const NODE_VERSION = pkg.flaglight?.node;
 const CACHE = path.join(ROOT, '.cache', `node-${NODE_VERSION}`);
 const DEFAULT_SERVER = process.env.FLAGLIGHT_PUBLIC_SERVER || 'https://flaglight.app';
@@ -48,11 +50,39 @@ const OUTPUTS = {
   installer: path.join(DIST, 'flaglight-setup.exe'),
 };
 const PE_SUBSYSTEM = { gui: 2, console: 3 };
+const linuxOnly = options.linuxOnly;
 
-const args = new Set(process.argv.slice(2));
-const linuxOnly = args.has('--linux-only');
-for (const arg of args) {
-  if (arg !== '--linux-only') fail(`unknown option ${arg} (use --linux-only or nothing)`);
+/**
+ * `--linux-only`; `--version X.Y.Z` (instead of package.json's: the update tests build N+1);
+ * `--out-dir DIR` (instead of dist/); `--signing-key FILE` (a release key, else
+ * FLAGLIGHT_SIGNING_KEY_FILE, else the throw-away key); `--channel stable|beta`; `--notes FILE`
+ * (release notes, plain text); `--expires-days N` (the manifest's life, 30).
+ */
+function parseOptions(argv) {
+  const parsed = { linuxOnly: false, channel: 'stable', expiresDays: 30 };
+  const valued = {
+    '--version': 'version',
+    '--out-dir': 'outDir',
+    '--signing-key': 'keyFile',
+    '--channel': 'channel',
+    '--notes': 'notesFile',
+    '--expires-days': 'expiresDays',
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--linux-only') parsed.linuxOnly = true;
+    else if (valued[arg] && argv[i + 1] !== undefined) parsed[valued[arg]] = argv[++i];
+    else
+      fail(
+        `unknown option ${arg} (use --linux-only, --version, --out-dir, --signing-key, --channel, --notes, --expires-days)`,
+      );
+  }
+  parsed.keyFile ??= process.env.FLAGLIGHT_SIGNING_KEY_FILE || undefined;
+  parsed.expiresDays = Number(parsed.expiresDays);
+  if (!Number.isInteger(parsed.expiresDays) || parsed.expiresDays < 1 || parsed.expiresDays > 366)
+    fail('--expires-days: a whole number of days from 1 to 366');
+  if (!['stable', 'beta'].includes(parsed.channel)) fail('--channel: stable or beta');
+  return parsed;
 }
 if (!/^\d+\.\d+\.\d+$/.test(NODE_VERSION ?? '')) fail('package.json lacks "flaglight": { "node": "X.Y.Z" }');
 if (!/^\d+\.\d+\.\d+$/.test(VERSION)) fail(`version ${VERSION}: the installer needs digits only (X.Y.Z)`);
@@ -154,6 +184,14 @@ console.log(
 );
 mkdirSync(DIST, { recursive: true });
 
+let updateTools;
+let signingKey;
+await step('update signing key', null, async () => {
+  updateTools = await loadUpdateTools(ROOT);
+  signingKey = resolveSigningKey({ root: ROOT, keyFile: options.keyFile, tools: updateTools });
+  return signingKey.note;
+});
+
 await step('bundle (esbuild)', BUNDLE, async () => {
   const result = await build({
     absWorkingDir: ROOT,
@@ -168,6 +206,9 @@ await step('bundle (esbuild)', BUNDLE, async () => {
     define: {
       __APP_VERSION__: JSON.stringify(VERSION),
       __DEFAULT_SERVER__: JSON.stringify(DEFAULT_SERVER),
+      // A test or demo build trusts its throw-away key (for a server on this computer only); a
+      // release build trusts the release keys alone (decision 045).
+      __UPDATE_TEST_KEY__: JSON.stringify(signingKey.release ? '' : signingKey.publicKey),
       // A CommonJS bundle has no import.meta; in the executable __filename is the executable.
       'import.meta.url': 'importMetaUrl',
       // ws (F1 live timing) tries its optional native add-ons with require() when it loads; inside
@@ -298,6 +339,26 @@ if (!linuxOnly) {
     skipped.push('installer dist/flaglight-setup.exe: makensis not found (Debian: apt-get install -y nsis)');
   }
 }
+
+await step('update manifest (signed)', path.join(DIST, 'manifest.json'), () =>
+  writeManifest({
+    dir: DIST,
+    // Only what this run built: a file left from an earlier build is never signed as this version.
+    outputs: {
+      ...(linuxHost ? { 'linux-x64': OUTPUTS.linux } : {}),
+      ...(linuxOnly ? {} : { 'linux-arm64': OUTPUTS.linuxArm64, 'win-x64': OUTPUTS.windows }),
+    },
+    version: VERSION,
+    channel: options.channel,
+    notes: options.notesFile
+      ? readFileSync(options.notesFile, 'utf8').trim()
+      : `Flaglight Companion ${VERSION}.`,
+    expiresDays: options.expiresDays,
+    key: signingKey,
+    tools: updateTools,
+    now: new Date(),
+  }).then(() => undefined),
+);
 
 rmSync(BLOB, { force: true });
 console.log(`package: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
