@@ -185,6 +185,92 @@ describe("the companion's builds (npm run package -w @flaglight/companion)", () 
   });
 });
 
+describe("the companion's update manifest and the files it names", () => {
+  let t: TestApp;
+  let dir: string;
+  // What the packaging step writes (decision 045): the server sends it as it is, never signs.
+  const manifest = Buffer.from(
+    `${JSON.stringify({ signed: { product: 'flaglight-companion', version: '0.2.0' }, signatures: [{ keyId: 'k', sig: 's' }] }, null, 2)}\n`,
+  );
+  const windowsExe = Buffer.from('MZ pretend Windows executable '.repeat(300), 'latin1');
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-manifest-'));
+    fs.writeFileSync(path.join(dir, 'manifest.json'), manifest);
+    fs.writeFileSync(path.join(dir, 'flaglight-companion-win-x64.exe'), windowsExe);
+    t = await buildTestApp({ env: { DOWNLOADS_DIR: dir } });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('companion-manifest is manifest.json, byte for byte, as JSON with a strong ETag and five minutes of caching', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      remoteAddress: freshAddress(),
+      url: '/api/downloads/companion-manifest',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers.etag).toBe(`"${crypto.createHash('sha256').update(manifest).digest('base64url')}"`);
+    expect(res.rawPayload.equals(manifest)).toBe(true);
+    const again = await t.app.inject({
+      method: 'GET',
+      remoteAddress: freshAddress(),
+      url: '/api/downloads/companion-manifest',
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  test('the bare Windows executable the manifest names is served by its own name, and resumes', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      remoteAddress: freshAddress(),
+      url: '/api/downloads/flaglight-companion-win-x64',
+      headers: { range: 'bytes=100-' },
+    });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe(`bytes 100-${windowsExe.length - 1}/${windowsExe.length}`);
+    expect(res.rawPayload.equals(windowsExe.subarray(100))).toBe(true);
+  });
+
+  test('the file name manifest.json is no product (no dot in a product)', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      remoteAddress: freshAddress(),
+      url: '/api/downloads/manifest.json',
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('no update manifest published', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-no-manifest-'));
+    t = await buildTestApp({ env: { DOWNLOADS_DIR: dir } });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('is a 404 the companion reads as JSON, kept by no cache', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      remoteAddress: freshAddress(),
+      url: '/api/downloads/companion-manifest',
+      headers: { accept: 'application/json' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({ error: DOWNLOAD_MESSAGES.notAvailable, code: 'not_found' });
+  });
+});
+
 describe('a Linux executable that is a symlink', () => {
   let t: TestApp;
   let dir: string;

@@ -21,6 +21,9 @@ export const KNOWN_BUILDS: Readonly<Record<string, string>> = {
   'flaglight-linux': 'flaglight-companion-linux-x64',
   // The same for a Raspberry Pi (64-bit OS) and other always-on arm64 Linux computers.
   'flaglight-linux-arm64': 'flaglight-companion-linux-arm64',
+  // The companion's signed update manifest (decision 045): made and signed by the packaging step,
+  // served as it is; the server holds no key and signs nothing.
+  'companion-manifest': 'manifest.json',
 };
 
 export const INSTALLER_EXTENSIONS = ['exe', 'msi', 'msix', 'dmg', 'pkg', 'appimage', 'deb', 'zip'] as const;
@@ -41,6 +44,7 @@ const CONTENT_TYPES: Record<string, string> = {
   dmg: 'application/x-apple-diskimage',
   zip: 'application/zip',
   deb: 'application/vnd.debian.binary-package',
+  json: 'application/json',
 };
 
 export interface DownloadRoutesOptions {
@@ -65,7 +69,12 @@ export async function findInstaller(
     // lstat: a symlink is no regular file, so it cannot lead out of the folder.
     const stat = await fs.promises.lstat(path.join(downloadsDir, known)).catch(() => null);
     if (stat?.isFile())
-      return { file: path.join(downloadsDir, known), name: known, size: stat.size, extension: '' };
+      return {
+        file: path.join(downloadsDir, known),
+        name: known,
+        size: stat.size,
+        extension: path.extname(known).slice(1),
+      };
   }
   let entries: fs.Dirent[];
   try {

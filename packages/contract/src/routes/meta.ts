@@ -39,7 +39,7 @@ export const metaRoutes = {
     path: '/api/downloads/:product',
     auth: 'public',
     summary:
-      'Download a desktop build: flaglight-setup (Windows installer), flaglight-linux (Linux x64 executable), flaglight-linux-arm64 (Linux arm64 executable: a Raspberry Pi with a 64-bit OS)',
+      'Download a desktop build: flaglight-setup (Windows installer), flaglight-linux (Linux x64 executable), flaglight-linux-arm64 (Linux arm64 executable: a Raspberry Pi with a 64-bit OS), flaglight-companion-win-x64 (the bare Windows executable, for updates), companion-manifest (the signed update manifest, JSON)',
     description:
       'Sends the file as an attachment, or a 404 page (JSON error when the client asks for JSON). One byte range (`Range: bytes=N-`) resumes a download (206, `Content-Range`; 416 past the end); a strong `ETag` answers `If-None-Match` with 304 and guards `If-Range`; `Cache-Control: public` lets a CDN or proxy keep it for a few minutes. Limited per client address.',
     tags: ['downloads'],
