@@ -3,8 +3,10 @@ import {
   createTestProgram,
   getSettledLook,
   type EffectFlag,
+  type LightColor,
   type LightProgram,
   type LightStep,
+  type LookSet,
 } from '@flaglight/core';
 import type { LightDriver } from '../driver.js';
 import { toLightErrorInfo, type LightErrorInfo } from '../errors.js';
@@ -16,6 +18,11 @@ export interface EffectPlayerOptions {
   /** The selected device ids, read when a flag starts (so a changed selection applies). */
   devices: () => readonly string[];
   timers?: Timers;
+  /**
+   * The fan's look set, read when a flag starts (so a change mid-session applies to the next flag);
+   * undefined plays Trackside, SPEC §4's effects.
+   */
+  looks?: () => LookSet | undefined;
   onWarning?: (message: string) => void;
   onError?: (error: LightErrorInfo) => void;
   /** Called as each step is handed to the driver, a restore as the look it restores (logs, the status page, the timing benchmark). */
@@ -41,6 +48,11 @@ export interface EffectPlayer {
    * createTestProgram); the lasting flag stays what it was. Unknown flag: warning, false.
    */
   playMomentary(flag: string): boolean;
+  /**
+   * Shows one look now (a green dimmed after it held a while): pending steps are dropped, the lasting
+   * flag stays what it was (a test's restore still goes back to that flag's look).
+   */
+  showLook(look: { color: LightColor; brightness: number }, transitionMs: number): void;
   /** Plays a flag at its target time (behind the broadcast delay). Unknown flag: warning, null. */
   schedule(flag: string, atEpochMs: number): ScheduledFlag | null;
   /** Cancels every scheduled flag and every pending step (disconnect, user or token switch). */
@@ -76,8 +88,10 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     else if (event.type === 'warning') warn(event.message);
   });
 
+  const looks = () => options.looks?.();
+
   function program(flag: string, momentary = false): LightProgram | null {
-    const result = momentary ? createTestProgram(flag) : createLightProgram(flag);
+    const result = momentary ? createTestProgram(flag, looks()) : createLightProgram(flag, looks());
     if (!result.ok) {
       warn(result.warning);
       return null;
@@ -95,7 +109,7 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
   /** A `restore` becomes the lasting flag's look (none before any lasting flag); other steps stay. */
   function resolve(step: LightStep): Exclude<LightStep, { kind: 'restore' }> | null {
     if (step.kind !== 'restore') return step;
-    const look = lasting ? getSettledLook(lasting) : null;
+    const look = lasting ? getSettledLook(lasting, looks()) : null;
     return look && { kind: 'set-state', atMs: step.atMs, ...look, transitionMs: 0 };
   }
 
@@ -103,7 +117,13 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     driver.playStep(ids, step).catch((error: unknown) => report(toLightErrorInfo(error)));
   }
 
+  /**
+   * A flag the look set leaves alone has no steps: nothing is sent and nothing is cancelled (the
+   * lights keep what they show, an effect playing runs to its end), and the lasting flag stays the
+   * one before, so a later restore goes back to what the lights show.
+   */
   function start(prog: LightProgram, startMs: number, momentary = false): void {
+    if (prog.steps.length === 0) return;
     const ids = [...options.devices()];
     if (ids.length === 0) {
       warn(`No devices selected for ${prog.flag}: skipped`);
@@ -143,12 +163,22 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
       start(prog, timers.now(), true);
       return true;
     },
+    showLook(look, transitionMs) {
+      const ids = [...options.devices()];
+      if (ids.length === 0) return;
+      stepTimers.cancelAll();
+      driver.cancelPending();
+      const step = { kind: 'set-state' as const, atMs: 0, ...look, transitionMs };
+      options.onStep?.({ flag: current ?? 'green', step, targetMs: timers.now(), firedAt: timers.now() });
+      send(ids, step);
+    },
     schedule(flag, atEpochMs) {
       const prog = program(flag);
       if (!prog) return null;
       const id = flagTimers.at(atEpochMs, () => {
         scheduled.delete(id);
-        start(prog, atEpochMs);
+        // Built again when it starts: a look changed behind the delay applies to this flag.
+        start(program(prog.flag) ?? prog, atEpochMs);
       });
       scheduled.set(id, { flag: prog.flag, atEpochMs });
       return {
