@@ -1,3 +1,5 @@
+import { LightFollowSchema } from '@flaglight/contract/light-follow';
+import { LookSetSchema } from '@flaglight/contract/looks';
 import { LocalSettingsSchema, type LocalSettings } from '@flaglight/core';
 import { useCallback, useSyncExternalStore } from 'react';
 
@@ -18,11 +20,28 @@ const cache = new Map<string, { raw: string | null; value: LocalSettings }>();
 const listeners = new Set<() => void>();
 const writeListeners = new Set<(email: string, settings: LocalSettings) => void>();
 
+/**
+ * Core checks only that `looks` and `lightFollow` are objects; what the contract would refuse (an
+ * older release's shape, a hand-edited value) is dropped here, so the account's defaults play and no
+ * write ever sends it.
+ */
+function withValidChoices(settings: LocalSettings): LocalSettings {
+  const looksOk = settings.looks === undefined || LookSetSchema.safeParse(settings.looks).success;
+  const followOk =
+    settings.lightFollow === undefined || LightFollowSchema.safeParse(settings.lightFollow).success;
+  if (looksOk && followOk) return settings;
+  return {
+    ...settings,
+    looks: looksOk ? settings.looks : undefined,
+    lightFollow: followOk ? settings.lightFollow : undefined,
+  };
+}
+
 function parse(raw: string | null): LocalSettings {
   if (raw === null) return DEFAULT_LOCAL_SETTINGS;
   try {
     const result = LocalSettingsSchema.safeParse(JSON.parse(raw));
-    return result.success ? result.data : DEFAULT_LOCAL_SETTINGS;
+    return result.success ? withValidChoices(result.data) : DEFAULT_LOCAL_SETTINGS;
   } catch {
     return DEFAULT_LOCAL_SETTINGS;
   }
@@ -51,11 +70,13 @@ export function readLocalSettings(email: string): LocalSettings {
 export function updateLocalSettings(email: string, patch: LocalSettingsPatch): LocalSettings {
   const current = readLocalSettings(email);
   const changes = typeof patch === 'function' ? patch(current) : patch;
-  const next = LocalSettingsSchema.parse({
-    ...current,
-    ...changes,
-    featureFlags: { ...current.featureFlags, ...changes.featureFlags },
-  });
+  const next = withValidChoices(
+    LocalSettingsSchema.parse({
+      ...current,
+      ...changes,
+      featureFlags: { ...current.featureFlags, ...changes.featureFlags },
+    }),
+  );
   const raw = JSON.stringify(next);
   try {
     window.localStorage.setItem(localSettingsKey(email), raw);

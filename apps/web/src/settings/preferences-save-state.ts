@@ -2,11 +2,11 @@ import { useSyncExternalStore } from 'react';
 import { ApiError } from '../api/client';
 
 // What the fan changed that the account has not taken yet, per signed-in user: the preferences sync
-// writes it, the places where each change is made (Light Control, Broadcast Delay, App Preferences)
-// show it beside the change with a Retry.
+// writes it, the places where each change is made (Light Control, Broadcast Delay, App Preferences,
+// Flags & effects) show it beside the change with a Retry.
 
 /** Where a synced preference is changed on screen. */
-export type PreferencesArea = 'lights' | 'delay' | 'autoConnect';
+export type PreferencesArea = 'lights' | 'delay' | 'autoConnect' | 'looks' | 'lightFollow';
 
 export interface UnsavedPreferences {
   /** The places holding a change the server has not taken. */
@@ -22,6 +22,8 @@ export const SAVE_TEXTS = {
     lights: 'Your light choice is not saved yet',
     delay: 'Your broadcast delay is not saved yet',
     autoConnect: 'Your auto-connect choice is not saved yet',
+    looks: 'Your flag looks are not saved yet',
+    lightFollow: 'Your choice of when the lights follow is not saved yet',
   } satisfies Record<PreferencesArea, string>,
   kept: 'It stays on this device and is saved as soon as the server takes it.',
   retry: 'Retry',

@@ -52,6 +52,8 @@ type SyncedFields = Pick<
   | 'companionHiddenLights'
   | 'sharedLightsDriver'
   | 'featureFlags'
+  | 'looks'
+  | 'lightFollow'
 >;
 
 type LightLists = Partial<Record<LightProvider, string[]>>;
@@ -90,6 +92,16 @@ export function localFromPreferences(preferences: Preferences): SyncedFields {
     companionHiddenLights: companionIds(preferences.hiddenLights),
     sharedLightsDriver: preferences.sharedLightsDriver,
     featureFlags: { ...preferences.featureFlags },
+    looks: preferences.looks,
+    lightFollow: preferences.lightFollow,
+  };
+}
+
+/** `looks` and `lightFollow` as the account keeps them: a key only when chosen (absent: the defaults). */
+function chosenLooks(local: LocalSettings): Pick<Preferences, 'looks' | 'lightFollow'> {
+  return {
+    ...(local.looks ? { looks: local.looks } : {}),
+    ...(local.lightFollow ? { lightFollow: local.lightFollow } : {}),
   };
 }
 
@@ -99,8 +111,13 @@ export function localFromPreferences(preferences: Preferences): SyncedFields {
  * providers' lists are the browser's too (the Companion tab): an absent one is removed.
  */
 export function preferencesFromLocal(local: LocalSettings, base: Preferences): Preferences {
+  // The browser's choice of looks replaces the account's, removed too when the browser has none.
+  const rest = { ...base };
+  delete rest.looks;
+  delete rest.lightFollow;
   return {
-    ...base,
+    ...rest,
+    ...chosenLooks(local),
     delay: {
       enabled: local.delayEnabled,
       seconds: Math.min(PREFERENCES_MAX_DELAY_SECONDS, Math.max(0, Math.round(local.delaySeconds))),
@@ -145,6 +162,8 @@ function localFromLocal(local: LocalSettings): SyncedFields {
     companionHiddenLights: companionIds(local.companionHiddenLights),
     sharedLightsDriver: local.sharedLightsDriver,
     featureFlags: local.featureFlags,
+    looks: local.looks,
+    lightFollow: local.lightFollow,
   };
 }
 
@@ -206,6 +225,8 @@ const AREA_OF: Partial<Record<keyof SyncedFields, PreferencesArea>> = {
   companionSelectedLights: 'lights',
   companionHiddenLights: 'lights',
   sharedLightsDriver: 'lights',
+  looks: 'looks',
+  lightFollow: 'lightFollow',
 };
 
 /** The places whose fields differ between what the page has and what the server took. */

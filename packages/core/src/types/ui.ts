@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DELAY_ENABLED, DEFAULT_DELAY_SECONDS } from '../constants.js';
+import type { LightFollowSettings } from '../looks/follow.js';
+import type { LookSet } from '../looks/types.js';
 import { isLanLightProvider, LAN_LIGHT_PROVIDERS } from './providers.js';
 
 export const TOAST_TYPES = ['success', 'error', 'warning', 'info'] as const;
@@ -44,6 +46,10 @@ export type CompanionLightIds = z.infer<typeof CompanionLightIdsSchema>;
 /** Who drives a light selected both in the cloud and on a companion while the companion is online. */
 export const SHARED_LIGHTS_DRIVER_VALUES = ['companion', 'browser'] as const;
 
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** SPEC §3 local settings per user, as read back from browser storage (bad values fall back to defaults). */
 export const LocalSettingsSchema = z.object({
   selectedLifxDeviceIds: z.array(z.string()).catch([]).default([]),
@@ -67,6 +73,14 @@ export const LocalSettingsSchema = z.object({
   companionSelectedLights: CompanionLightIdsSchema.catch({}).default({}),
   companionHiddenLights: CompanionLightIdsSchema.catch({}).default({}),
   sharedLightsDriver: z.enum(SHARED_LIGHTS_DRIVER_VALUES).catch('companion').default('companion'),
+  /**
+   * The account's look set (Settings → Flags & effects); absent plays Trackside. Core only checks
+   * that it is an object: the web app reads it back through the contract's LookSetSchema, which
+   * drops one that is not a valid look set.
+   */
+  looks: z.custom<LookSet>(isRecord).optional().catch(undefined),
+  /** The account's follow settings (which sessions, after green, session end); absent: the defaults. */
+  lightFollow: z.custom<LightFollowSettings>(isRecord).optional().catch(undefined),
   featureFlags: FeatureFlagsSchema.catch({
     centralizedPolling: false,
     webSocketUpdates: false,
