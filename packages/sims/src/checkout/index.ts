@@ -2,45 +2,13 @@ import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { isAllowedRedirect, refuseRedirect } from '../shared/redirects.js';
+import { CHECKOUT_NOT_FOUND_PAGE, renderCheckoutPage } from './hosted-page.js';
+import { type CheckoutSession, type SessionForm } from './types.js';
 
 export const DEMO_STRIPE_SECRET_KEY = 'sk_test_flaglight_demo';
 export const DEMO_STRIPE_WEBHOOK_SECRET = 'whsec_flaglight_demo';
 
-export interface CheckoutSession {
-  id: string;
-  object: 'checkout.session';
-  mode: string;
-  status: 'open' | 'complete' | 'expired';
-  payment_status: 'unpaid' | 'paid';
-  amount_total: number;
-  currency: string;
-  client_reference_id: string | null;
-  customer_email: string | null;
-  metadata: Record<string, string>;
-  payment_method_types: string[];
-  success_url: string;
-  cancel_url: string;
-  url: string | null;
-  created: number;
-  line_items_description: string;
-}
-
-interface SessionForm {
-  mode?: string;
-  success_url?: string;
-  cancel_url?: string;
-  client_reference_id?: string;
-  customer_email?: string;
-  metadata?: Record<string, string>;
-  payment_method_types?: Record<string, string>;
-  line_items?: Record<
-    string,
-    {
-      quantity?: string;
-      price_data?: { currency?: string; unit_amount?: string; product_data?: { name?: string } };
-    }
-  >;
-}
+export type { CheckoutSession } from './types.js';
 
 export type WebhookSink = (payload: string, headers: Record<string, string>) => Promise<void>;
 
@@ -79,11 +47,40 @@ export function parseStripeForm(body: string): Record<string, unknown> {
   return root;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
+/** A new open session from the SDK's form, or what is wrong with the form (Stripe's 400 message). */
+function sessionFromForm(body: SessionForm, pagePath: string, nowMs: number): CheckoutSession | string {
+  const item = body.line_items?.['0'];
+  const unitAmount = Number(item?.price_data?.unit_amount);
+  const quantity = Number(item?.quantity ?? 1);
+  const currency = String(item?.price_data?.currency ?? '');
+  if (body.mode !== 'payment') return 'Only mode=payment is simulated.';
+  if (!body.success_url || !body.cancel_url) return 'Missing success_url or cancel_url.';
+  if (!Number.isInteger(unitAmount) || unitAmount <= 0 || !currency) {
+    return 'Invalid line_items[0][price_data].';
+  }
+  const id = `cs_test_${crypto.randomBytes(16).toString('hex')}`;
+  return {
+    id,
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'open',
+    payment_status: 'unpaid',
+    amount_total: unitAmount * quantity,
+    currency: currency.toLowerCase(),
+    client_reference_id: body.client_reference_id ?? null,
+    customer_email: body.customer_email ?? null,
+    metadata: body.metadata ?? {},
+    // Stripe picks the methods enabled in the dashboard when none are named: ours are these.
+    payment_method_types: body.payment_method_types
+      ? Object.values(body.payment_method_types)
+      : ['card', 'paypal', 'apple_pay'],
+    success_url: String(body.success_url),
+    cancel_url: String(body.cancel_url),
+    url: `${pagePath}/pay/${id}`,
+    created: Math.floor(nowMs / 1000),
+    line_items_description: String(item?.price_data?.product_data?.name ?? 'Purchase'),
+  };
+}
 
 /**
  * A stand-in for Stripe Checkout: the API the stripe SDK calls (`/v1/checkout/sessions`, bearer
@@ -175,39 +172,9 @@ export function createCheckoutSim(options: CheckoutSimOptions = {}) {
       });
       api.post('/v1/checkout/sessions', async (request, reply) => {
         const body = (request.body ?? {}) as SessionForm;
-        const item = body.line_items?.['0'];
-        const unitAmount = Number(item?.price_data?.unit_amount);
-        const quantity = Number(item?.quantity ?? 1);
-        const currency = String(item?.price_data?.currency ?? '');
-        if (body.mode !== 'payment') return stripeError(reply, 400, 'Only mode=payment is simulated.');
-        if (!body.success_url || !body.cancel_url)
-          return stripeError(reply, 400, 'Missing success_url or cancel_url.');
-        if (!Number.isInteger(unitAmount) || unitAmount <= 0 || !currency) {
-          return stripeError(reply, 400, 'Invalid line_items[0][price_data].');
-        }
-        const id = `cs_test_${crypto.randomBytes(16).toString('hex')}`;
-        const session: CheckoutSession = {
-          id,
-          object: 'checkout.session',
-          mode: 'payment',
-          status: 'open',
-          payment_status: 'unpaid',
-          amount_total: unitAmount * quantity,
-          currency: currency.toLowerCase(),
-          client_reference_id: body.client_reference_id ?? null,
-          customer_email: body.customer_email ?? null,
-          metadata: body.metadata ?? {},
-          // Stripe picks the methods enabled in the dashboard when none are named: ours are these.
-          payment_method_types: body.payment_method_types
-            ? Object.values(body.payment_method_types)
-            : ['card', 'paypal', 'apple_pay'],
-          success_url: String(body.success_url),
-          cancel_url: String(body.cancel_url),
-          url: `${pagePath}/pay/${id}`,
-          created: Math.floor(now() / 1000),
-          line_items_description: String(item?.price_data?.product_data?.name ?? 'Purchase'),
-        };
-        sessions.set(id, session);
+        const session = sessionFromForm(body, pagePath, now());
+        if (typeof session === 'string') return stripeError(reply, 400, session);
+        sessions.set(session.id, session);
         return session;
       });
       api.get('/v1/checkout/sessions/:id', async (request, reply) => {
@@ -220,33 +187,8 @@ export function createCheckoutSim(options: CheckoutSimOptions = {}) {
     // The hosted page a person pays on.
     app.get('/pay/:id', async (request, reply) => {
       const session = sessions.get((request.params as { id: string }).id);
-      if (!session)
-        return reply
-          .status(404)
-          .type('text/html')
-          .send('<!doctype html><title>Not found</title><h1>Checkout not found</h1>');
-      const amount = (session.amount_total / 100).toFixed(2);
-      const symbol = session.currency === 'aud' ? 'A$' : `${session.currency.toUpperCase()} `;
-      const methods = session.payment_method_types.length ? session.payment_method_types.join(', ') : 'card';
-      const open = session.status === 'open';
-      return reply.type('text/html; charset=utf-8').send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Checkout simulator</title>
-<style>body{font-family:system-ui,sans-serif;background:#0b0d12;color:#f2f4f8;display:grid;place-items:center;min-height:100vh;margin:0}
-main{background:#151922;border:1px solid #2a3140;border-radius:12px;padding:2rem;max-width:26rem;width:calc(100% - 2rem)}
-h1{font-size:1.25rem;margin:0 0 .25rem}p{color:#b8c0cc}.amount{font-size:2rem;font-weight:700;color:#fff;margin:.5rem 0 1rem}
-button{font:inherit;border-radius:8px;padding:.75rem 1rem;border:0;cursor:pointer;width:100%;margin-top:.5rem}
-.pay{background:#22c55e;color:#04130a;font-weight:700}.cancel{background:transparent;color:#f2f4f8;border:1px solid #3a4354}
-button:focus-visible{outline:3px solid #facc15;outline-offset:2px}</style></head>
-<body><main><p>Checkout simulator · no real money moves</p><h1>${escapeHtml(session.line_items_description)}</h1>
-<div class="amount">${symbol}${amount}</div><p>One-time payment. Methods: ${escapeHtml(methods)}.</p>
-${
-  open
-    ? `<form method="post" action="${pagePath}/pay/${session.id}/complete"><button class="pay" type="submit">Pay ${symbol}${amount}</button></form>
-<form method="post" action="${pagePath}/pay/${session.id}/cancel"><button class="cancel" type="submit">Cancel</button></form>`
-    : `<p>This checkout is ${session.status}.</p>`
-}
-</main></body></html>`);
+      if (!session) return reply.status(404).type('text/html').send(CHECKOUT_NOT_FOUND_PAGE);
+      return reply.type('text/html; charset=utf-8').send(renderCheckoutPage(session, pagePath));
     });
     app.post('/pay/:id/complete', async (request, reply) => {
       const id = (request.params as { id: string }).id;

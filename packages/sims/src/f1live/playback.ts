@@ -1,9 +1,8 @@
 import { type Clock } from '../shared/clock.js';
-import { deflateTopic } from './protocol.js';
+import { countEventsUpTo, snapshotAt, updateOfEvent } from './playback-state.js';
 import {
   emptyRecording,
   type FeedEvent,
-  type FeedRecord,
   formatStreamOffset,
   loadRecording,
   type Recording,
@@ -11,16 +10,10 @@ import {
 } from './recording.js';
 import {
   F1LIVE_DEMO_FIXTURE,
-  F1LIVE_GATED_TOPICS,
   type F1LiveMirror,
   type F1LiveSimOptions,
   type F1LiveSimState,
 } from './types.js';
-
-const REPLAYED_DEFAULTS: Record<string, FeedRecord> = {
-  TrackStatus: { Status: '1', Message: 'AllClear' },
-  SessionStatus: { Status: 'Inactive' },
-};
 
 export interface PlaybackOptions extends Pick<F1LiveSimOptions, 'fixture' | 'speed' | 'positionMs'> {
   now: Clock;
@@ -82,21 +75,8 @@ export function createPlayback(options: PlaybackOptions): Playback {
     return isoAt(recording.streamStartMs + pos + shiftMs);
   }
 
-  /** A race-control record as sent: its `Utc` moved by the mirror's shift, in the feed's own format. */
-  function outward(event: FeedEvent): FeedRecord {
-    if (shiftMs === 0 || event.topic !== 'RaceControlMessages' || typeof event.value.Utc !== 'string') {
-      return event.value;
-    }
-    const utc = event.value.Utc;
-    const ms = Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(utc) ? utc : `${utc}Z`);
-    if (Number.isNaN(ms)) return event.value;
-    return { ...event.value, Utc: new Date(ms + shiftMs).toISOString().replace(/(\.000)?Z$/, '') };
-  }
-
   function eventsBefore(pos: number): number {
-    let n = 0;
-    while (n < recording.events.length && recording.events[n]!.offsetMs <= pos) n += 1;
-    return n;
+    return countEventsUpTo(recording, pos);
   }
 
   function rebase(pos: number): void {
@@ -104,41 +84,9 @@ export function createPlayback(options: PlaybackOptions): Playback {
     baseAt = now();
   }
 
-  /** Topic states after the first `n` events, in the snapshot's shape (Messages as a list). */
-  function stateAfter(n: number): Record<string, FeedRecord> {
-    const state: Record<string, FeedRecord> = { SessionStatus: { ...REPLAYED_DEFAULTS.SessionStatus } };
-    // A recording without TrackStatus lines has no TrackStatus topic: an invented AllClear would
-    // tell clients the track is green when only race control knows.
-    if (recording.events.some((event) => event.topic === 'TrackStatus')) {
-      state.TrackStatus = { ...REPLAYED_DEFAULTS.TrackStatus };
-    }
-    const messages: FeedRecord[] = [];
-    for (const event of recording.events.slice(0, n)) {
-      if (event.topic === 'RaceControlMessages') messages[event.index ?? messages.length] = outward(event);
-      else state[event.topic] = { ...state[event.topic], ...event.value };
-    }
-    state.RaceControlMessages = { Messages: Array.from(messages, (m) => m ?? {}) };
-    return state;
-  }
-
   function snapshot(topics: string[], authorized: boolean): Record<string, unknown> {
     const pos = position();
-    const state = stateAfter(eventsBefore(pos));
-    const feedTime = feedTimeAt(pos);
-    const all: Record<string, unknown> = {
-      ...state,
-      SessionInfo: recording.sessionInfo,
-      Heartbeat: { Utc: feedTime },
-      ExtrapolatedClock: { Utc: feedTime, Remaining: '00:00:00', Extrapolating: false },
-    };
-    const result: Record<string, unknown> = {};
-    for (const topic of topics) {
-      if (topic in all) result[topic] = { ...(all[topic] as FeedRecord), _kf: true };
-      else if ((F1LIVE_GATED_TOPICS as readonly string[]).includes(topic) && authorized) {
-        result[topic] = deflateTopic({ Entries: [], _kf: true });
-      }
-    }
-    return result;
+    return snapshotAt({ recording, pos, feedTime: feedTimeAt(pos), shiftMs }, topics, authorized);
   }
 
   function takeDue(): FeedEvent[] {
@@ -176,11 +124,7 @@ export function createPlayback(options: PlaybackOptions): Playback {
     position: () => position(),
     feedTimeAt,
     snapshot,
-    updateOf(event) {
-      return event.topic === 'RaceControlMessages'
-        ? { Messages: { [String(event.index ?? 0)]: outward(event) } }
-        : event.value;
-    },
+    updateOf: (event) => updateOfEvent(event, shiftMs),
     takeDue,
     view() {
       const pos = position();

@@ -156,6 +156,78 @@ function viewLight(light: HaSimLight, c: CallCount | undefined): HomeAssistantSi
   };
 }
 
+/** A JSON object body (empty text is `{}`), or null when it is not one. */
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const parsed = JSON.parse(text === '' ? '{}' : text) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    return parsed as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+type Send = (status: number, body: unknown, asText?: boolean) => Promise<void>;
+
+interface ServiceCallWorld {
+  lights: Map<string, HaSimLight>;
+  fault: HomeAssistantSimFault;
+  /** Mutated: each failed call takes one of its `times`. */
+  failNext: { status: number; times: number } | null;
+  callsOf: (id: string) => CallCount;
+  now: () => number;
+}
+
+/**
+ * `POST /api/services/...`: only `light.turn_on` and `light.turn_off`, checked as HA checks them,
+ * counted per light while in flight, then failed as the faults say or applied to the lights named.
+ */
+async function answerServiceCall(
+  path: string,
+  body: Record<string, unknown>,
+  entry: HomeAssistantSimRequest,
+  world: ServiceCallWorld,
+  send: Send,
+): Promise<void> {
+  const { lights, fault, failNext, now } = world;
+  const service = /^\/api\/services\/light\/(turn_on|turn_off)$/.exec(path)?.[1] as
+    'turn_on' | 'turn_off' | undefined;
+  if (!service) return send(400, { message: 'Service not found.' });
+  let ids: string[];
+  try {
+    checkServiceBody(service, body);
+    ids = targetIds(body);
+  } catch (error) {
+    return send(400, { message: error instanceof Error ? error.message : 'Invalid' });
+  }
+  entry.entityIds = ids;
+  const counters = ids.map(world.callsOf);
+  for (const c of counters) {
+    c.count += 1;
+    c.inFlight += 1;
+    c.max = Math.max(c.max, c.inFlight);
+  }
+  try {
+    if (failNext && failNext.times > 0) {
+      failNext.times -= 1;
+      return await send(failNext.status, { message: 'Simulated failure' });
+    }
+    if (fault.rejectEntity !== null && ids.includes(fault.rejectEntity))
+      return await send(400, { message: `Failed to set ${fault.rejectEntity}: the device refused it` });
+    const changed: unknown[] = [];
+    for (const id of ids) {
+      const light = lights.get(id);
+      // HA only logs an unknown or unavailable entity and answers 200 (reference §1.3).
+      if (!light || light.unavailable) continue;
+      applyService(light, service, body, now());
+      changed.push(stateObject(light));
+    }
+    return await send(200, changed);
+  } finally {
+    for (const c of counters) c.inFlight -= 1;
+  }
+}
+
 /**
  * Home Assistant's REST API for lights on 127.0.0.1 (reference §1): bearer tokens (401 with
  * `401: Unauthorized`), `GET /api/`, `/api/config`, `/api/states[/<id>]`, `POST /api/template`
@@ -225,54 +297,14 @@ export async function startHomeAssistantSim(
     }
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
-      try {
-        const parsed = JSON.parse(text === '' ? '{}' : text) as unknown;
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
-        body = parsed as Record<string, unknown>;
-        entry.body = body;
-      } catch {
-        return send(400, { message: 'Data should be valid JSON.' });
-      }
+      const parsed = parseJsonObject(text);
+      if (!parsed) return send(400, { message: 'Data should be valid JSON.' });
+      body = entry.body = parsed;
     }
     const read = answerReadRoute(method, path, body, lights);
     if (read) return send(read.status, read.body, read.text);
-    const service = /^\/api\/services\/light\/(turn_on|turn_off)$/.exec(path)?.[1] as
-      'turn_on' | 'turn_off' | undefined;
     if (method === 'POST' && path.startsWith('/api/services/')) {
-      if (!service) return send(400, { message: 'Service not found.' });
-      let ids: string[];
-      try {
-        checkServiceBody(service, body);
-        ids = targetIds(body);
-      } catch (error) {
-        return send(400, { message: error instanceof Error ? error.message : 'Invalid' });
-      }
-      entry.entityIds = ids;
-      const counters = ids.map(callsOf);
-      for (const c of counters) {
-        c.count += 1;
-        c.inFlight += 1;
-        c.max = Math.max(c.max, c.inFlight);
-      }
-      try {
-        if (failNext && failNext.times > 0) {
-          failNext.times -= 1;
-          return await send(failNext.status, { message: 'Simulated failure' });
-        }
-        if (fault.rejectEntity !== null && ids.includes(fault.rejectEntity))
-          return await send(400, { message: `Failed to set ${fault.rejectEntity}: the device refused it` });
-        const changed: unknown[] = [];
-        for (const id of ids) {
-          const light = lights.get(id);
-          // HA only logs an unknown or unavailable entity and answers 200 (reference §1.3).
-          if (!light || light.unavailable) continue;
-          applyService(light, service, body, now());
-          changed.push(stateObject(light));
-        }
-        return await send(200, changed);
-      } finally {
-        for (const c of counters) c.inFlight -= 1;
-      }
+      return answerServiceCall(path, body, entry, { lights, fault, failNext, callsOf, now }, send);
     }
     return send(404, { message: 'Not found' });
   }

@@ -8,6 +8,7 @@ import { applyLightPut } from '../hue/lights.js';
 import {
   clipLight,
   createLocalHueLights,
+  type LanLight,
   parseSignaling,
   type LocalHueLightView,
   type LocalHueSignal,
@@ -138,6 +139,41 @@ async function relisten(server: Server, port: number, silentMs: number): Promise
   return server.address() as AddressInfo;
 }
 
+type Applications = Map<string, { devicetype: string; clientkey: string }>;
+
+/** `POST /api`: a new application key while the link button's window is open (lan-lights.md §2.2). */
+function pairApplication(requestBody: unknown, linkOpen: boolean, apps: Applications) {
+  const body = isObject(requestBody) ? requestBody : {};
+  const { devicetype } = body;
+  if (typeof devicetype !== 'string' || devicetype === '' || devicetype.length > 40)
+    return [
+      {
+        error: { type: 7, address: '/devicetype', description: 'invalid value for parameter, devicetype' },
+      },
+    ];
+  if (!linkOpen) return [{ error: { type: 101, address: '', description: 'link button not pressed' } }];
+  const username = crypto.randomBytes(30).toString('base64url').slice(0, 40);
+  const clientkey = crypto.randomBytes(16).toString('hex').toUpperCase();
+  apps.set(username, { devicetype, clientkey });
+  return [{ success: body.generateclientkey === true ? { username, clientkey } : { username } }];
+}
+
+/** A light PUT's body applied to the light: null when it took, else the CLIP error (a 400). */
+function applyLightCommand(light: LanLight, requestBody: unknown, at: number): string | null {
+  const { signaling, ...rest } = isObject(requestBody) ? requestBody : { invalid: true };
+  let signal: LocalHueSignal | undefined;
+  if (signaling !== undefined) {
+    if (!light.signaling) return "device does not support 'signaling'";
+    const parsed = parseSignaling(signaling, at);
+    if (typeof parsed === 'string') return parsed;
+    signal = parsed;
+  }
+  const error = 'invalid' in rest ? 'request body must be a JSON object' : applyLightPut(light, rest, at);
+  if (error) return error;
+  if (signal) light.lastSignal = signal;
+  return null;
+}
+
 /**
  * A Philips Hue bridge on the LAN (lan-lights.md §2): HTTPS on 127.0.0.1 with a self-signed EC
  * certificate whose CN is the bridge id (no subjectAltName, like the real one), `/api/0/config`
@@ -153,7 +189,7 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
   const newLights = () => createLocalHueLights(now());
   let lights = newLights();
   let linkButtonAt = -Infinity;
-  const apps = new Map<string, { devicetype: string; clientkey: string }>();
+  const apps: Applications = new Map();
   let log: LocalHueCommand[] = [];
   let total = 0;
   let overRate = 0;
@@ -168,22 +204,9 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
   app.get('/api/0/config', async () => config());
   app.get('/api/config', async () => config());
 
-  app.post('/api', async (request) => {
-    const body = isObject(request.body) ? request.body : {};
-    const { devicetype } = body;
-    if (typeof devicetype !== 'string' || devicetype === '' || devicetype.length > 40)
-      return [
-        {
-          error: { type: 7, address: '/devicetype', description: 'invalid value for parameter, devicetype' },
-        },
-      ];
-    if (now() - linkButtonAt > LOCAL_HUE_LINK_WINDOW_MS)
-      return [{ error: { type: 101, address: '', description: 'link button not pressed' } }];
-    const username = crypto.randomBytes(30).toString('base64url').slice(0, 40);
-    const clientkey = crypto.randomBytes(16).toString('hex').toUpperCase();
-    apps.set(username, { devicetype, clientkey });
-    return [{ success: body.generateclientkey === true ? { username, clientkey } : { username } }];
-  });
+  app.post('/api', async (request) =>
+    pairApplication(request.body, now() - linkButtonAt <= LOCAL_HUE_LINK_WINDOW_MS, apps),
+  );
 
   app.register(async (clip) => {
     clip.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -228,26 +251,11 @@ export async function startLocalHueBridge(options: LocalHueBridgeOptions = {}): 
       }
       if (log.filter((c) => c.status < 300 && at - c.at < 1000).length >= LOCAL_HUE_LIGHT_COMMANDS_PER_S)
         overRate += 1;
-      const { signaling, ...rest } = isObject(request.body) ? request.body : { invalid: true };
-      let signal: LocalHueSignal | undefined;
-      if (signaling !== undefined) {
-        if (!light.signaling) {
-          record(400);
-          return clipError(reply, 400, "device does not support 'signaling'");
-        }
-        const parsed = parseSignaling(signaling, at);
-        if (typeof parsed === 'string') {
-          record(400);
-          return clipError(reply, 400, parsed);
-        }
-        signal = parsed;
-      }
-      const error = 'invalid' in rest ? 'request body must be a JSON object' : applyLightPut(light, rest, at);
+      const error = applyLightCommand(light, request.body, at);
       if (error) {
         record(400);
         return clipError(reply, 400, error);
       }
-      if (signal) light.lastSignal = signal;
       record(200);
       return { errors: [], data: [{ rid: light.id, rtype: 'light' }] };
     });

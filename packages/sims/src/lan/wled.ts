@@ -114,6 +114,111 @@ function streamWithoutEnd(response: http.ServerResponse): void {
   more();
 }
 
+interface WledInfoOf {
+  version: string | undefined;
+  ledCount: number;
+  white: boolean;
+  name: string;
+  effects: readonly string[];
+  startedAt: number;
+  now: number;
+  mac: string;
+}
+
+/** `GET /json/info`: what the device says about itself. */
+function wledInfo(device: WledInfoOf) {
+  return {
+    ver: device.version ?? '0.15.3',
+    vid: 2411250,
+    leds: { count: device.ledCount, lc: device.white ? 3 : 1, rgbw: device.white, fps: 42, maxpwr: 850 },
+    name: device.name,
+    udpport: 21324,
+    live: false,
+    fxcount: device.effects.length,
+    palcount: 71,
+    arch: 'esp32',
+    freeheap: 180_000,
+    uptime: Math.floor((device.now - device.startedAt) / 1000),
+    mac: device.mac,
+    ip: LAN_SIM_HOST,
+  };
+}
+
+const NOT_FOUND_PAGE = '<!DOCTYPE html><title>Not found</title>';
+
+interface WledReadable {
+  state: WledSimState;
+  info: () => ReturnType<typeof wledInfo>;
+  effects: readonly string[];
+  /** The endless-info fault is on. */
+  endless: boolean;
+}
+
+/** A `GET`: the JSON API's reads, 501 for another `/json/*`, the 404 page elsewhere. */
+function answerWledRead(response: http.ServerResponse, path: string, device: WledReadable): number {
+  const { state, info, effects } = device;
+  if (path === '/json/info' && device.endless) {
+    streamWithoutEnd(response);
+    return 200;
+  }
+  switch (path) {
+    case '/json':
+      return reply(response, 200, { state, info: info(), effects, palettes: ['Default'] });
+    case '/json/state':
+      return reply(response, 200, state);
+    case '/json/info':
+      return reply(response, 200, info());
+    case '/json/si':
+      return reply(response, 200, { state, info: info() });
+    case '/json/eff':
+    case '/json/effects':
+      return reply(response, 200, effects);
+    case '/json/pal':
+    case '/json/palettes':
+      return reply(response, 200, ['Default', '* Random Cycle', '* Color 1']);
+  }
+  if (path.startsWith('/json/')) return reply(response, 501, { error: 4 });
+  return reply(response, 404, NOT_FOUND_PAGE);
+}
+
+interface WledWritable {
+  fault: WledSimFault;
+  counts: { writes: number };
+  /** Applies a state body; an error text when a key is out of range (nothing applied). */
+  apply: (body: unknown) => string | null;
+  /** The state after the write. */
+  state: () => WledSimState;
+}
+
+/** Anything but a `GET`: a JSON `POST /json/state` (`/json/si`) is a write, the rest the 404 page. */
+function answerWledWrite(
+  request: http.IncomingMessage,
+  path: string,
+  text: string,
+  response: http.ServerResponse,
+  device: WledWritable,
+): number {
+  const { fault } = device;
+  if (request.method !== 'POST' || (path !== '/json/state' && path !== '/json/si'))
+    return reply(response, 404, NOT_FOUND_PAGE);
+  if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? ''))
+    return reply(response, 404, NOT_FOUND_PAGE);
+  device.counts.writes += 1;
+  if (fault.busy || fault.failNext > 0) {
+    if (fault.failNext > 0) fault.failNext -= 1;
+    return reply(response, 503, { error: 3 }, { 'retry-after': '1' });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    return reply(response, 400, { error: 9 });
+  }
+  const error = device.apply(body);
+  if (error) return reply(response, 400, { error: 9, message: error });
+  return reply(response, 200, isObject(body) && body.v === true ? device.state() : { success: true });
+}
+
 /**
  * A WLED device on the LAN (reference home-assistant-mqtt-wled.md §3): its JSON API over plain HTTP
  * on 127.0.0.1: `GET /json`, `/json/state`, `/json/info`, `/json/si`, `/json/effects` (`/json/eff`),
@@ -138,21 +243,17 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
   let counts = { total: 0, writes: 0, maxConcurrent: 0 };
   let active = 0;
 
-  const info = () => ({
-    ver: options.version ?? '0.15.3',
-    vid: 2411250,
-    leds: { count: ledCount, lc: white ? 3 : 1, rgbw: white, fps: 42, maxpwr: 850 },
-    name,
-    udpport: 21324,
-    live: false,
-    fxcount: effects.length,
-    palcount: 71,
-    arch: 'esp32',
-    freeheap: 180_000,
-    uptime: Math.floor((now() - startedAt) / 1000),
-    mac: fault.mac ?? mac,
-    ip: LAN_SIM_HOST,
-  });
+  const info = () =>
+    wledInfo({
+      version: options.version,
+      ledCount,
+      white,
+      name,
+      effects,
+      startedAt,
+      now: now(),
+      mac: fault.mac ?? mac,
+    });
 
   /** Applies a `POST /json/state` body; an error text when a key is out of range (nothing applied). */
   function apply(body: unknown): string | null {
@@ -167,50 +268,11 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
   }
 
   function handle(request: http.IncomingMessage, text: string, response: http.ServerResponse): number {
-    const method = request.method ?? 'GET';
     const path = (request.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-    if (method === 'GET') {
-      if (path === '/json/info' && fault.endless) {
-        streamWithoutEnd(response);
-        return 200;
-      }
-      switch (path) {
-        case '/json':
-          return reply(response, 200, { state, info: info(), effects, palettes: ['Default'] });
-        case '/json/state':
-          return reply(response, 200, state);
-        case '/json/info':
-          return reply(response, 200, info());
-        case '/json/si':
-          return reply(response, 200, { state, info: info() });
-        case '/json/eff':
-        case '/json/effects':
-          return reply(response, 200, effects);
-        case '/json/pal':
-        case '/json/palettes':
-          return reply(response, 200, ['Default', '* Random Cycle', '* Color 1']);
-      }
-      if (path.startsWith('/json/')) return reply(response, 501, { error: 4 });
-      return reply(response, 404, '<!DOCTYPE html><title>Not found</title>');
+    if ((request.method ?? 'GET') === 'GET') {
+      return answerWledRead(response, path, { state, info, effects, endless: fault.endless });
     }
-    if (method !== 'POST' || (path !== '/json/state' && path !== '/json/si'))
-      return reply(response, 404, '<!DOCTYPE html><title>Not found</title>');
-    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? ''))
-      return reply(response, 404, '<!DOCTYPE html><title>Not found</title>');
-    counts.writes += 1;
-    if (fault.busy || fault.failNext > 0) {
-      if (fault.failNext > 0) fault.failNext -= 1;
-      return reply(response, 503, { error: 3 }, { 'retry-after': '1' });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      return reply(response, 400, { error: 9 });
-    }
-    const error = apply(body);
-    if (error) return reply(response, 400, { error: 9, message: error });
-    return reply(response, 200, isObject(body) && body.v === true ? state : { success: true });
+    return answerWledWrite(request, path, text, response, { fault, counts, apply, state: () => state });
   }
 
   const server = http.createServer((request, response) => {
