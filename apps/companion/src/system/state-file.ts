@@ -44,6 +44,15 @@ export const CompanionStateSchema = z.object({
   /** MQTT: the random suffix of this companion's client id and topics, and whether the name-only
    * topics of versions before it were cleared (decision 035). */
   mqtt: z.object({ suffix: z.string(), legacyCleared: z.boolean().default(true) }).optional(),
+  /** Updates (decision 045): the status page's switch, versions rolled back (never installed again
+   * by themselves), and the last outcome worth showing after a restart. */
+  updates: z
+    .object({
+      auto: z.boolean().default(true),
+      failed: z.array(z.string()).default([]),
+      note: z.string().optional(),
+    })
+    .optional(),
 });
 export type CompanionState = z.infer<typeof CompanionStateSchema>;
 
