@@ -1,4 +1,5 @@
 // The composition root's cloud light steps: Hue's remote API and Govee's cloud, per user.
+import type { LookSet } from '@flaglight/core';
 import type { ContextBasics } from './context-basics.js';
 import { createGoveeCloudClient } from './govee/client.js';
 import { createGoveeService } from './govee/service.js';
@@ -7,6 +8,9 @@ import { createHueRemoteClient } from './hue/client.js';
 import { createSecretBox } from './hue/crypto.js';
 import { createHueService } from './hue/service.js';
 
+/** The account's look set, as its stored preferences have it: what the server's players play. */
+export type LooksOf = (userId: string) => Promise<LookSet | undefined>;
+
 /**
  * Hue remote API: the real one (HUE_API_URL, default api.meethue.com) or the demo simulator, which
  * the browser reaches on the app's own origin and the server on the internal loopback.
@@ -14,6 +18,7 @@ import { createHueService } from './hue/service.js';
 export function buildHue(
   { config, options, logger, now, db, sims, simUrl }: ContextBasics,
   appSecret: string,
+  looksOf?: LooksOf,
 ) {
   const clientId = config.hue.clientId ?? (config.hue.apiUrl ? undefined : sims?.hue.clientId);
   const clientSecret = config.hue.clientSecret ?? (config.hue.apiUrl ? undefined : sims?.hue.clientSecret);
@@ -36,12 +41,17 @@ export function buildHue(
     authorizeBase,
     logger,
     now,
+    looksOf,
   });
   return { service, authorizeBase };
 }
 
 /** Govee's cloud: the real one (GOVEE_API_URL, default openapi.api.govee.com) or the simulator. */
-export function buildGovee({ config, options, logger, now, db, simUrl }: ContextBasics, appSecret: string) {
+export function buildGovee(
+  { config, options, logger, now, db, simUrl }: ContextBasics,
+  appSecret: string,
+  looksOf?: LooksOf,
+) {
   return createGoveeService({
     db,
     box: createSecretBox(appSecret, 'govee-api-key-encryption-v1'),
@@ -51,5 +61,6 @@ export function buildGovee({ config, options, logger, now, db, simUrl }: Context
     }),
     logger,
     now,
+    looksOf,
   });
 }

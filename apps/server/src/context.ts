@@ -149,8 +149,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const payments = buildPayments(basics);
   const tracking = buildTracking(basics, hub, schedule);
   const appSecret = resolveAppSecret(config.appSecret, config.dataDir);
-  const hue = buildHue(basics, appSecret);
-  const govee = buildGovee(basics, appSecret);
+  // The cloud players play the account's stored looks, never a look the browser sends.
+  const looksOf = async (userId: string) => (await preferences.get(userId)).preferences.looks;
+  const hue = buildHue(basics, appSecret, looksOf);
+  const govee = buildGovee(basics, appSecret, looksOf);
 
   return {
     config,

@@ -1,8 +1,9 @@
-import { EFFECT_FLAGS, type EffectFlag } from '@flaglight/core';
+import { CALM, EFFECT_FLAGS, NIGHT_RACE, TRACKSIDE, type EffectFlag, type LookSet } from '@flaglight/core';
 import { describe, expect, test } from 'vitest';
 import {
   applyCapability,
   deriveBudgetMode,
+  GOVEE_LEFT_NOTE,
   GOVEE_TRACK_WIDE_FLAGS,
   lookForFlag,
   nextCapability,
@@ -12,7 +13,7 @@ import {
 } from './budget.js';
 
 /** Calls one light needs to go from `known` to `want` (Govee takes one capability per call). */
-function callsTo(known: GoveeKnownState, want: GoveeLook): number {
+function callsTo(known: GoveeKnownState, want: GoveeLook | null): number {
   let calls = 0;
   for (let next = nextCapability(known, want); next; next = nextCapability(known, want)) {
     applyCapability(known, next);
@@ -85,5 +86,55 @@ describe('Govee cloud budget', () => {
     for (const flag of EFFECT_FLAGS)
       expect(planFlag(flag, 'track_only').send).toBe(GOVEE_TRACK_WIDE_FLAGS.includes(flag));
     expect(planFlag('green', 'exhausted')).toMatchObject({ send: false, look: null });
+  });
+});
+
+describe("Govee cloud in the account's look set", () => {
+  const blueRed: LookSet = {
+    ...TRACKSIDE,
+    flags: {
+      ...TRACKSIDE.flags,
+      red: {
+        kind: 'show',
+        color: { name: 'blue', hue: 240, saturation: 1 },
+        brightness: 40,
+        effect: { kind: 'steady' },
+        effectMs: 1000,
+        settleBrightness: 40,
+      },
+      fastest_lap: { kind: 'leave' },
+    },
+  };
+
+  test('Trackside passed in plays what no look set plays, notes included', () => {
+    for (const flag of EFFECT_FLAGS)
+      expect(planFlag(flag, 'normal', TRACKSIDE)).toEqual(planFlag(flag, 'normal'));
+    expect(planFlag('red', 'normal').note).toBe('solid red (Govee cloud cannot strobe)');
+    expect(planFlag('fastest_lap', 'normal')).toMatchObject({
+      restoreAfterMs: 3000,
+      note: 'purple for 3 s, then back to the flag before',
+    });
+  });
+
+  test('a chosen look is its settled colour and brightness; a left flag sends nothing', () => {
+    expect(planFlag('red', 'normal', blueRed)).toMatchObject({
+      send: true,
+      look: { on: true, rgb: 0x0000ff, brightness: 40 },
+      note: 'solid blue',
+    });
+    expect(planFlag('fastest_lap', 'normal', blueRed)).toEqual({
+      send: false,
+      look: null,
+      restoreAfterMs: null,
+      note: GOVEE_LEFT_NOTE,
+    });
+  });
+
+  test('no look goes above the cap, the fastest lap included', () => {
+    for (const looks of [CALM, NIGHT_RACE, { ...TRACKSIDE, brightnessCap: 20 }])
+      for (const flag of EFFECT_FLAGS) {
+        const look = lookForFlag(flag, looks);
+        if (look?.brightness !== undefined) expect(look.brightness).toBeLessThanOrEqual(looks.brightnessCap);
+      }
   });
 });

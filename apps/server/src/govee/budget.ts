@@ -1,5 +1,12 @@
 import type { GoveeBudgetMode } from '@flaglight/contract';
-import { FASTEST_LAP_SHOW_MS, getSettledLook, hsbToRgb, type EffectFlag } from '@flaglight/core';
+import {
+  DEFAULT_LOOK_SET,
+  getSettledLook,
+  hsbToRgb,
+  type EffectFlag,
+  type LookSet,
+  type ShowLook,
+} from '@flaglight/core';
 import type { GoveeControl } from './client.js';
 
 /** Reference §2.2: 10 control calls per device per minute, 10,000 per account per day. */
@@ -76,40 +83,60 @@ export interface GoveeFlagPlan {
   note: string;
 }
 
-const FASTEST_LAP_LOOK: GoveeLook = {
-  on: true,
-  rgb: toGoveeRgb(hsbToRgb({ hue: 280, saturation: 1, brightness: 1 })),
-  brightness: 100,
-};
-
-/** The settled colour of a flag as a Govee look (reference §4: cloud = solid colours only). */
-export function lookForFlag(flag: EffectFlag): GoveeLook {
-  if (flag === 'fastest_lap') return FASTEST_LAP_LOOK;
-  const settled = getSettledLook(flag);
-  if (!settled || settled.color.off) return { on: false };
-  const rgb = toGoveeRgb(
-    hsbToRgb({ hue: settled.color.hue, saturation: settled.color.saturation, brightness: 1 }),
-  );
-  return { on: true, rgb, brightness: Math.max(1, Math.round(settled.brightness * 100)) };
+function solid(look: { color: { hue: number; saturation: number }; brightness: number }): GoveeLook {
+  const rgb = toGoveeRgb(hsbToRgb({ hue: look.color.hue, saturation: look.color.saturation, brightness: 1 }));
+  return { on: true, rgb, brightness: Math.max(1, Math.round(look.brightness * 100)) };
 }
 
-const NOTES: Partial<Record<EffectFlag, string>> = {
-  red: 'solid red (Govee cloud cannot strobe)',
-  yellow: 'solid yellow (Govee cloud cannot strobe)',
-  safety: 'solid yellow (Govee cloud cannot strobe)',
-  checkered: 'solid white (Govee cloud cannot show the chequered flash)',
-  fastest_lap: 'purple for 3 s, then back to the flag before',
+/**
+ * The settled colour of a flag in the fan's look set as a Govee look (reference §4: cloud = solid
+ * colours only); the momentary fastest lap shows its look's colour, under the set's cap. Null for a
+ * flag the set leaves alone.
+ */
+export function lookForFlag(flag: EffectFlag, looks: LookSet = DEFAULT_LOOK_SET): GoveeLook | null {
+  const look = looks.flags[flag];
+  if (look.kind === 'leave') return null;
+  if (flag === 'fastest_lap')
+    return solid({ color: look.color, brightness: Math.min(look.brightness, looks.brightnessCap) / 100 });
+  const settled = getSettledLook(flag, looks);
+  if (!settled || settled.color.off) return { on: false };
+  return solid(settled);
+}
+
+const EFFECT_WORDS: Record<ShowLook['effect']['kind'], string> = {
+  steady: '',
+  strobe: ' (Govee cloud cannot strobe)',
+  pulse: ' (Govee cloud cannot pulse)',
+  breathe: ' (Govee cloud cannot breathe)',
 };
 
+/** What the cloud shows of a look instead of its effect, in words. */
+function describeLook(flag: EffectFlag, look: ShowLook): string {
+  if (flag === 'fastest_lap')
+    return `${look.color.name} for ${Math.round(look.effectMs / 100) / 10} s, then back to the flag before`;
+  if (flag === 'checkered' && look.effect.kind === 'strobe')
+    return `solid ${look.color.name} (Govee cloud cannot show the chequered flash)`;
+  return `solid ${look.color.name}${EFFECT_WORDS[look.effect.kind]}`;
+}
+
+/** The note of a flag the fan's look set leaves alone (nothing is sent, nothing is wrong). */
+export const GOVEE_LEFT_NOTE = 'left as they are (your looks leave this flag alone)';
+
 /**
- * What a flag costs the cloud in this budget mode: the settled colour (strobes become solid,
- * chequered white); `saving` drops brightness and the fastest-lap flash; `track_only` keeps only
- * track-wide flags; `exhausted` sends nothing.
+ * What a flag costs the cloud in this budget mode, in the fan's look set (the account's stored one):
+ * the settled colour (strobes become solid); `saving` drops brightness and the fastest-lap flash;
+ * `track_only` keeps only track-wide flags; `exhausted` sends nothing. A left flag sends nothing.
  */
-export function planFlag(flag: EffectFlag, mode: GoveeBudgetMode): GoveeFlagPlan {
-  const look = lookForFlag(flag);
-  const note = NOTES[flag] ?? `solid ${flag === 'green' ? 'green' : 'orange'}`;
+export function planFlag(
+  flag: EffectFlag,
+  mode: GoveeBudgetMode,
+  looks: LookSet = DEFAULT_LOOK_SET,
+): GoveeFlagPlan {
+  const shown = looks.flags[flag];
+  const look = lookForFlag(flag, looks);
   const skip = (why: string): GoveeFlagPlan => ({ send: false, look: null, restoreAfterMs: null, note: why });
+  if (shown.kind === 'leave' || look === null) return skip(GOVEE_LEFT_NOTE);
+  const note = describeLook(flag, shown);
   if (mode === 'exhausted') return skip("not sent: today's Govee budget is used up");
   if (mode === 'track_only' && !GOVEE_TRACK_WIDE_FLAGS.includes(flag))
     return skip('not sent: Govee budget low, only track-wide flags are shown today');
@@ -119,7 +146,7 @@ export function planFlag(flag: EffectFlag, mode: GoveeBudgetMode): GoveeFlagPlan
   return {
     send: true,
     look: mode === 'normal' || brightness === undefined ? look : colourOnly,
-    restoreAfterMs: flag === 'fastest_lap' ? FASTEST_LAP_SHOW_MS : null,
+    restoreAfterMs: flag === 'fastest_lap' ? shown.effectMs : null,
     note: mode === 'normal' ? note : `${note}; colour only (Govee budget low)`,
   };
 }

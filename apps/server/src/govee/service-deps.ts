@@ -1,3 +1,4 @@
+import type { LookSet } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { SecretBox } from '../hue/crypto.js';
@@ -10,6 +11,8 @@ export interface GoveeServiceDeps {
   client: GoveeCloudClient;
   logger: Logger;
   now: () => Date;
+  /** The account's look set from its stored preferences (never the browser's word); undefined: Trackside. */
+  looksOf?: (userId: string) => Promise<LookSet | undefined>;
   /** Tests shorten the coalescing window; the minute budget is Govee's. */
   coalesceMs?: number;
 }

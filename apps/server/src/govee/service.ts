@@ -82,12 +82,15 @@ export function createGoveeService(deps: GoveeServiceDeps) {
       return ids.length;
     },
 
-    /** A flag's settled colour on these lights, as much as the day's budget allows (budget.ts). */
+    /**
+     * A flag's settled colour in the account's look set on these lights, as much as the day's budget
+     * allows (budget.ts). The looks are read at each flag, so a change mid-session applies to the next.
+     */
     playFlag: async (userId: string, lightIds: readonly string[], flag: EffectFlag) => {
       const ids = [...new Set(lightIds)];
       const link = await connections.target(userId, ids);
       const mode = link.mode();
-      const plan = planFlag(flag, mode);
+      const plan = planFlag(flag, mode, await deps.looksOf?.(userId));
       if (plan.send && plan.look) link.playLook(ids, plan.look, plan.restoreAfterMs);
       return { sent: plan.send, mode, note: plan.note, lights: ids.length };
     },

@@ -1,4 +1,4 @@
-import type { EffectFlag } from '@flaglight/core';
+import type { EffectFlag, LookSet } from '@flaglight/core';
 import {
   createEffectPlayer,
   createHueBridgeTransport,
@@ -21,6 +21,8 @@ export interface HueFlagPlayerDeps {
   lights: HueLightsClient;
   client: HueRemoteClient | undefined;
   logger: Logger;
+  /** The account's look set from its stored preferences (never the browser's word); undefined: Trackside. */
+  looksOf?: (userId: string) => Promise<LookSet | undefined>;
 }
 
 interface PlayerEntry {
@@ -28,6 +30,8 @@ interface PlayerEntry {
   driver: HueDriver;
   player: EffectPlayer;
   selection: string[];
+  /** The account's look set as read for the flag being played. */
+  looks: LookSet | undefined;
 }
 
 /** A 401 carrying an OAuth `fault` is the bearer token (any other 401 is the application key). */
@@ -103,10 +107,17 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
       },
     };
     const driver = createHueDriver({ transport });
-    const entry: PlayerEntry = { applicationKey: key, driver, selection: [], player: undefined! };
+    const entry: PlayerEntry = {
+      applicationKey: key,
+      driver,
+      selection: [],
+      looks: undefined,
+      player: undefined!,
+    };
     entry.player = createEffectPlayer({
       driver,
       devices: () => entry.selection,
+      looks: () => entry.looks,
       onError: (error) => logger.warn({ userId, error }, 'Hue flag step failed'),
       onWarning: (message) => logger.info({ userId, message }, 'Hue flag warning'),
     });
@@ -152,6 +163,8 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
       // The driver takes the gamuts from the same cached list: no request.
       await entry.driver.connect().catch(() => undefined);
       entry.selection = [...new Set(lightIds)];
+      // Read at each flag, so a look changed mid-session applies to the next flag.
+      entry.looks = await deps.looksOf?.(userId);
       if (options.test) entry.player.playMomentary(flag);
       else entry.player.play(flag);
     },

@@ -1,4 +1,4 @@
-import type { EffectFlag } from '@flaglight/core';
+import type { EffectFlag, LookSet } from '@flaglight/core';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { BrowserBinding } from './browser-binding.js';
@@ -29,6 +29,8 @@ export interface HueServiceDeps {
   authorizeBase: (appOrigin: string) => string;
   logger: Logger;
   now: () => Date;
+  /** The account's look set from its stored preferences; absent or undefined: Trackside. */
+  looksOf?: (userId: string) => Promise<LookSet | undefined>;
 }
 
 /**
@@ -42,7 +44,13 @@ export function createHueService(deps: HueServiceDeps) {
   const connection = createHueConnectionStore({ repo, ...deps });
   const lights = createHueLightsClient({ connection, client: deps.client, now: deps.now });
   const oauth = createHueOAuth({ repo, connection, ...deps });
-  const flags = createHueFlagPlayer({ connection, lights, client: deps.client, logger: deps.logger });
+  const flags = createHueFlagPlayer({
+    connection,
+    lights,
+    client: deps.client,
+    logger: deps.logger,
+    looksOf: deps.looksOf,
+  });
 
   return {
     configured: deps.client !== undefined,
