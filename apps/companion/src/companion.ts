@@ -34,7 +34,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   const { store, saved } = openStateFile(options.dataDir, server, log);
 
   const api = createServerApi(server);
-  const hub = createLightsHub({ log });
+  // The account's looks, read as each flag starts (`preferences` is set just below, before any flag).
+  const hub = createLightsHub({ log, looks: () => preferences.looks() });
   hub.setPaused(store.get().paused);
   const stopping = new AbortController();
   const follow = createFollowState();
@@ -50,7 +51,8 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     store,
     log,
     hub,
-    delayMs: preferences.delayMs,
+    api,
+    preferences,
     sessionKey: () => follow.status.sessionKey,
   });
   if (saved.preferences !== undefined) preferences.apply(saved.preferences);
@@ -187,6 +189,7 @@ async function closeCompanion(parts: {
   parts.flags.playback.clear();
   await parts.follow.follower?.stop();
   await parts.flags.fallback.close();
+  parts.flags.sessions.close();
   await parts.lan.ready;
   await parts.lights.hue.close();
   await parts.lights.nanoleaf.close();

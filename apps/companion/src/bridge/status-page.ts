@@ -150,6 +150,7 @@ function render(s) {
   $('race').replaceChildren(
     el('div', { className: 'big', textContent: s.f1Live && s.f1Live.state === 'following' ? 'Following the live race' : STREAM[stream.state] || stream.state || '' }),
     el('div', { className: 'muted' }, [stream.message ? iso(stream.message) : (s.session ? 'Session ' + s.session.sessionKey : '')]),
+    ...(s.sessionLights && s.sessionLights.line ? [el('div', { id: 'session-filter', textContent: s.sessionLights.line })] : []),
     el('div', { className: s.f1Live && s.f1Live.source !== 'Flaglight server' ? 'warn' : 'muted', textContent: 'Source: ' + (s.source || 'Flaglight server') }),
     ...(s.f1Live && s.f1Live.message ? [el('div', { className: 'warn' }, [iso(s.f1Live.message)])] : []),
     ...(s.mqtt ? [el('div', { className: s.mqtt.state === 'connected' ? 'muted' : 'warn', textContent: s.mqtt.state === 'connected' ? 'MQTT: publishing to ' + s.mqtt.broker + ' under ' + s.mqtt.topic + '/' : 'MQTT: ' + (s.mqtt.message || s.mqtt.state) })] : []),

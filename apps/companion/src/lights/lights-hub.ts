@@ -5,6 +5,7 @@ import {
   getSettledLook,
   isEffectFlag,
   type LightColor,
+  type LookSet,
 } from '@flaglight/core';
 import {
   createEffectPlayer,
@@ -97,6 +98,11 @@ export interface LightsHub {
   /** Plays a flag at its target time (behind the broadcast delay). */
   schedule(flag: string, atEpochMs: number): void;
   /**
+   * Shows one look now on every driven light (a green dimmed after it held): what the flag still had
+   * to send is dropped, the race's flag stays what it was. Nothing while paused.
+   */
+  showLook(look: { color: LightColor; brightness: number }, transitionMs: number): void;
+  /**
    * Drops every flag waiting for its time and every step not yet sent: the lights stay as they are,
    * and a driver added later is not given the race's flag either (unlinked).
    */
@@ -120,27 +126,34 @@ export function css(color: LightColor, brightness: number): string {
  * and effect programs as the web app), the selection from the account's preferences, pause, and
  * the last look sent to each light for the status page.
  */
-/** The colour a flag settles on (fastest lap: its purple), for the status page. */
-export function flagLook(flag: string): { name: string; css: string } | null {
+/**
+ * The colour a flag settles on in a look set (Trackside without one), for the status page; null
+ * for the momentary fastest lap and a flag the set leaves alone.
+ */
+export function flagLook(flag: string, looks?: LookSet): { name: string; css: string } | null {
   if (!isEffectFlag(flag)) return null;
-  const look = getSettledLook(flag);
+  const look = getSettledLook(flag, looks);
   return look ? { name: look.color.name, css: css(look.color, look.brightness) } : null;
 }
 
-/** The race's flags as the hub was given them: the one the lights show and those waiting for their time. */
-function createFlagTimeline() {
+/**
+ * The race's flags as the hub was given them: the one the lights show and those waiting for their
+ * time. `leaves` tells a flag the look set leaves alone: the lights keep the flag before it.
+ */
+function createFlagTimeline(leaves: (flag: string) => boolean) {
   let lasting: string | null = null;
   let queued: { flag: string; at: number }[] = [];
+  const lasts = (flag: string) => flag !== 'fastest_lap' && !leaves(flag);
   const settle = () => {
     const now = Date.now();
     // A fastest lap passes: the flag before it is what the lights settle on.
-    for (const due of queued.filter((q) => q.at <= now)) if (due.flag !== 'fastest_lap') lasting = due.flag;
+    for (const due of queued.filter((q) => q.at <= now)) if (lasts(due.flag)) lasting = due.flag;
     queued = queued.filter((q) => q.at > now);
   };
   return {
     played(flag: string) {
       settle();
-      if (flag !== 'fastest_lap') lasting = flag;
+      if (lasts(flag)) lasting = flag;
     },
     queue(flag: string, at: number) {
       queued.push({ flag, at });
@@ -197,14 +210,21 @@ function createDeviceReading(log: Logger, changed: () => void) {
   };
 }
 
-export function createLightsHub(options: { log: Logger }): LightsHub {
+export function createLightsHub(options: {
+  log: Logger;
+  /** The account's look set, read as each flag starts; undefined plays Trackside. */
+  looks?: () => LookSet | undefined;
+}): LightsHub {
   const { log } = options;
   const entries = new Map<string, Entry>();
   const lastLook = new Map<string, { name: string; css: string }>();
   const listeners = new Set<() => void>();
   let selection: Selection = { selectedLights: {}, sharedLightsDriver: 'companion' };
   let isPaused = false;
-  const timeline = createFlagTimeline();
+  const timeline = createFlagTimeline((flag) => {
+    const program = createLightProgram(flag, options.looks?.());
+    return program.ok && program.program.steps.length === 0;
+  });
   const lastWarning = new Map<string, { message: string; at: number }>();
   const warnOnce = (key: string, message: string) => {
     const last = lastWarning.get(key);
@@ -240,6 +260,7 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
         player: createEffectPlayer({
           driver,
           devices: () => (isPaused ? [] : idsOf(entry)),
+          looks: () => options.looks?.(),
           onWarning: (message) => {
             if (!message.startsWith('No devices selected')) warnOnce(key, message);
           },
@@ -319,6 +340,10 @@ export function createLightsHub(options: { log: Logger }): LightsHub {
       if (!createLightProgram(flag).ok) return;
       timeline.queue(flag, atEpochMs);
       for (const entry of entries.values()) entry.player.schedule(flag, atEpochMs);
+    },
+    showLook(look, transitionMs) {
+      if (isPaused) return;
+      for (const entry of entries.values()) entry.player.showLook(look, transitionMs);
     },
     cancelAll() {
       timeline.clear();

@@ -58,6 +58,11 @@ export interface ServerApi {
   pollDeviceToken(deviceCode: string): Promise<DeviceTokenAnswer>;
   requestTicket(token: string, sessionKey?: number): Promise<{ ticket: string; serverNow: number | null }>;
   liveState(token: string, sessionKey?: number): Promise<LiveStateAnswer>;
+  /**
+   * `GET /api/f1/current`: the live session's name and type (what kind of session the lights would
+   * follow), or null when no session is live.
+   */
+  liveSession(): Promise<{ name: string; type: string } | null>;
   preferences(token: string): Promise<PreferencesDocument>;
   reportLights(token: string, lights: ReportedLight[]): Promise<void>;
   /** `PUT /api/device/state`: what this companion does now (the web app shows it). */
@@ -158,6 +163,16 @@ export function createServerApi(baseUrl: string, fetchImpl: typeof fetch = globa
         query: { sessionKey },
       });
       return data;
+    },
+    async liveSession() {
+      const { data } = await call<{ live?: unknown; data?: { name?: unknown; type?: unknown } | null }>(
+        'GET',
+        '/api/f1/current',
+      );
+      const session = data.live === true ? data.data : null;
+      return session && typeof session.name === 'string' && typeof session.type === 'string'
+        ? { name: session.name, type: session.type }
+        : null;
     },
     async preferences(token) {
       const { data } = await call<PreferencesDocument>('GET', '/api/me/preferences', { token });

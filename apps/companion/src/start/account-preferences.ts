@@ -1,7 +1,13 @@
 // The account's preferences as this companion uses them: the broadcast delay (with this room's
-// offset) and the lights chosen; kept in the state file for the F1 live-timing fallback.
+// offset), the lights chosen, how each flag looks and which sessions drive the lights; kept in the
+// state file for the F1 live-timing fallback.
 import { PreferencesDocumentSchema, type Preferences } from '@flaglight/contract';
-import { getEffectiveDelayMs } from '@flaglight/core';
+import {
+  DEFAULT_LIGHT_FOLLOW,
+  getEffectiveDelayMs,
+  type LightFollowSettings,
+  type LookSet,
+} from '@flaglight/core';
 import type { LightsHub } from '../lights/lights-hub.js';
 import type { ServerApi } from '../link/server-api.js';
 import type { Logger } from '../system/log.js';
@@ -10,6 +16,13 @@ import type { StateFile } from '../system/state-file.js';
 export interface AccountPreferences {
   /** The delay the lights play at now; 0 before any preferences are known. */
   delayMs: () => number;
+  /**
+   * The account's look set, read as each flag starts (a change applies to the next flag); undefined
+   * (no preferences yet, or none chosen) plays Trackside.
+   */
+  looks: () => LookSet | undefined;
+  /** Which sessions drive the lights and what a long green and a session's end do. */
+  follow: () => LightFollowSettings;
   /** A preferences document (the server's, or the one kept): ignored when it does not parse. */
   apply: (raw: unknown) => void;
   /** Reads the account's preferences again; a refused token is handed to `refusedToken`. */
@@ -60,5 +73,11 @@ export function createAccountPreferences(deps: {
     }
   };
 
-  return { delayMs, apply, refresh };
+  return {
+    delayMs,
+    looks: () => preferences?.looks,
+    follow: () => preferences?.lightFollow ?? DEFAULT_LIGHT_FOLLOW,
+    apply,
+    refresh,
+  };
 }

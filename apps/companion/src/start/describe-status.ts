@@ -43,6 +43,8 @@ export function describeStatus(parts: {
       lastEventAt: status.lastEventAt ? new Date(status.lastEventAt).toISOString() : null,
     },
     session: status.sessionKey !== null ? { sessionKey: status.sessionKey } : null,
+    // One plain line when the fan's session filter leaves this session's lights alone.
+    sessionLights: parts.flags.sessions.view(),
     flag: playback.shown(),
     pending: playback.pending(),
     delayMs: parts.delayMs(),

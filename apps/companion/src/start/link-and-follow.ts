@@ -142,9 +142,9 @@ function followerHandlers(
   forget: (message: string) => void,
 ): FollowerHandlers {
   const { follow, log } = deps;
-  const { playback, fallback, home } = deps.flags;
+  const { playback, fallback, home, sessions } = deps.flags;
   return {
-    onFlags: (flags) => playback.onFlags(fallback.fromServer(flags)),
+    onFlags: (flags) => void playback.onFlags(fallback.fromServer(flags)),
     onPreferences: deps.preferences.apply,
     onTest(state) {
       if (isEffectFlag(state)) playback.showTest(state, 'Test from the web app');
@@ -159,6 +159,7 @@ function followerHandlers(
       }
       follow.status = next;
       fallback.followerStatus(next);
+      sessions.followerStatus(next);
       home.following(next.sessionKey, next.state !== 'waiting' && next.state !== 'unlinked');
     },
     onConnected() {

@@ -1,0 +1,228 @@
+// Which sessions drive the lights and what the room does around a session: the fan's session
+// filter, what a long green does (keep, dim, give the room back), and the two moments another part
+// of the companion acts on: before the first change of a session, and the session's end.
+import {
+  AFTER_GREEN_DIM_PERCENT,
+  FOLLOWED_SESSION_KINDS,
+  getFollowedSessionKind,
+  getSettledLook,
+  isSessionFollowed,
+  type FollowedSessionKind,
+  type LightFollowSettings,
+  type LookSet,
+  type SessionDescription,
+  type SessionEndAction,
+} from '@flaglight/core';
+import type { LightsHub } from '../lights/lights-hub.js';
+import type { Logger } from '../system/log.js';
+import type { FollowerStatus } from './follower-types.js';
+
+/**
+ * What the room's snapshot and restore (a module of its own) hang on. Every hook is optional: a
+ * companion without them plays the flags and leaves the lights as the last flag left them.
+ */
+export interface SessionLightHooks {
+  /**
+   * Before the companion first changes a light in a followed session: once per session key in this
+   * run (after a restart, once more for the same key: a snapshot kept on disk for it is kept). The
+   * first flag waits for it, at most BEFORE_FIRST_CHANGE_WAIT_MS.
+   */
+  beforeFirstChange?(sessionKey: number): Promise<void> | void;
+  /**
+   * The followed session ended: the server has no live session any more, or another one went live.
+   * `action` is the fan's choice (`lightFollow.sessionEnd`); the hook carries it out.
+   */
+  sessionEnded?(sessionKey: number, action: SessionEndAction): Promise<void> | void;
+  /** Green held `afterGreen.afterSeconds` and the fan chose to give the room back then. */
+  giveBack?(sessionKey: number): Promise<void> | void;
+}
+
+/** The longest the first flag of a session waits for `beforeFirstChange` (reading every light). */
+export const BEFORE_FIRST_CHANGE_WAIT_MS = 5_000;
+/** The longest the first flag of a session waits to learn what kind of session it is. */
+export const SESSION_LOOKUP_WAIT_MS = 3_000;
+/** A green dimmed after it held fades down over this long. */
+export const AFTER_GREEN_DIM_FADE_MS = 2_000;
+
+const KIND_NAMES: Record<FollowedSessionKind, string> = {
+  practice: 'practice',
+  qualifying: 'qualifying',
+  sprint_qualifying: 'sprint qualifying',
+  sprint: 'sprint',
+  race: 'race',
+};
+
+export interface SessionLightsView {
+  sessionKey: number | null;
+  /** The kind of the session followed, when known. */
+  kind: FollowedSessionKind | null;
+  /** False when the fan's session filter leaves this session's lights alone. */
+  followed: boolean;
+  /** The status page's one plain line when the session drives no light; else null. */
+  line: string | null;
+}
+
+export interface SessionLights {
+  /**
+   * Whether a session's flags may reach the lights: its kind is looked up once (at most
+   * SESSION_LOOKUP_WAIT_MS), and for a followed session `beforeFirstChange` has run.
+   */
+  admit(sessionKey: number): Promise<boolean>;
+  /** A race flag of a session reached the lights (not a test): a green starts the after-green wait. */
+  played(state: string, sessionKey: number): void;
+  /** The follower's status: a followed session that ends is told to `sessionEnded`. */
+  followerStatus(status: Pick<FollowerStatus, 'state' | 'sessionKey'>): void;
+  /** The snapshot and restore module attaches here (replacing any hooks before). */
+  setHooks(hooks: SessionLightHooks): void;
+  view(): SessionLightsView;
+  close(): void;
+}
+
+/** "you follow only races and sprints", for the status page. */
+function describeChoice(sessions: readonly FollowedSessionKind[]): string {
+  if (sessions.length === 0) return 'the account follows no sessions';
+  const names = FOLLOWED_SESSION_KINDS.filter((kind) => sessions.includes(kind)).map(
+    (kind) => `${KIND_NAMES[kind]}s`,
+  );
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return `the account follows only ${list}`;
+}
+
+export function createSessionLights(deps: {
+  /** The live session's name and type (`GET /api/f1/current`); null when none is live. */
+  describe: () => Promise<SessionDescription | null>;
+  follow: () => LightFollowSettings;
+  looks: () => LookSet | undefined;
+  hub: Pick<LightsHub, 'showLook'>;
+  log: Logger;
+}): SessionLights {
+  const { log } = deps;
+  let hooks: SessionLightHooks = {};
+  const described = new Map<number, Promise<SessionDescription | null>>();
+  /** The last session description read: used when the server cannot be asked (an outage). */
+  let lastKnown: SessionDescription | null = null;
+  const changed = new Set<number>();
+  let current: number | null = null;
+  let afterGreen: NodeJS.Timeout | null = null;
+  let toldNoGiveBack = false;
+  const kinds = new Map<number, SessionDescription | null>();
+
+  const withTimeout = <T>(work: Promise<T> | T, ms: number, fallback: T): Promise<T> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(fallback), ms);
+      timer.unref();
+      Promise.resolve(work).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          log.warn(`Session lights: ${error instanceof Error ? error.message : String(error)}`);
+          resolve(fallback);
+        },
+      );
+    });
+
+  const describeSession = (sessionKey: number) => {
+    let lookup = described.get(sessionKey);
+    if (!lookup) {
+      lookup = deps.describe().then(
+        (session) => {
+          lastKnown = session ?? lastKnown;
+          kinds.set(sessionKey, session ?? lastKnown);
+          return session ?? lastKnown;
+        },
+        () => {
+          // Asked again at the next flag; meanwhile the session is the one last seen.
+          described.delete(sessionKey);
+          kinds.set(sessionKey, lastKnown);
+          return lastKnown;
+        },
+      );
+      described.set(sessionKey, lookup);
+    }
+    return withTimeout(lookup, SESSION_LOOKUP_WAIT_MS, lastKnown);
+  };
+
+  const stopAfterGreen = () => {
+    if (afterGreen) clearTimeout(afterGreen);
+    afterGreen = null;
+  };
+
+  const greenHeld = (sessionKey: number) => {
+    afterGreen = null;
+    const { action } = deps.follow().afterGreen;
+    if (action === 'dim') {
+      const green = getSettledLook('green', deps.looks());
+      // Green left alone: the lights show the fan's own look, nothing of Flaglight's to dim.
+      if (!green) return;
+      const brightness = Math.min(green.brightness, AFTER_GREEN_DIM_PERCENT / 100);
+      log.info(`Green held: dimmed to ${Math.round(brightness * 100)}%`);
+      deps.hub.showLook({ color: green.color, brightness }, AFTER_GREEN_DIM_FADE_MS);
+    } else if (action === 'give-back') {
+      if (hooks.giveBack) {
+        log.info('Green held: giving the room back');
+        void withTimeout(hooks.giveBack(sessionKey), 30_000, undefined);
+      } else if (!toldNoGiveBack) {
+        toldNoGiveBack = true;
+        log.warn('Green held, but this companion cannot give the room back yet: the green stays.');
+      }
+    }
+  };
+
+  const followed = (sessionKey: number | null): boolean => {
+    if (sessionKey === null) return true;
+    return isSessionFollowed(deps.follow(), kinds.get(sessionKey) ?? {});
+  };
+
+  return {
+    async admit(sessionKey) {
+      const session = await describeSession(sessionKey);
+      if (!isSessionFollowed(deps.follow(), session ?? {})) return false;
+      if (!changed.has(sessionKey)) {
+        changed.add(sessionKey);
+        if (hooks.beforeFirstChange)
+          await withTimeout(hooks.beforeFirstChange(sessionKey), BEFORE_FIRST_CHANGE_WAIT_MS, undefined);
+      }
+      return true;
+    },
+    played(state, sessionKey) {
+      stopAfterGreen();
+      const { action, afterSeconds } = deps.follow().afterGreen;
+      if (state !== 'green' || action === 'keep') return;
+      afterGreen = setTimeout(() => greenHeld(sessionKey), afterSeconds * 1000);
+      afterGreen.unref();
+    },
+    followerStatus(status) {
+      const next = status.state === 'waiting' ? null : status.sessionKey;
+      if (next === null && status.state !== 'waiting') return;
+      if (current !== null && next !== current) {
+        const ended = current;
+        stopAfterGreen();
+        if (changed.has(ended) && hooks.sessionEnded)
+          void withTimeout(hooks.sessionEnded(ended, deps.follow().sessionEnd), 30_000, undefined);
+      }
+      current = next;
+      if (next !== null) void describeSession(next);
+    },
+    setHooks(next) {
+      hooks = next;
+    },
+    view() {
+      const session = current === null ? null : (kinds.get(current) ?? null);
+      const kind = session ? getFollowedSessionKind(session) : null;
+      const isFollowed = followed(current);
+      return {
+        sessionKey: current,
+        kind,
+        followed: isFollowed,
+        line:
+          isFollowed || kind === null
+            ? null
+            : `This ${KIND_NAMES[kind]} session leaves your lights alone: ${describeChoice(deps.follow().sessions)} (Settings → Flags & effects).`,
+      };
+    },
+    close: stopAfterGreen,
+  };
+}
