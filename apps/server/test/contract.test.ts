@@ -1,5 +1,7 @@
 import { API_ROUTES, AUTH_LEVELS, ErrorBodySchema, type RouteDef } from '@flaglight/contract';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RegisteredRoute } from '../src/http/route-table.js';
 import { verifyEmailByMail } from './account-helpers.js';
 import { concreteUrl, productRoutes } from './api-routes.js';
 import { linkDevice } from './device-helpers.js';
@@ -10,9 +12,68 @@ const contractRoutes = API_ROUTES as readonly RouteDef[];
 const key = (route: { method: string; path?: string; url?: string }) =>
   `${route.method} ${route.path ?? route.url}`;
 
+type Tokens = Record<'user' | 'admin' | 'expired' | 'device', string>;
+type Call = (token?: string) => Promise<LightMyRequestResponse>;
+
+/** The parts of /api/openapi.json the contract is checked against. */
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<string, { content?: Record<string, unknown> }>;
+        requestBody?: unknown;
+        parameters?: unknown[];
+        security?: unknown;
+      }
+    >
+  >;
+}
+
+/** What a route answers signed out, as a linked companion, as a user and as an admin. */
+async function expectEachRoleAnswered(route: RegisteredRoute, call: Call, tokens: Tokens): Promise<void> {
+  const signedOut = await call();
+  if (route.auth === 'public') {
+    expect([401, 403], `${key(route)} signed out`).not.toContain(signedOut.statusCode);
+    return;
+  }
+  expect(signedOut.statusCode, `${key(route)} signed out`).toBe(401);
+  expect(signedOut.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
+  // A companion's device token opens `device` routes only: never the account's own.
+  const asDevice = await call(tokens.device);
+  if (route.auth === 'device') {
+    expect(asDevice.statusCode, `${key(route)} as a companion`).not.toBe(401);
+    if (asDevice.statusCode === 403) expect(asDevice.json().code, key(route)).not.toBe('forbidden');
+  } else {
+    expect(asDevice.statusCode, `${key(route)} as a companion`).toBe(401);
+    expect(asDevice.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
+  }
+  const asUser = await call(tokens.user);
+  if (route.auth === 'admin') {
+    expect(asUser.statusCode, `${key(route)} as a user`).toBe(403);
+    expect(asUser.json()).toEqual({ error: 'Admin access required', code: 'forbidden' });
+    const asAdmin = await call(tokens.admin);
+    expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(401);
+    expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(403);
+  } else if (route.deviceOnly) {
+    // The companion's own reports: a signed-in account (even an admin) is refused.
+    for (const role of ['user', 'admin'] as const) {
+      const asRole = role === 'user' ? asUser : await call(tokens.admin);
+      expect(asRole.statusCode, `${key(route)} as ${role}`).toBe(403);
+      expect(asRole.json(), key(route)).toMatchObject({ code: 'forbidden' });
+    }
+  } else {
+    // A 403 may still come from the feature itself (Hue refusing a key), never from the auth layer.
+    expect(asUser.statusCode, `${key(route)} as a user`).not.toBe(401);
+    if (asUser.statusCode === 403) expect(asUser.json().code, key(route)).not.toBe('forbidden');
+  }
+}
+
 describe('the API contract, as the server registered it', () => {
   let t: TestApp;
-  const tokens: Record<'user' | 'admin' | 'expired' | 'device', string> = {
+  const tokens: Tokens = {
     user: '',
     admin: '',
     expired: '',
@@ -86,41 +147,7 @@ describe('the API contract, as the server registered it', () => {
         });
         return res;
       };
-      const signedOut = await call();
-      if (route.auth === 'public') {
-        expect([401, 403], `${key(route)} signed out`).not.toContain(signedOut.statusCode);
-        continue;
-      }
-      expect(signedOut.statusCode, `${key(route)} signed out`).toBe(401);
-      expect(signedOut.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
-      // A companion's device token opens `device` routes only: never the account's own.
-      const asDevice = await call(tokens.device);
-      if (route.auth === 'device') {
-        expect(asDevice.statusCode, `${key(route)} as a companion`).not.toBe(401);
-        if (asDevice.statusCode === 403) expect(asDevice.json().code, key(route)).not.toBe('forbidden');
-      } else {
-        expect(asDevice.statusCode, `${key(route)} as a companion`).toBe(401);
-        expect(asDevice.json(), key(route)).toMatchObject({ code: 'unauthenticated' });
-      }
-      const asUser = await call(tokens.user);
-      if (route.auth === 'admin') {
-        expect(asUser.statusCode, `${key(route)} as a user`).toBe(403);
-        expect(asUser.json()).toEqual({ error: 'Admin access required', code: 'forbidden' });
-        const asAdmin = await call(tokens.admin);
-        expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(401);
-        expect(asAdmin.statusCode, `${key(route)} as an admin`).not.toBe(403);
-      } else if (route.deviceOnly) {
-        // The companion's own reports: a signed-in account (even an admin) is refused.
-        for (const role of ['user', 'admin'] as const) {
-          const asRole = role === 'user' ? asUser : await call(tokens.admin);
-          expect(asRole.statusCode, `${key(route)} as ${role}`).toBe(403);
-          expect(asRole.json(), key(route)).toMatchObject({ code: 'forbidden' });
-        }
-      } else {
-        // A 403 may still come from the feature itself (Hue refusing a key), never from the auth layer.
-        expect(asUser.statusCode, `${key(route)} as a user`).not.toBe(401);
-        if (asUser.statusCode === 403) expect(asUser.json().code, key(route)).not.toBe('forbidden');
-      }
+      await expectEachRoleAnswered(route, call, tokens);
     }
   });
 
@@ -174,21 +201,7 @@ describe('the API contract, as the server registered it', () => {
   test('/api/openapi.json lists every registered route with its request and response schemas', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json<{
-      openapi: string;
-      paths: Record<
-        string,
-        Record<
-          string,
-          {
-            responses: Record<string, { content?: Record<string, unknown> }>;
-            requestBody?: unknown;
-            parameters?: unknown[];
-            security?: unknown;
-          }
-        >
-      >;
-    }>();
+    const doc = res.json<OpenApiDocument>();
     expect(doc.openapi).toMatch(/^3\./);
     // The demo's simulators are mounted in this app but are not part of the API.
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/sims'))).toEqual([]);

@@ -3,6 +3,7 @@ import {
   SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE,
   SESSION_TRACKING_PER_ADDRESS_PER_MINUTE,
 } from '@flaglight/contract';
+import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VERIFY_SUBJECT, verifyEmailByMail, waitForMail } from './account-helpers.js';
@@ -11,6 +12,86 @@ import { signUp } from './live-helpers.js';
 
 /** Words an attacker would like a fan to read in a mail from us. */
 const HOSTILE = 'Your account is locked: visit https://flaglight-support.example/unlock';
+
+type Post = (
+  url: string,
+  payload: object,
+  auth?: string,
+  remoteAddress?: string,
+) => Promise<LightMyRequestResponse>;
+
+/** The running suite's app, the demo's live session, and a signed POST (the fan's token by default). */
+interface TrackingFixture {
+  app: () => TestApp;
+  liveKey: () => number;
+  post: Post;
+}
+
+/** Track and end are limited per account and per client address, each route on its own budget. */
+function trackingLimitTests(fx: TrackingFixture) {
+  test('track and end are limited per account, whatever the address: 429 with Retry-After', async () => {
+    const fan = await signUp(fx.app(), 'busy@example.com');
+    const statuses: number[] = [];
+    for (let i = 0; i <= SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE; i++) {
+      const res = await fx.post(
+        '/api/sessions/track',
+        { sessionData: { session_key: fx.liveKey() } },
+        fan,
+        `198.51.100.${i + 1}`,
+      );
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) {
+        expect(res.json()).toEqual({
+          error: expect.stringMatching(/^Too many requests\. Please wait /),
+          code: 'rate_limited',
+        });
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const ends: number[] = [];
+    for (let i = 0; i <= SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE; i++)
+      ends.push(
+        (await fx.post('/api/sessions/end', { sessionId: 'none' }, fan, `198.51.100.${i + 1}`)).statusCode,
+      );
+    expect(ends.slice(0, -1).every((status) => status === 404)).toBe(true);
+    expect(ends.at(-1)).toBe(429);
+  });
+
+  test('track and end are limited per client address, whatever the accounts: 429 with Retry-After', async () => {
+    const address = '203.0.113.77';
+    const accounts = await Promise.all(
+      Array.from({ length: Math.ceil(SESSION_TRACKING_PER_ADDRESS_PER_MINUTE / 15) + 1 }, () =>
+        signUp(fx.app()),
+      ),
+    );
+    const statuses: number[] = [];
+    for (const account of accounts) {
+      for (let i = 0; i < 15; i++) {
+        const res = await fx.post('/api/sessions/end', { sessionId: 'none' }, account, address);
+        statuses.push(res.statusCode);
+      }
+    }
+    expect(statuses.slice(0, SESSION_TRACKING_PER_ADDRESS_PER_MINUTE).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(SESSION_TRACKING_PER_ADDRESS_PER_MINUTE).every((s) => s === 429)).toBe(true);
+    // Each route keeps its own budget: tracking from that address still works.
+    expect((await fx.post('/api/sessions/track', { sessionData: {} }, accounts[0], address)).statusCode).toBe(
+      200,
+    );
+    const last = await fx.post('/api/sessions/end', { sessionId: 'none' }, accounts[0], address);
+    expect(last.statusCode).toBe(429);
+    expect(last.json()).toEqual({
+      error: expect.stringMatching(/^Too many requests\. Please wait /),
+      code: 'rate_limited',
+    });
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not held back.
+    expect(
+      (await fx.post('/api/sessions/end', { sessionId: 'none' }, accounts[0], '203.0.113.78')).statusCode,
+    ).toBe(404);
+  });
+}
 
 function trackingSuite(dialect: (typeof dialects)[number]) {
   let t: TestApp;
@@ -134,66 +215,7 @@ function trackingSuite(dialect: (typeof dialects)[number]) {
     expect(raceMails('race@example.com')).toHaveLength(1);
   });
 
-  test('track and end are limited per account, whatever the address: 429 with Retry-After', async () => {
-    const fan = await signUp(t, 'busy@example.com');
-    const statuses: number[] = [];
-    for (let i = 0; i <= SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE; i++) {
-      const res = await post(
-        '/api/sessions/track',
-        { sessionData: { session_key: liveKey } },
-        fan,
-        `198.51.100.${i + 1}`,
-      );
-      statuses.push(res.statusCode);
-      if (res.statusCode === 429) {
-        expect(res.json()).toEqual({
-          error: expect.stringMatching(/^Too many requests\. Please wait /),
-          code: 'rate_limited',
-        });
-        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      }
-    }
-    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
-    const ends: number[] = [];
-    for (let i = 0; i <= SESSION_TRACKING_PER_ACCOUNT_PER_MINUTE; i++)
-      ends.push(
-        (await post('/api/sessions/end', { sessionId: 'none' }, fan, `198.51.100.${i + 1}`)).statusCode,
-      );
-    expect(ends.slice(0, -1).every((status) => status === 404)).toBe(true);
-    expect(ends.at(-1)).toBe(429);
-  });
-
-  test('track and end are limited per client address, whatever the accounts: 429 with Retry-After', async () => {
-    const address = '203.0.113.77';
-    const accounts = await Promise.all(
-      Array.from({ length: Math.ceil(SESSION_TRACKING_PER_ADDRESS_PER_MINUTE / 15) + 1 }, () => signUp(t)),
-    );
-    const statuses: number[] = [];
-    for (const account of accounts) {
-      for (let i = 0; i < 15; i++) {
-        const res = await post('/api/sessions/end', { sessionId: 'none' }, account, address);
-        statuses.push(res.statusCode);
-      }
-    }
-    expect(statuses.slice(0, SESSION_TRACKING_PER_ADDRESS_PER_MINUTE).every((s) => s === 404)).toBe(true);
-    expect(statuses.slice(SESSION_TRACKING_PER_ADDRESS_PER_MINUTE).every((s) => s === 429)).toBe(true);
-    // Each route keeps its own budget: tracking from that address still works.
-    expect((await post('/api/sessions/track', { sessionData: {} }, accounts[0], address)).statusCode).toBe(
-      200,
-    );
-    const last = await post('/api/sessions/end', { sessionId: 'none' }, accounts[0], address);
-    expect(last.statusCode).toBe(429);
-    expect(last.json()).toEqual({
-      error: expect.stringMatching(/^Too many requests\. Please wait /),
-      code: 'rate_limited',
-    });
-    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
-    // Another address is not held back.
-    expect(
-      (await post('/api/sessions/end', { sessionId: 'none' }, accounts[0], '203.0.113.78')).statusCode,
-    ).toBe(404);
-  });
+  trackingLimitTests({ app: () => t, liveKey: () => liveKey, post });
 
   test('a deeply nested or oversized sessionData is a clear 400, never a crash', async () => {
     // 10,000 levels: serializing it used to overflow the stack (a 500).

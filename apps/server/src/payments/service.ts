@@ -6,6 +6,7 @@ import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import { generateLicenceKey, hashLicenceKey } from '../licences/keys.js';
 import type { Mailer } from '../mail/mailer.js';
+import { sendLifetimeReceipt } from './receipt.js';
 import { createPaymentsRepository } from './repository.js';
 
 export const LIFETIME_AMOUNT_CENTS = LIFETIME_PRICE_AUD * 100;
@@ -43,6 +44,28 @@ export interface PaymentDeps {
   mailer: Mailer;
   logger: Logger;
   now: () => Date;
+}
+
+/** The Checkout session of the lifetime licence for `user`, returning to the app at `base`. */
+function lifetimeCheckout(user: User, base: string): Stripe.Checkout.SessionCreateParams {
+  return {
+    mode: 'payment',
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: LIFETIME_CURRENCY,
+          unit_amount: LIFETIME_AMOUNT_CENTS,
+          product_data: { name: 'Flaglight Lifetime Access' },
+        },
+      },
+    ],
+    customer_email: user.email,
+    client_reference_id: String(user.id),
+    metadata: { userId: String(user.id) },
+    success_url: `${base}/#/dashboard?payment=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${base}/#/dashboard?payment=cancelled`,
+  };
 }
 
 export function createPaymentService(deps: PaymentDeps) {
@@ -100,16 +123,7 @@ export function createPaymentService(deps: PaymentDeps) {
     });
     if (result.claimed && result.userId) {
       const user = await users.findById(result.userId);
-      if (user) {
-        deps.mailer
-          .send({
-            to: user.email,
-            subject: 'Your Flaglight lifetime access receipt',
-            text: `Thank you! Your payment of A$${LIFETIME_PRICE_AUD}.00 (one-time) is complete and your account now has lifetime access.\n\nLicence key: ${key}\nReceipt reference: ${session.id}\n\nQuestions? Reply to this e-mail within 30 days.`,
-            html: `<p>Thank you! Your payment of <strong>A$${LIFETIME_PRICE_AUD}.00</strong> (one-time) is complete and your account now has lifetime access.</p><p>Licence key: <code>${key}</code><br>Receipt reference: ${session.id}</p>`,
-          })
-          .catch((error: unknown) => deps.logger.error({ err: error }, 'receipt e-mail failed'));
-      }
+      if (user) sendLifetimeReceipt(deps, { to: user.email, licenceKey: key, sessionId: session.id });
     }
     return { upgraded: result.claimed, ...(result.userId ? { userId: result.userId } : {}) };
   }
@@ -124,24 +138,7 @@ export function createPaymentService(deps: PaymentDeps) {
       const base = returnBase(pageOrigin);
       let session: Stripe.Checkout.Session;
       try {
-        session = await stripe().checkout.sessions.create({
-          mode: 'payment',
-          line_items: [
-            {
-              quantity: 1,
-              price_data: {
-                currency: LIFETIME_CURRENCY,
-                unit_amount: LIFETIME_AMOUNT_CENTS,
-                product_data: { name: 'Flaglight Lifetime Access' },
-              },
-            },
-          ],
-          customer_email: user.email,
-          client_reference_id: String(user.id),
-          metadata: { userId: String(user.id) },
-          success_url: `${base}/#/dashboard?payment=success&session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${base}/#/dashboard?payment=cancelled`,
-        });
+        session = await stripe().checkout.sessions.create(lifetimeCheckout(user, base));
       } catch (error) {
         if (error instanceof HttpError) throw error;
         deps.logger.error({ err: error }, 'stripe checkout creation failed');
