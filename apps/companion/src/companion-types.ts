@@ -5,6 +5,7 @@ import type { MqttSettings } from './home/mqtt-publisher.js';
 import type { HomeAssistantOptions } from './lights/home-assistant-support.js';
 import type { GoveePorts } from './options.js';
 import type { Logger } from './system/log.js';
+import type { Manifest } from './update/manifest.js';
 
 export interface CompanionOptions extends HomeAssistantOptions {
   server: string;
@@ -37,6 +38,19 @@ export interface CompanionOptions extends HomeAssistantOptions {
   f1Fallback?: Pick<F1FallbackOptions, 'outageMs' | 'recentLiveMs' | 'sessionOverMs' | 'client'>;
   /** An MQTT broker to publish the played flag to (`--mqtt`), with Home Assistant discovery. */
   mqtt?: MqttSettings | null;
+  /** Updates (decision 045); absent: off, as with `--no-update`. */
+  update?: UpdateOptions;
+}
+
+export interface UpdateOptions {
+  enabled: boolean;
+  /** The running single executable; null under tsx (checks only). */
+  executable: string | null;
+  /** Puts a checked file in place and hands over to it; resolves only when that failed. */
+  install: (file: string, manifest: Manifest) => Promise<{ ok: false; message: string }>;
+  /** Timings (tests). */
+  firstCheckMs?: number;
+  quietPollMs?: number;
 }
 
 export type CompanionStart =

@@ -15,6 +15,8 @@ import { createLights, type CompanionLights } from './start/start-lights.js';
 import { startPlayback, type CompanionPlayback } from './start/start-playback.js';
 import type { Logger } from './system/log.js';
 import type { StateFile } from './system/state-file.js';
+import { isQuietMoment } from './update/quiet.js';
+import { createUpdater, type Updater } from './update/updater.js';
 import { APP_VERSION } from './version.js';
 
 export type { Companion, CompanionOptions, CompanionStart } from './companion-types.js';
@@ -58,8 +60,11 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   if (saved.preferences !== undefined) preferences.apply(saved.preferences);
   const lights = createLights({ options, server, hub, log, store, signal: stopping.signal });
   const reporter = startLightReport({ api, log, store, hub, account: () => account });
-  const status = () =>
-    describeStatus({ server, store, follow, flags, lights, hub, log, delayMs: preferences.delayMs });
+  const updater = startUpdater({ options, server, store, log, hub, follow, flags });
+  const status = () => ({
+    ...describeStatus({ server, store, follow, flags, lights, hub, log, delayMs: preferences.delayMs }),
+    updates: updater.view(),
+  });
 
   const started = await startBridge({
     port: options.port,
@@ -73,8 +78,10 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       lights,
       reportState: () => stateReporter.now(),
       unlink: (message) => account.unlinkHere(message),
+      updater,
     }),
     async stopStarted() {
+      updater.close();
       stopping.abort();
       reporter.close();
       await flags.fallback.close();
@@ -120,10 +127,44 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
       log,
       status,
       linked: () => follow.linked,
-      close: () =>
-        closeCompanion({ stopping, reporter, stateReporter, follow, flags, lan, lights, hub, bridge }),
+      close: () => {
+        updater.close();
+        return closeCompanion({ stopping, reporter, stateReporter, follow, flags, lan, lights, hub, bridge });
+      },
     },
   };
+}
+
+/** Updates: checked from the start unless turned off; installed only at a quiet moment (decision 045). */
+function startUpdater(deps: {
+  options: CompanionOptions;
+  server: string;
+  store: StateFile;
+  log: Logger;
+  hub: LightsHub;
+  follow: FollowState;
+  flags: CompanionPlayback;
+}): Updater {
+  const { update } = deps.options;
+  const { playback } = deps.flags;
+  return createUpdater({
+    server: deps.server,
+    enabled: update?.enabled ?? false,
+    store: deps.store,
+    log: deps.log,
+    executable: update?.executable ?? null,
+    isQuiet: () =>
+      isQuietMoment({
+        paused: deps.hub.paused(),
+        sessionKey: deps.follow.status.sessionKey,
+        pending: playback.pending().length,
+        shownAt: playback.shown()?.at ?? null,
+        now: Date.now(),
+      }),
+    install: update?.install ?? (() => Promise.resolve({ ok: false, message: 'Updates are turned off.' })),
+    ...(update?.firstCheckMs !== undefined ? { firstCheckMs: update.firstCheckMs } : {}),
+    ...(update?.quietPollMs !== undefined ? { quietPollMs: update.quietPollMs } : {}),
+  });
 }
 
 /** The lights reported to the server (for Settings) whenever the hub's lights change. */

@@ -1,8 +1,9 @@
 import os from 'node:os';
+import { isSea } from 'node:sea';
 import { escapeLogText } from '@flaglight/core';
 import { Command, Option } from 'commander';
 import { probeCompanion } from './bridge/local-bridge.js';
-import { startCompanion } from './companion.js';
+import { startCompanion, type Companion } from './companion.js';
 import { parseMqttSettings } from './home/mqtt-options.js';
 import { linkDevice } from './link/device-flow.js';
 import { createServerApi } from './link/server-api.js';
@@ -26,6 +27,8 @@ import { selfCommand, setAutostart } from './system/autostart.js';
 import { openBrowser } from './system/open-browser.js';
 import { currentPlatform } from './system/paths.js';
 import { StateFile } from './system/state-file.js';
+import { installUpdate } from './update/install.js';
+import type { Manifest } from './update/manifest.js';
 import { APP_VERSION } from './version.js';
 
 /** A line for the terminal, escaped like the log's: it may quote names a device or the server gave. */
@@ -61,34 +64,61 @@ async function run(flags: RunFlags): Promise<void> {
   const background = Boolean(flags.background);
   const f1Live = resolveF1Live(flags.f1Live, base);
   const mqtt = parseMqttSettings(flags.mqtt);
-  const started = await startCompanion({
-    ...base,
-    openBrowser: flags.browser !== false,
-    lifxTargets,
-    goveeTargets,
-    goveePorts,
-    hueBridges,
-    nanoleaf,
-    wled,
-    homeAssistant: resolveHomeAssistant(flags),
-    lanScan,
-    f1Live,
-    mqtt,
-    console: !background || Boolean(process.stdout.isTTY),
-    logToFile: background,
-    ...(flags.name ? { deviceName: flags.name } : {}),
-  });
+  // The install hands over to the new file with this process's own arguments; a rollback starts
+  // this version again in this process.
+  const install = (file: string, manifest: Manifest) =>
+    installUpdate(file, manifest, {
+      executable: process.execPath,
+      args: process.argv.slice(2),
+      port: current?.bridge.port ?? base.port,
+      dataDir: base.dataDir,
+      running: APP_VERSION,
+      log: current!.log,
+      stopHere: () => current!.close(),
+      restartHere: async () => {
+        const again = await launch();
+        if (again.kind === 'started') current = again.companion;
+      },
+      exit: () => process.exit(0),
+    });
+  const launch = () =>
+    startCompanion({
+      ...base,
+      openBrowser: flags.browser !== false,
+      lifxTargets,
+      goveeTargets,
+      goveePorts,
+      hueBridges,
+      nanoleaf,
+      wled,
+      homeAssistant: resolveHomeAssistant(flags),
+      lanScan,
+      f1Live,
+      mqtt,
+      console: !background || Boolean(process.stdout.isTTY),
+      logToFile: background,
+      ...(flags.name ? { deviceName: flags.name } : {}),
+      update: {
+        enabled: flags.update !== false && process.env.FLAGLIGHT_NO_UPDATE !== '1',
+        // Only the packaged executable replaces itself; under tsx the check still runs.
+        executable: isSea() ? process.execPath : null,
+        install,
+      },
+    });
+  let current: Companion | null = null;
+  const started = await launch();
   if (started.kind === 'already-running') {
     // A second start (the Start-menu shortcut): show the running companion's status page and exit.
     console.log(`Flaglight Companion is already running: ${started.url}`);
     if (flags.browser !== false) await openBrowser(started.url);
     process.exit(0);
   }
-  const { companion } = started;
+  current = started.companion;
   let closing = false;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing || !current) return;
     closing = true;
+    const companion = current;
     companion.log.info(`Stopping (${signal})`);
     void companion.close().then(() => process.exit(0));
     setTimeout(() => process.exit(0), 5_000).unref();
@@ -97,10 +127,10 @@ async function run(flags: RunFlags): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('uncaughtException', (error) => {
     // One bad packet or bulb must not stop the lights: log it and go on.
-    companion.log.error(`Unexpected error: ${error.stack ?? error.message}`);
+    current?.log.error(`Unexpected error: ${error.stack ?? error.message}`);
   });
   process.on('unhandledRejection', (reason) => {
-    companion.log.error(
+    current?.log.error(
       `Unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
     );
   });
@@ -265,6 +295,7 @@ common(
     ),
   )
   .option('--name <name>', 'the name shown in Settings → Devices')
+  .option('--no-update', 'never check for or install updates (managed installs; env FLAGLIGHT_NO_UPDATE=1)')
   .option(
     '--f1-live <url|off>',
     'F1 live timing, followed directly while the server is unreachable during a session (env FLAGLIGHT_F1_LIVE)',

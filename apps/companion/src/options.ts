@@ -43,6 +43,8 @@ export interface RunFlags extends CommonFlags {
   name?: string;
   f1Live?: string;
   mqtt?: string;
+  /** False with `--no-update`. */
+  update?: boolean;
 }
 
 export interface ResolvedCommon {

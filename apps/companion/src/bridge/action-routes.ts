@@ -14,6 +14,8 @@ export interface ActionRequest {
    * or by a program on this computer (no Origin). A web page, the app's included, does neither.
    */
   mayChangeHomeAssistantToken: boolean;
+  /** The status page itself or a program on this computer (no Origin): updates are changed there only. */
+  fromPageOrProgram: boolean;
 }
 
 type ActionRoute = (input: Record<string, unknown>, request: ActionRequest) => Promise<void> | void;
@@ -137,6 +139,42 @@ async function unlink(
   send(response, 200, { success: true });
 }
 
+/** Updates are the fan's own choice on the status page (or a local program); a web page, the app's included, cannot ask. */
+function updatesAllowed({ actions, response, fromPageOrProgram }: ActionRequest) {
+  if (!fromPageOrProgram || !actions.updates) {
+    send(response, 403, { error: "Manage updates on the companion's status page.", code: 'forbidden' });
+    return null;
+  }
+  return actions.updates;
+}
+
+async function checkUpdates(_input: Record<string, unknown>, request: ActionRequest): Promise<void> {
+  const updates = updatesAllowed(request);
+  if (updates) send(request.response, 200, { success: true, updates: await updates.check() });
+}
+
+function setAutoUpdate(input: Record<string, unknown>, request: ActionRequest): void {
+  if (typeof input.auto !== 'boolean') {
+    send(request.response, 400, { error: 'auto must be true or false.', code: 'invalid_input' });
+    return;
+  }
+  const updates = updatesAllowed(request);
+  if (!updates) return;
+  updates.setAuto(input.auto);
+  send(request.response, 200, { success: true, auto: input.auto });
+}
+
+function installUpdate(_input: Record<string, unknown>, request: ActionRequest): void {
+  const updates = updatesAllowed(request);
+  if (!updates) return;
+  if (updates.installWhenQuiet()) send(request.response, 200, { success: true });
+  else
+    send(request.response, 409, {
+      error: 'No checked update is waiting: Check now first.',
+      code: 'conflict',
+    });
+}
+
 /** Each POST path and what answers it; any other path is not found. */
 export const ACTION_ROUTES: ReadonlyMap<string, ActionRoute> = new Map<string, ActionRoute>([
   ['/api/test', test],
@@ -148,4 +186,7 @@ export const ACTION_ROUTES: ReadonlyMap<string, ActionRoute> = new Map<string, A
   ['/api/home-assistant/token', saveHomeAssistantToken],
   ['/api/home-assistant/forget', forgetHomeAssistantToken],
   ['/api/unlink', unlink],
+  ['/api/updates/check', checkUpdates],
+  ['/api/updates/auto', setAutoUpdate],
+  ['/api/updates/install', installUpdate],
 ]);

@@ -57,6 +57,7 @@ export function createBridgeHandler(options: {
           response,
           fromApp,
           mayChangeHomeAssistantToken: origin === null || fromSelf,
+          fromPageOrProgram: origin === null || fromSelf,
         });
         return;
       }

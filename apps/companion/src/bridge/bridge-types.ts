@@ -27,4 +27,10 @@ export interface BridgeActions {
   saveHomeAssistantToken?(token: string): Promise<{ ok: true } | { ok: false; error: string }>;
   /** Drops the saved Home Assistant token. */
   forgetHomeAssistantToken?(): Promise<void>;
+  /** Updates (the status page only): check now, the automatic switch, install the downloaded one. */
+  updates?: {
+    check(): Promise<unknown>;
+    setAuto(auto: boolean): void;
+    installWhenQuiet(): boolean;
+  };
 }

@@ -34,6 +34,8 @@ export const STATUS_PAGE_HTML = `<!doctype html>
   .warn { color: #ffcc4d; } .error { color: #ff6b6b; }
   input { font: inherit; background: #0f1218; color: var(--text); border: 1px solid #343d50; border-radius: 8px; padding: 6px 10px; min-height: 44px; min-width: min(220px, 100%); box-sizing: border-box; }
   a { color: #7ab8ff; }
+  input[type=checkbox] { min-width: 0; min-height: 0; width: 22px; height: 22px; padding: 0; }
+  label.switch { display: inline-flex; align-items: center; gap: 8px; min-height: 44px; }
 </style>
 </head>
 <body>
@@ -100,6 +102,16 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     </form>
     <div class="row" id="ha-saved" style="margin-top:10px" hidden><span>Token saved.</span><button type="button" id="ha-forget">Forget</button></div>
     <p id="ha-result" role="status"></p>
+  </section>
+  <section class="wide">
+    <h2>Updates</h2>
+    <div id="updates"></div>
+    <div class="row" style="margin-top:10px">
+      <button type="button" id="update-check">Check now</button>
+      <button type="button" id="update-install" class="primary" hidden>Install now</button>
+      <label class="switch"><input type="checkbox" id="update-auto"> Install updates automatically</label>
+    </div>
+    <p id="update-result" role="status"></p>
   </section>
   <section class="wide">
     <h2>Recent log</h2>
@@ -189,6 +201,7 @@ function render(s) {
   if (nanoleaf.steps) text($('nanoleaf-steps'), nanoleaf.steps);
   if (nanoleaf.pairing) $('nanoleaf-result').replaceChildren(iso(nanoleaf.pairing));
   renderHomeAssistant(s.homeAssistant);
+  renderUpdates(s.updates);
   $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level }, [e.at.slice(11, 19) + '  ', iso(e.message)])));
 }
 
@@ -267,6 +280,36 @@ $('ha-form').addEventListener('submit', async (event) => {
 $('ha-forget').addEventListener('click', async () => {
   try { await post('/api/home-assistant/forget'); text($('ha-result'), 'Token forgotten.'); }
   catch (error) { text($('ha-result'), error.message); }
+  refresh();
+});
+// The manifest's notes and every message come cleaned in the JSON; shown as text, never as HTML.
+function renderUpdates(u) {
+  u = u || { enabled: false, state: 'off' };
+  const rows = [el('div', {}, ['Running version ' + (u.running || '') + (u.newest ? ' · newest version ' + u.newest : '')])];
+  if (u.notes) rows.push(el('div', { className: 'muted' }, ['Release notes: ', iso(u.notes)]));
+  if (u.notice) rows.push(el('div', { className: /failed/.test(u.notice) ? 'warn' : 'muted' }, [iso(u.notice)]));
+  if (u.message) rows.push(el('div', { className: /refused|failed|cut off|Could not/.test(u.message) ? 'warn' : 'muted' }, [iso(u.message)]));
+  $('updates').replaceChildren(...rows);
+  $('update-check').disabled = !u.enabled || u.state === 'checking' || u.state === 'downloading' || u.state === 'installing';
+  $('update-auto').disabled = !u.enabled;
+  $('update-auto').checked = !!u.auto && !!u.enabled;
+  $('update-install').hidden = !(u.enabled && u.state === 'ready' && !u.auto);
+}
+$('update-check').addEventListener('click', async () => {
+  text($('update-result'), 'Checking for updates…');
+  try { const r = await post('/api/updates/check'); text($('update-result'), (r.updates && r.updates.message) || ''); }
+  catch (error) { text($('update-result'), error.message); }
+  refresh();
+});
+$('update-auto').addEventListener('change', async (event) => {
+  const auto = event.target.checked;
+  try { await post('/api/updates/auto', { auto }); text($('update-result'), auto ? 'Updates install by themselves between sessions.' : 'Updates are downloaded and wait for Install now.'); }
+  catch (error) { text($('update-result'), error.message); }
+  refresh();
+});
+$('update-install').addEventListener('click', async () => {
+  try { await post('/api/updates/install'); text($('update-result'), 'It installs when no session is followed and no flag effect plays.'); }
+  catch (error) { text($('update-result'), error.message); }
   refresh();
 });
 refresh();

@@ -15,6 +15,7 @@ import type { Playback } from '../follow/playback.js';
 import type { LightsHub } from '../lights/lights-hub.js';
 import type { Logger } from '../system/log.js';
 import type { StateFile } from '../system/state-file.js';
+import type { Updater } from '../update/updater.js';
 import type { CompanionLights } from './start-lights.js';
 
 export type AlreadyRunning = Extract<CompanionStart, { kind: 'already-running' }>;
@@ -33,6 +34,7 @@ export function createBridgeActions(deps: {
   /** Tells the server what the room shows now (paused or resumed). */
   reportState: () => void;
   unlink: (message: string) => Promise<void>;
+  updater: Updater;
 }): BridgeActions {
   const { hub, store, log, playback } = deps;
   const { hue, nanoleaf, ha } = deps.lights;
@@ -57,6 +59,11 @@ export function createBridgeActions(deps: {
     pairNanoleaf: (address) => nanoleaf.pair(address),
     forgetNanoleaf: (id) => nanoleaf.forget(id),
     unlink: () => deps.unlink('Unlinked on this computer.'),
+    updates: {
+      check: () => deps.updater.checkNow(),
+      setAuto: (auto) => deps.updater.setAuto(auto),
+      installWhenQuiet: () => deps.updater.installWhenQuiet(),
+    },
   });
 }
 
