@@ -4,6 +4,7 @@ import {
   Cloud,
   CloudSun,
   Crown,
+  Flag,
   Hexagon,
   House,
   Laptop,
@@ -26,6 +27,7 @@ import { GoveeSection } from './GoveeSection';
 import { HueSection } from './HueSection';
 import { LAN_TEXTS } from './lan-texts';
 import { LifxSection } from './LifxSection';
+import { FlagsAndEffectsSection } from './looks/FlagsAndEffectsSection';
 import { NanoleafSection } from './NanoleafSection';
 import { PreferencesSection } from './PreferencesSection';
 import { SettingsSection } from './SettingsSection';
@@ -59,6 +61,7 @@ const SECTIONS: readonly BrandSection[] = [
     body: <CompanionBrandSection provider="wled" texts={LAN_TEXTS.wled} />,
   },
   { id: 'mqtt', title: 'MQTT', icon: RadioTower, body: <MqttSection /> },
+  { id: 'looks', title: 'Flags & effects', icon: Flag, body: <FlagsAndEffectsSection /> },
   { id: 'preferences', title: 'App Preferences', icon: SlidersHorizontal, body: <PreferencesSection /> },
   { id: 'devices', title: 'Devices', icon: Laptop, body: <DevicesSection /> },
 ];

@@ -12,6 +12,7 @@ export type SettingsSectionId =
   | 'home-assistant'
   | 'wled'
   | 'mqtt'
+  | 'looks'
   | 'preferences'
   | 'devices';
 
@@ -22,6 +23,7 @@ const LINKABLE: readonly SettingsSectionId[] = [
   'home-assistant',
   'wled',
   'mqtt',
+  'looks',
   'devices',
 ];
 
@@ -35,6 +37,7 @@ function initialOpen(section: string | null, hueAuthReturned: boolean): Record<S
     'home-assistant': section === 'home-assistant',
     wled: section === 'wled',
     mqtt: section === 'mqtt',
+    looks: section === 'looks',
     preferences: false,
     devices: section === 'devices',
   };

@@ -1,0 +1,66 @@
+import { LOOK_BRIGHTNESS_MAX, LOOK_BRIGHTNESS_MIN } from '@flaglight/core';
+import { UnsavedChangeNotice } from '../UnsavedChangeNotice';
+import { FlagLookEditor } from './FlagLookEditor';
+import { FollowSettings } from './FollowSettings';
+import { FLAG_ORDER, LOOKS_TEXTS as T } from './looks-texts';
+import { NoFlashingSwitch } from './NoFlashingSwitch';
+import { NumberField } from './NumberField';
+import { useLookSet } from './use-look-set';
+
+const HEADING = 'text-lg font-semibold text-ink-100';
+
+/**
+ * Settings → Flags & effects: how each flag looks (or leaves the lights alone), the presets, no
+ * flashing and the brightness cap, and when the lights follow. Every change the contract takes is
+ * saved with the account; what it refuses is marked beside the field and not sent.
+ */
+export function FlagsAndEffectsSection() {
+  const editor = useLookSet();
+  const { looks, errors } = editor;
+  return (
+    <div className="flex flex-col gap-8">
+      <p className="text-ink-300">{T.intro}</p>
+      <UnsavedChangeNotice area="looks" />
+      <div className="flex flex-col gap-4">
+        <NoFlashingSwitch checked={looks.noFlashing} onCheckedChange={editor.setNoFlashing} />
+        <NumberField
+          label={T.cap}
+          value={looks.brightnessCap}
+          min={LOOK_BRIGHTNESS_MIN}
+          max={LOOK_BRIGHTNESS_MAX}
+          hint={T.capHelp}
+          onChange={editor.setBrightnessCap}
+          error={errors.brightnessCap}
+        />
+      </div>
+      <div className="flex flex-col gap-4">
+        {!editor.saved && (
+          <p
+            role="alert"
+            className="rounded-control border border-danger/50 bg-danger/10 px-4 py-3 text-ink-100"
+          >
+            {T.notSaved}
+          </p>
+        )}
+        <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+          {FLAG_ORDER.map((flag) => (
+            <FlagLookEditor
+              key={flag}
+              flag={flag}
+              look={looks.flags[flag]}
+              errors={errors}
+              onChange={(look) => editor.setFlag(flag, look)}
+              tryButton={null}
+            />
+          ))}
+        </div>
+      </div>
+      <section aria-labelledby="follow-heading" className="flex flex-col gap-4">
+        <h3 id="follow-heading" className={HEADING}>
+          When the lights follow
+        </h3>
+        <FollowSettings />
+      </section>
+    </div>
+  );
+}
