@@ -9,3 +9,4 @@ export * from './screen/driver.js';
 export * from './govee/driver.js';
 export * from './player/strobe.js';
 export * from './player/player.js';
+export * from './player/change-limit.js';

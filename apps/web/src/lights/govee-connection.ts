@@ -1,4 +1,4 @@
-import { createTestProgram, type EffectFlag } from '@flaglight/core';
+import { createTestProgram, DEFAULT_LOOK_SET, type EffectFlag } from '@flaglight/core';
 import {
   createGoveeCloudDriver,
   isGoveeDisconnectError,
@@ -57,8 +57,8 @@ export class GoveeConnection {
    * settled colours only, so sending that flag again is its look). A race flag meanwhile cancels it.
    */
   sendTest(flag: EffectFlag): void {
-    const test = createTestProgram(flag);
-    if (!test.ok) return;
+    const test = createTestProgram(flag, this.context.options.looks?.());
+    if (!test.ok || this.isLeft(flag)) return;
     const back = this.lastFlag;
     this.sendFlag(flag, { test: true });
     if (back === null) return;
@@ -68,8 +68,18 @@ export class GoveeConnection {
     this.restore = restore;
   }
 
+  /**
+   * True when the account's looks leave this flag alone: nothing is sent (the server would skip it
+   * too, and the day's budget is not spent asking) and the race's last flag stays what a test goes
+   * back to.
+   */
+  private isLeft(flag: EffectFlag): boolean {
+    return (this.context.options.looks?.() ?? DEFAULT_LOOK_SET).flags[flag].kind === 'leave';
+  }
+
   /** Sends a flag to the selected lights, or to `ids` only (lights that join mid-race). */
   sendFlag(flag: EffectFlag, options: { test?: boolean; ids?: string[] } = {}): void {
+    if (this.isLeft(flag)) return;
     if (!options.test && !options.ids) {
       this.lastFlag = flag;
       this.restore = null;

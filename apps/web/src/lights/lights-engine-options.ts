@@ -1,3 +1,4 @@
+import type { LightFollowSettings, LookSet } from '@flaglight/core';
 import type { DrivenProvider } from './lights-context';
 
 // The lights engine's options, and the small helpers it shares with its callers.
@@ -21,6 +22,19 @@ export interface LightsEngineOptions {
   subscribeSelection?: (listener: () => void) => () => void;
   /** Whether the on-screen light is one of the user's lights (LocalSettings.screenLight); default yes. */
   screenEnabled?: () => boolean;
+  /**
+   * The account's look set as this browser holds it (the preferences sync keeps it); undefined
+   * plays Trackside. Read at each flag, so a change mid-session applies to the next flag. Hue and
+   * Govee flags are played by the server, which reads the account's stored looks itself.
+   */
+  looks?: () => LookSet | undefined;
+  /** The account's follow settings (which sessions drive the lights, what comes afterwards). */
+  follow?: () => LightFollowSettings | undefined;
+  /**
+   * True when the on-screen light must not flash whatever the looks say: the system asks for
+   * reduced motion and the fan has not turned flashing on for this screen (decision 046).
+   */
+  screenNoFlashing?: () => boolean;
   /** Keeps the LIFX token in the browser (SPEC §3). */
   tokenStore: { read(): string | null; write(token: string): void; clear(): void };
 }

@@ -1,7 +1,14 @@
-import { createLightProgram, getSettledLook, type EffectFlag } from '@flaglight/core';
+import {
+  createLightProgram,
+  DEFAULT_LOOK_SET,
+  getSettledLook,
+  type EffectFlag,
+  type LookSet,
+} from '@flaglight/core';
 import {
   createEffectPlayer,
   createScreenDriver,
+  limitChanges,
   SCREEN_DEVICE_ID,
   type EffectPlayer,
   type GoveeCloudDriver,
@@ -75,7 +82,11 @@ export class LightsEngine {
     this.govee = this.goveeConnection.driver;
     const player = (driver: LifxCloudDriver | ScreenDriver, provider: 'lifx' | 'screen') =>
       createEffectPlayer({
-        driver,
+        // With "No flashing" no light changes more than 3 times a second, across flags too.
+        driver: limitChanges(driver, {
+          active: () => (provider === 'screen' ? this.screenLooks() : this.looks())?.noFlashing === true,
+        }),
+        looks: () => (provider === 'screen' ? this.screenLooks() : this.looks()),
         devices: () =>
           provider === 'screen'
             ? (options.screenEnabled?.() ?? true)
@@ -104,6 +115,26 @@ export class LightsEngine {
     );
   }
 
+  /** The account's look set (undefined: Trackside). */
+  looks(): LookSet | undefined {
+    return this.options.looks?.();
+  }
+
+  /**
+   * The on-screen light's looks: the account's, with no flashing when the system asks for reduced
+   * motion and the fan has not turned flashing on for this screen.
+   */
+  screenLooks(): LookSet | undefined {
+    const looks = this.looks();
+    if (!this.options.screenNoFlashing?.() || looks?.noFlashing) return looks;
+    return { ...(looks ?? DEFAULT_LOOK_SET), noFlashing: true };
+  }
+
+  /** True when the account's looks leave this flag alone: no light of this tab is sent anything. */
+  private isLeft(flag: EffectFlag): boolean {
+    return (this.looks() ?? DEFAULT_LOOK_SET).flags[flag].kind === 'leave';
+  }
+
   selectedIds(provider: DrivenProvider): string[] {
     return [...this.providers[provider].getSnapshot().selectedIds];
   }
@@ -125,7 +156,8 @@ export class LightsEngine {
       return false;
     }
     const at = options.atEpochMs;
-    if (!options.only) this.raceLook.played(program.program.flag, at);
+    // A left flag is not what the lights show: a light ticked later takes up the flag before it.
+    if (!options.only && !this.isLeft(program.program.flag)) this.raceLook.played(program.program.flag, at);
     const run = (player: EffectPlayer) =>
       at === undefined ? player.play(flag) : player.schedule(flag, at) !== null;
     run(this.players.screen);
@@ -182,7 +214,7 @@ export class LightsEngine {
     if (provider === 'govee') return this.goveeConnection.sendFlag(flag, { ids });
     if (this.drivenProvider() !== provider) return;
     if (provider === 'hue') return this.hueConnection.sendFlag(flag, { ids });
-    const look = getSettledLook(flag);
+    const look = getSettledLook(flag, this.looks());
     if (!look) return;
     this.lifx
       .playStep(ids, { kind: 'set-state', atMs: 0, ...look, transitionMs: 0 })

@@ -4,8 +4,14 @@ import { browserSelection } from '../companion/companion-lights';
 import { readCompanionDevices, subscribeCompanionDevices } from '../companion/companion-store';
 import { readLocalSettings, subscribeLocalSettings, updateLocalSettings } from '../settings/local-settings';
 import { toast } from '../toasts/toast';
+import { REDUCED_MOTION_QUERY } from '../ui/use-reduced-motion';
 import { clearLifxToken, readLifxTokenFor, storeLifxToken } from './lifx-token';
 import { LightsEngine } from './lights-engine';
+
+/** The system asks for less motion (read at each flag, so a change applies to the next). */
+function prefersReducedMotion(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION_QUERY).matches;
+}
 
 /**
  * Builds one signed-in user's lights engine, wired to that user's stored token, selection and
@@ -30,6 +36,9 @@ export function createUserLights(email: string, lifxApiUrl: string) {
     // a LIFX, Hue or Govee bulb the companion drives on the LAN is not driven from the cloud too.
     selection: () => browserSelection(readCompanionDevices(email), readLocalSettings(email)),
     screenEnabled: () => readLocalSettings(email).screenLight,
+    looks: () => readLocalSettings(email).looks,
+    follow: () => readLocalSettings(email).lightFollow,
+    screenNoFlashing: () => prefersReducedMotion() && !readLocalSettings(email).screenFlashing,
     // The selection decides the driven provider: the engine's stores follow its changes, and the
     // companions' (one coming online takes its lights over; one going offline gives them back).
     subscribeSelection: (listener) => {

@@ -20,6 +20,7 @@ describe('local settings (SPEC §3)', () => {
       delayEnabled: true,
       autoConnect: true,
       screenLight: true,
+      screenFlashing: false,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
       hiddenGoveeDeviceIds: [],

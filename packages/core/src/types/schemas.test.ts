@@ -55,6 +55,7 @@ describe('boundary schemas', () => {
       delayEnabled: true,
       autoConnect: true,
       screenLight: true,
+      screenFlashing: false,
       hiddenLifxDeviceIds: [],
       hiddenHueDeviceIds: [],
       hiddenGoveeDeviceIds: [],

@@ -65,6 +65,11 @@ export const LocalSettingsSchema = z.object({
    * follows the race on the screen alone. Unticked, Connect needs another light again.
    */
   screenLight: z.boolean().catch(true).default(true),
+  /**
+   * This browser's own choice, never synced: the on-screen light flashes even though the system asks
+   * for reduced motion (off by default: with reduced motion the screen never flashes).
+   */
+  screenFlashing: z.boolean().catch(false).default(false),
   /** Devices the user hid from the Light Control list (SPEC §2 per-device hide button). */
   hiddenLifxDeviceIds: z.array(z.string()).catch([]).default([]),
   hiddenHueDeviceIds: z.array(z.string()).catch([]).default([]),

@@ -5,6 +5,7 @@ import { flagLabel } from '../../live/display-flag';
 import { LiveConnectionContext } from '../../live/live-connection-context';
 import { buttonClass } from '../../ui/button-styles';
 import { useReducedMotion } from '../../ui/use-reduced-motion';
+import { ScreenFlashingChoice } from './ScreenFlashingChoice';
 
 const OFF: ScreenLightState = {
   on: false,
@@ -97,6 +98,7 @@ export function ScreenLight({
           <span className="font-semibold">Use this screen as a light</span>
         </label>
       )}
+      {enabled && reducedMotion && <ScreenFlashingChoice />}
       <div
         ref={swatch}
         data-testid="screen-light"
