@@ -5,7 +5,6 @@ import {
 } from '@flaglight/core';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, History, Plug, PlugZap, Radio, WifiOff } from 'lucide-react';
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useAppConfig } from '../api/app-config';
 import { useAuth } from '../auth/auth-context';
@@ -24,15 +23,13 @@ import { LIVE_TEXTS } from './live-texts';
 import { SessionCountdown } from './SessionCountdown';
 import { SessionTimeline } from './SessionTimeline';
 import { TestFlags } from './TestFlags';
+import { useAutoConnect } from './use-auto-connect';
 import type { LiveConnectionState } from './use-live-connection';
 
 export const CURRENT_SESSION_QUERY_KEY = ['f1', 'current'] as const;
 /** How often the dashboard asks whether a session went live (the server caches that answer 30 s). */
 export const CURRENT_SESSION_REFRESH_MS = 30_000;
-/** Auto-connect's wait before trying a failed connect again: 5, 10, 20, 40, 60, 60 … s. */
-export function autoConnectRetryDelay(retries: number): number {
-  return Math.min(60_000, 5_000 * 2 ** retries);
-}
+export { autoConnectRetryDelay } from './use-auto-connect';
 
 const localTime = (iso: string) =>
   new Intl.DateTimeFormat(undefined, {
@@ -118,8 +115,6 @@ function SessionSummary({
   );
 }
 
-const sessionId = (session: { date_start: string; name: string }) => `${session.date_start}|${session.name}`;
-
 const STATUS_TEXT: Record<LiveConnectionState['status'], string> = {
   disconnected: 'Disconnected',
   connecting: LIVE_TEXTS.connecting,
@@ -171,6 +166,55 @@ function ConnectionNotice({ state }: { state: LiveConnectionState }) {
   return null;
 }
 
+/** What the page should know about connecting: setup missing, nothing live, a failure, polling, upstream trouble. */
+function ConnectionHints(props: {
+  state: LiveConnectionState;
+  ready: boolean;
+  restoring: boolean;
+  hasLiveSession: boolean;
+  retryDue: boolean;
+}) {
+  const { state, ready, restoring, hasLiveSession, retryDue } = props;
+  return (
+    <>
+      {!ready && (
+        <p className="text-ink-300">
+          {restoring ? 'Restoring your light connections… ' : ''}
+          {LIVE_TEXTS.setupHint}{' '}
+          <Link to="/settings" className="font-semibold text-accent underline">
+            Go to Settings
+          </Link>
+        </p>
+      )}
+      {ready && !hasLiveSession && state.status === 'disconnected' && (
+        <p className="text-ink-300">
+          No session is live right now. Connect opens when one goes live; meanwhile, watch a replay.
+        </p>
+      )}
+      {state.error && state.status === 'disconnected' && (
+        <p className="text-danger">
+          {LIVE_TEXTS.connectionFailedTitle}: {state.error}
+          {retryDue && <span className="text-ink-300"> Auto-connect tries again in a few seconds.</span>}
+        </p>
+      )}
+      {state.status === 'connected' && state.transport === 'polling' && (
+        <p className="text-caption text-ink-300">
+          The live stream is unavailable here; checking for flag changes every few seconds instead.
+        </p>
+      )}
+      {state.upstreamMessage && state.status !== 'disconnected' && (
+        <p
+          role="alert"
+          className="flex gap-2 rounded-control border border-flag-yellow/60 bg-flag-yellow/10 p-3"
+        >
+          <AlertTriangle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-flag-yellow" />
+          {state.upstreamMessage}
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
  * The Race Control panel's body (SPEC §2): the session, connect/disconnect, the current flag with
  * its sectors and cause, replays, test flags and the countdown. The connection itself (with the
@@ -196,64 +240,17 @@ export function RaceControlBody() {
   const ready = lights.drivenProvider !== null || companionOnline || settings.screenLight;
   const liveSession = current.data?.kind === 'live' ? current.data.session : null;
 
-  // DESIGN §6 auto-connect: once per live session while the dashboard is open and the lights are ready.
-  // A followed live session that another has replaced (the weekend's next session, or the demo race
-  // starting again) is over: auto-connect moves on to the new one. Replays are never interrupted.
-  const { autoConnect } = settings;
   // A trial that has ended follows nothing: the Trial Expired dialog says so, and the server would
   // refuse the stream anyway.
   const trialEnded = user ? shouldShowTrialExpiredModal(user, { now: Date.now() }) : false;
-  const liveId = liveSession ? sessionId(liveSession) : null;
-  const followedId =
-    state.target?.kind === 'live' && state.target.session ? sessionId(state.target.session) : null;
-  useEffect(() => {
-    if (!autoConnect || trialEnded || !liveSession || !liveId || !ready || lights.restoring) return;
-    if (autoConnectTried.current === liveId) return;
-    const replaced = state.status === 'connected' && followedId !== null && followedId !== liveId;
-    if (state.status !== 'disconnected' && !replaced) return;
-    autoConnectTried.current = liveId;
-    connect({ kind: 'live', session: liveSession });
-  }, [
-    autoConnect,
+  const { retryDue, connectLive } = useAutoConnect({
+    autoConnect: settings.autoConnect,
     trialEnded,
     liveSession,
-    liveId,
-    followedId,
     ready,
-    lights.restoring,
-    state.status,
-    connect,
-    autoConnectTried,
-  ]);
-
-  // A connect that failed on something passing (a server restarting or too busy to answer as the page
-  // opened) is tried again while auto-connect is on, later each time; a refusal (an ended trial, every
-  // stream open) and a Disconnect are not.
-  const retries = useRef(0);
-  useEffect(() => {
-    if (state.status === 'connected') retries.current = 0;
-  }, [state.status]);
-  const retryDue =
-    autoConnect &&
-    !trialEnded &&
-    ready &&
-    state.status === 'disconnected' &&
-    state.retryable &&
-    !!liveSession;
-  useEffect(() => {
-    if (!retryDue || !liveSession) return;
-    const handle = setTimeout(() => {
-      retries.current += 1;
-      autoConnectTried.current = sessionId(liveSession);
-      connect({ kind: 'live', session: liveSession });
-    }, autoConnectRetryDelay(retries.current));
-    return () => clearTimeout(handle);
-  }, [retryDue, liveSession, state.failedAt, connect, autoConnectTried]);
-
-  const connectLive = () => {
-    if (liveId) autoConnectTried.current = liveId;
-    connect({ kind: 'live', session: liveSession });
-  };
+    restoring: lights.restoring,
+    live: { state, connect, autoConnectTried },
+  });
 
   return (
     <div className="flex flex-col gap-5">
@@ -282,40 +279,13 @@ export function RaceControlBody() {
           <ConnectionLine state={state} />
         </div>
         <ConnectionNotice state={state} />
-        {!ready && (
-          <p className="text-ink-300">
-            {lights.restoring ? 'Restoring your light connections… ' : ''}
-            {LIVE_TEXTS.setupHint}{' '}
-            <Link to="/settings" className="font-semibold text-accent underline">
-              Go to Settings
-            </Link>
-          </p>
-        )}
-        {ready && !liveSession && state.status === 'disconnected' && (
-          <p className="text-ink-300">
-            No session is live right now. Connect opens when one goes live; meanwhile, watch a replay.
-          </p>
-        )}
-        {state.error && state.status === 'disconnected' && (
-          <p className="text-danger">
-            {LIVE_TEXTS.connectionFailedTitle}: {state.error}
-            {retryDue && <span className="text-ink-300"> Auto-connect tries again in a few seconds.</span>}
-          </p>
-        )}
-        {connected && state.transport === 'polling' && (
-          <p className="text-caption text-ink-300">
-            The live stream is unavailable here; checking for flag changes every few seconds instead.
-          </p>
-        )}
-        {state.upstreamMessage && state.status !== 'disconnected' && (
-          <p
-            role="alert"
-            className="flex gap-2 rounded-control border border-flag-yellow/60 bg-flag-yellow/10 p-3"
-          >
-            <AlertTriangle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-flag-yellow" />
-            {state.upstreamMessage}
-          </p>
-        )}
+        <ConnectionHints
+          state={state}
+          ready={ready}
+          restoring={lights.restoring}
+          hasLiveSession={!!liveSession}
+          retryDue={retryDue}
+        />
         {(liveSession || (connected && state.target?.kind === 'live')) && <FeedHealth />}
         <WakeLockNote held={wakeLockHeld} />
       </div>

@@ -1,5 +1,5 @@
 import { LIVE_STREAM_SILENCE_MS } from '@flaglight/contract/limits';
-import { nextPollDelay, POLL_INTERVAL_MS } from '@flaglight/core';
+import { POLL_INTERVAL_MS } from '@flaglight/core';
 import { ApiError } from '../api/client';
 import {
   fetchCentralizedStatus,
@@ -12,6 +12,8 @@ import {
   type LiveStateAnswer,
   type StatusEventData,
 } from './live-api';
+import { createFeedPolling } from './live-feed-polling';
+import { createSingleTimer, createWatchdog, unlessSilent } from './live-feed-timers';
 
 /** The stream's first reconnect waits this long, doubling up to STREAM_RETRY_MAX_MS. */
 export const STREAM_RETRY_BASE_MS = 1_000;
@@ -82,39 +84,6 @@ export interface LiveFeed {
   stop(): void;
 }
 
-/**
- * Calls `request` with a signal that aborts after LIVE_STREAM_SILENCE_MS: a request the server never
- * answers (a frozen process, a lost network) is a failed one, like a stream that says nothing.
- */
-async function unlessSilent<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const abort = new AbortController();
-  const timeout = setTimeout(() => abort.abort(), LIVE_STREAM_SILENCE_MS);
-  try {
-    return await request(abort.signal);
-  } finally {
-    clearTimeout(timeout);
-  }
-}
-
-/** A timer that each sign of life restarts; `onSilence` runs when none came for `ms`. */
-function createWatchdog(ms: number) {
-  let handle: ReturnType<typeof setTimeout> | null = null;
-  const stop = () => {
-    if (handle) clearTimeout(handle);
-    handle = null;
-  };
-  return {
-    stop,
-    restart(onSilence: () => void) {
-      stop();
-      handle = setTimeout(() => {
-        handle = null;
-        onSilence();
-      }, ms);
-    },
-  };
-}
-
 /** What a stream's events go to, while `es` is still the feed's stream. */
 interface StreamSink {
   isCurrent(): boolean;
@@ -164,24 +133,6 @@ function listenToStream(es: EventSource, sink: StreamSink): void {
   es.addEventListener('devices', () => {
     if (sink.isCurrent()) handlers.onDevices?.();
   });
-}
-
-/** One pending timeout at a time (a new one replaces it); `fn` is skipped once the feed stopped. */
-function createSingleTimer(isStopped: () => boolean) {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  return {
-    later: (fn: () => void, ms: number) => {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = null;
-        if (!isStopped()) fn();
-      }, ms);
-    },
-    clear: () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-    },
-  };
 }
 
 /** The stream's address: a single-use ticket, the pinned session and where to resume. */
@@ -321,33 +272,18 @@ export function startLiveFeed(
     listenToStream(es, { isCurrent: () => source === es, heard: () => heard(es), deliver, handlers });
   }
 
-  let pollErrors = 0;
-  function poll(delay: number) {
-    later(() => void pollOnce(), delay);
-  }
-
-  // Never rejects: every failure schedules the next poll.
-  async function pollOnce() {
-    try {
-      const answer = await unlessSilent((signal) => deps.fetchState(resolvedKey, signal));
-      if (stopped) return;
-      pollErrors = 0;
-      resolvedKey ??= answer.sessionKey;
-      markConnected('polling');
-      setReachable(true);
-      if (answer.upstream) handlers.onStatus(answer.upstream);
-      if (answer.event) deliver(answer.event);
-      poll(nextPollDelay('ok', 0));
-    } catch (error) {
-      if (stopped) return;
-      if (error instanceof ApiError && error.code === 'trial_expired') return fail(error);
-      // No answer, or the server failing (5xx, a proxy's 502): out of reach. A 4xx is an answer.
-      if (!(error instanceof ApiError) || error.status >= 500) setReachable(false);
-      pollErrors += 1;
-      const limited = error instanceof ApiError && error.code === 'rate_limited';
-      poll(nextPollDelay(limited ? 'rate-limited' : 'error', pollErrors));
-    }
-  }
+  const { poll } = createFeedPolling({
+    fetchState: deps.fetchState,
+    onStatus: (status) => handlers.onStatus(status),
+    isStopped: () => stopped,
+    sessionKey: () => resolvedKey,
+    pinSessionKey: (key) => (resolvedKey ??= key),
+    markConnected: () => markConnected('polling'),
+    setReachable,
+    deliver,
+    fail,
+    later,
+  });
 
   function stop() {
     stopped = true;

@@ -1,25 +1,22 @@
 import type { Preferences, PreferencesDocument } from '@flaglight/contract';
-import { PREFERENCES_MAX_DELAY_SECONDS } from '@flaglight/contract/limits';
-import {
-  LAN_LIGHT_PROVIDERS,
-  type CompanionLightIds,
-  type LightProvider,
-  type LocalSettings,
-} from '@flaglight/core';
 import { ApiError, apiCall } from '../api/client';
+import { onLocalSettingsWritten, readLocalSettings, updateLocalSettings } from './local-settings';
 import {
-  DEFAULT_LOCAL_SETTINGS,
-  onLocalSettingsWritten,
-  readLocalSettings,
-  updateLocalSettings,
-} from './local-settings';
-import {
-  describeSaveError,
-  isTransientSaveError,
-  setUnsavedPreferences,
-  type PreferencesArea,
-} from './preferences-save-state';
+  changedAreas,
+  conflictDocument,
+  hasLocalChoices,
+  isPreferencesDocument,
+  localFromLocal,
+  localFromPreferences,
+  mergeChanges,
+  preferencesFromLocal,
+  same,
+  type SyncedFields,
+} from './preferences-fields';
+import { describeSaveError, isTransientSaveError, setUnsavedPreferences } from './preferences-save-state';
 import { createRetrier } from './save-retrier';
+
+export { hasLocalChoices, localFromPreferences, preferencesFromLocal } from './preferences-fields';
 
 /** Changes this close together (a slider being dragged) go to the server as one write. */
 export const PREFERENCES_SAVE_DEBOUNCE_MS = 400;
@@ -36,145 +33,6 @@ export const serverPreferencesApi: PreferencesApi = {
   fetch: () => apiCall('GET /api/me/preferences'),
   save: (version, preferences) => apiCall('PUT /api/me/preferences', { body: { version, preferences } }),
 };
-
-type SyncedFields = Pick<
-  LocalSettings,
-  | 'delaySeconds'
-  | 'delayEnabled'
-  | 'autoConnect'
-  | 'selectedLifxDeviceIds'
-  | 'selectedHueDeviceIds'
-  | 'selectedGoveeDeviceIds'
-  | 'hiddenLifxDeviceIds'
-  | 'hiddenHueDeviceIds'
-  | 'hiddenGoveeDeviceIds'
-  | 'companionSelectedLights'
-  | 'companionHiddenLights'
-  | 'sharedLightsDriver'
-  | 'featureFlags'
-  | 'looks'
-  | 'lightFollow'
->;
-
-type LightLists = Partial<Record<LightProvider, string[]>>;
-
-/** The companion providers' entries of a light list; an absent provider stays absent (it means "all"). */
-function companionIds(lists: LightLists): CompanionLightIds {
-  const picked: CompanionLightIds = {};
-  for (const key of LAN_LIGHT_PROVIDERS) {
-    const ids = lists[key];
-    if (ids) picked[key] = ids;
-  }
-  return picked;
-}
-
-/** `lists` with the companion providers' entries replaced by `companion`'s (removed where it has none). */
-function withCompanionIds(lists: LightLists, companion: CompanionLightIds): LightLists {
-  const rest = Object.fromEntries(
-    Object.entries(lists).filter(([key]) => !(LAN_LIGHT_PROVIDERS as readonly string[]).includes(key)),
-  );
-  return { ...rest, ...companionIds(companion) };
-}
-
-/** The browser's record (SPEC §3 local settings) as the fields the account keeps. */
-export function localFromPreferences(preferences: Preferences): SyncedFields {
-  return {
-    delaySeconds: preferences.delay.seconds,
-    delayEnabled: preferences.delay.enabled,
-    autoConnect: preferences.autoConnect,
-    selectedLifxDeviceIds: preferences.selectedLights.lifx ?? [],
-    selectedHueDeviceIds: preferences.selectedLights.hue ?? [],
-    selectedGoveeDeviceIds: preferences.selectedLights.govee ?? [],
-    hiddenLifxDeviceIds: preferences.hiddenLights.lifx ?? [],
-    hiddenHueDeviceIds: preferences.hiddenLights.hue ?? [],
-    hiddenGoveeDeviceIds: preferences.hiddenLights.govee ?? [],
-    companionSelectedLights: companionIds(preferences.selectedLights),
-    companionHiddenLights: companionIds(preferences.hiddenLights),
-    sharedLightsDriver: preferences.sharedLightsDriver,
-    featureFlags: { ...preferences.featureFlags },
-    looks: preferences.looks,
-    lightFollow: preferences.lightFollow,
-  };
-}
-
-/** `looks` and `lightFollow` as the account keeps them: a key only when chosen (absent: the defaults). */
-function chosenLooks(local: LocalSettings): Pick<Preferences, 'looks' | 'lightFollow'> {
-  return {
-    ...(local.looks ? { looks: local.looks } : {}),
-    ...(local.lightFollow ? { lightFollow: local.lightFollow } : {}),
-  };
-}
-
-/**
- * The account's preferences with this browser's values; what the browser does not know (other
- * providers' selections, the companions' delay offsets) is kept from `base`. The companion
- * providers' lists are the browser's too (the Companion tab): an absent one is removed.
- */
-export function preferencesFromLocal(local: LocalSettings, base: Preferences): Preferences {
-  // The browser's choice of looks replaces the account's, removed too when the browser has none.
-  const rest = { ...base };
-  delete rest.looks;
-  delete rest.lightFollow;
-  return {
-    ...rest,
-    ...chosenLooks(local),
-    delay: {
-      enabled: local.delayEnabled,
-      seconds: Math.min(PREFERENCES_MAX_DELAY_SECONDS, Math.max(0, Math.round(local.delaySeconds))),
-    },
-    autoConnect: local.autoConnect,
-    selectedLights: {
-      ...withCompanionIds(base.selectedLights, local.companionSelectedLights),
-      lifx: local.selectedLifxDeviceIds,
-      hue: local.selectedHueDeviceIds,
-      govee: local.selectedGoveeDeviceIds,
-    },
-    hiddenLights: {
-      ...withCompanionIds(base.hiddenLights, local.companionHiddenLights),
-      lifx: local.hiddenLifxDeviceIds,
-      hue: local.hiddenHueDeviceIds,
-      govee: local.hiddenGoveeDeviceIds,
-    },
-    sharedLightsDriver: local.sharedLightsDriver,
-    featureFlags: { ...local.featureFlags },
-  };
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** True when the browser's record holds something the user chose (not only the defaults). */
-export function hasLocalChoices(local: LocalSettings): boolean {
-  return !same(localFromLocal(local), localFromLocal(DEFAULT_LOCAL_SETTINGS));
-}
-
-function localFromLocal(local: LocalSettings): SyncedFields {
-  return {
-    delaySeconds: local.delaySeconds,
-    delayEnabled: local.delayEnabled,
-    autoConnect: local.autoConnect,
-    selectedLifxDeviceIds: local.selectedLifxDeviceIds,
-    selectedHueDeviceIds: local.selectedHueDeviceIds,
-    selectedGoveeDeviceIds: local.selectedGoveeDeviceIds,
-    hiddenLifxDeviceIds: local.hiddenLifxDeviceIds,
-    hiddenHueDeviceIds: local.hiddenHueDeviceIds,
-    hiddenGoveeDeviceIds: local.hiddenGoveeDeviceIds,
-    companionSelectedLights: companionIds(local.companionSelectedLights),
-    companionHiddenLights: companionIds(local.companionHiddenLights),
-    sharedLightsDriver: local.sharedLightsDriver,
-    featureFlags: local.featureFlags,
-    looks: local.looks,
-    lightFollow: local.lightFollow,
-  };
-}
-
-/** Fields the user changed since `base`, applied on top of `current` (a field-by-field merge). */
-function mergeChanges(mine: SyncedFields, base: SyncedFields, current: SyncedFields): SyncedFields {
-  const merged = { ...current } as Record<keyof SyncedFields, unknown>;
-  for (const key of Object.keys(mine) as (keyof SyncedFields)[]) {
-    if (!same(mine[key], base[key])) merged[key] = mine[key];
-  }
-  return merged as SyncedFields;
-}
 
 export interface PreferencesSync {
   /** A document pushed on the event stream (another page or a companion changed them). */
@@ -195,48 +53,6 @@ export function receivePushedPreferences(email: string | null | undefined, data:
 /** Retry, for the signed-in user's unsaved change. */
 export function retryPreferencesSave(email: string | null | undefined): void {
   if (email) active.get(email)?.retry();
-}
-
-function isPreferencesDocument(data: unknown): data is PreferencesDocument {
-  if (typeof data !== 'object' || data === null) return false;
-  const { version, preferences } = data as Record<string, unknown>;
-  if (typeof version !== 'number' || typeof preferences !== 'object' || preferences === null) return false;
-  const p = preferences as Record<string, unknown>;
-  return (
-    typeof p.delay === 'object' &&
-    p.delay !== null &&
-    typeof p.selectedLights === 'object' &&
-    typeof p.hiddenLights === 'object' &&
-    typeof p.featureFlags === 'object'
-  );
-}
-
-/** Where on screen each synced field is changed. */
-const AREA_OF: Partial<Record<keyof SyncedFields, PreferencesArea>> = {
-  delaySeconds: 'delay',
-  delayEnabled: 'delay',
-  autoConnect: 'autoConnect',
-  selectedLifxDeviceIds: 'lights',
-  selectedHueDeviceIds: 'lights',
-  selectedGoveeDeviceIds: 'lights',
-  hiddenLifxDeviceIds: 'lights',
-  hiddenHueDeviceIds: 'lights',
-  hiddenGoveeDeviceIds: 'lights',
-  companionSelectedLights: 'lights',
-  companionHiddenLights: 'lights',
-  sharedLightsDriver: 'lights',
-  looks: 'looks',
-  lightFollow: 'lightFollow',
-};
-
-/** The places whose fields differ between what the page has and what the server took. */
-function changedAreas(mine: SyncedFields, saved: SyncedFields): PreferencesArea[] {
-  const areas = new Set<PreferencesArea>();
-  for (const key of Object.keys(mine) as (keyof SyncedFields)[]) {
-    const area = AREA_OF[key];
-    if (area && !same(mine[key], saved[key])) areas.add(area);
-  }
-  return [...areas];
 }
 
 /**
@@ -266,6 +82,58 @@ function createUnsavedReport(email: string, saved: () => SyncedFields) {
   };
 }
 
+/** What a running sync knows, shared by its steps. */
+interface SyncState {
+  stopped: boolean;
+  /** The last document the server confirmed; null until the first read answers. */
+  server: PreferencesDocument | null;
+  /** This page has changes the server has not taken. */
+  dirty: boolean;
+}
+
+/** How a write reports back to the sync that runs it. */
+interface SendSteps {
+  email: string;
+  api: PreferencesApi;
+  /** Writes merged fields into the browser's record without counting them as the page's change. */
+  writeLocal(fields: SyncedFields): void;
+  succeed(): void;
+  fail(error: unknown): void;
+}
+
+/** One write of this page's changes; a stale version is merged with the current document and sent again. */
+async function sendChanges(state: SyncState, steps: SendSteps): Promise<void> {
+  const { email, api } = steps;
+  for (
+    let attempt = 0;
+    attempt <= MAX_CONFLICT_RETRIES && !state.stopped && state.dirty && state.server;
+    attempt += 1
+  ) {
+    const base: PreferencesDocument = state.server;
+    const sent = localFromLocal(readLocalSettings(email));
+    state.dirty = false;
+    const preferences = preferencesFromLocal(readLocalSettings(email), base.preferences);
+    // A write that changes nothing (the selection pruned to the same ids) is not sent.
+    if (same(preferences, base.preferences)) return steps.succeed();
+    try {
+      const saved = await api.save(base.version, preferences);
+      if (state.stopped) return;
+      state.server = saved;
+      return steps.succeed();
+    } catch (error) {
+      const current = conflictDocument(error);
+      state.dirty = true; // kept for the next try, Retry, or sign-in
+      if (!current) return steps.fail(error);
+      // Someone else wrote first: their fields, then ours on top, and try again.
+      state.server = current;
+      steps.writeLocal(
+        mergeChanges(sent, localFromPreferences(base.preferences), localFromPreferences(current.preferences)),
+      );
+    }
+  }
+  if (state.dirty && !state.stopped) steps.fail(new ApiError('changed elsewhere', 409, { code: 'conflict' }));
+}
+
 /**
  * Keeps one user's local settings (the offline cache, SPEC §3 keys) and the account's preferences
  * in step: reads the server's after sign-in (first time: a browser with choices of its own and an
@@ -280,17 +148,14 @@ export function startPreferencesSync(
   options: { debounceMs?: number; onError?: (error: unknown) => void } = {},
 ): PreferencesSync {
   const debounceMs = options.debounceMs ?? PREFERENCES_SAVE_DEBOUNCE_MS;
-  let stopped = false;
-  /** The last document the server confirmed; null until the first read answers. */
-  let server: PreferencesDocument | null = null;
+  const state: SyncState = { stopped: false, server: null, dirty: false };
   let applying = false;
-  let dirty = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let saving: Promise<void> | null = null;
   /** What this page's changes started from before the server first answered. */
   const cacheAtStart = localFromLocal(readLocalSettings(email));
   const unsaved = createUnsavedReport(email, () =>
-    server ? localFromPreferences(server.preferences) : cacheAtStart,
+    state.server ? localFromPreferences(state.server.preferences) : cacheAtStart,
   );
 
   const writeLocal = (fields: SyncedFields) => {
@@ -303,7 +168,7 @@ export function startPreferencesSync(
   };
 
   const publish = () => {
-    if (!stopped) unsaved.publish();
+    if (!state.stopped) unsaved.publish();
   };
 
   const fail = (error: unknown) => {
@@ -320,58 +185,27 @@ export function startPreferencesSync(
   };
 
   const apply = (document: PreferencesDocument) => {
+    const { server } = state;
     if (server && document.version < server.version) return;
     const base = server ? localFromPreferences(server.preferences) : cacheAtStart;
-    server = document;
+    state.server = document;
     // Unsent changes of this page stay on top of what arrived.
     const incoming = localFromPreferences(document.preferences);
     writeLocal(
-      dirty || unsaved.failing()
+      state.dirty || unsaved.failing()
         ? mergeChanges(localFromLocal(readLocalSettings(email)), base, incoming)
         : incoming,
     );
     publish();
   };
 
-  /** One write of this page's changes; a stale version is merged with the current document and sent again. */
-  async function send(): Promise<void> {
-    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES && !stopped && dirty && server; attempt += 1) {
-      const base: PreferencesDocument = server;
-      const sent = localFromLocal(readLocalSettings(email));
-      dirty = false;
-      const preferences = preferencesFromLocal(readLocalSettings(email), base.preferences);
-      // A write that changes nothing (the selection pruned to the same ids) is not sent.
-      if (same(preferences, base.preferences)) return succeed();
-      try {
-        const saved = await api.save(base.version, preferences);
-        if (stopped) return;
-        server = saved;
-        return succeed();
-      } catch (error) {
-        const current = conflictDocument(error);
-        dirty = true; // kept for the next try, Retry, or sign-in
-        if (!current) return fail(error);
-        // Someone else wrote first: their fields, then ours on top, and try again.
-        server = current;
-        writeLocal(
-          mergeChanges(
-            sent,
-            localFromPreferences(base.preferences),
-            localFromPreferences(current.preferences),
-          ),
-        );
-      }
-    }
-    if (dirty && !stopped) fail(new ApiError('changed elsewhere', 409, { code: 'conflict' }));
-  }
-
   async function flush(): Promise<void> {
-    if (stopped || !server || !dirty) return;
+    if (state.stopped || !state.server || !state.dirty) return;
     if (saving) {
       await saving;
       return flush();
     }
-    saving = send().finally(() => {
+    saving = sendChanges(state, { email, api, writeLocal, succeed, fail }).finally(() => {
       saving = null;
     });
     await saving;
@@ -380,34 +214,34 @@ export function startPreferencesSync(
   async function load(): Promise<void> {
     try {
       const document = await api.fetch();
-      if (stopped) return;
+      if (state.stopped) return;
       const local = readLocalSettings(email);
       if (document.version === 0 && hasLocalChoices(local)) {
         // First sign-in since preferences moved to the account: this browser's choices are kept.
-        server = document;
-        dirty = true;
+        state.server = document;
+        state.dirty = true;
         return flush();
       }
       apply(document);
-      if (dirty) return flush();
+      if (state.dirty) return flush();
       succeed();
     } catch (error) {
-      if (!stopped) fail(error);
+      if (!state.stopped) fail(error);
     }
   }
 
   const retryNow = () => {
-    if (stopped) return;
+    if (state.stopped) return;
     unsaved.retrying();
     publish();
-    if (!server) return void load();
-    dirty = true;
+    if (!state.server) return void load();
+    state.dirty = true;
     void flush();
   };
   const retrier = createRetrier(retryNow);
 
   const schedule = () => {
-    dirty = true;
+    state.dirty = true;
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
@@ -418,18 +252,18 @@ export function startPreferencesSync(
   };
 
   const unsubscribe = onLocalSettingsWritten((who) => {
-    if (who === email && !applying && !stopped) schedule();
+    if (who === email && !applying && !state.stopped) schedule();
   });
 
   void load();
 
   const sync: PreferencesSync = {
     receive: (document) => {
-      if (!stopped) apply(document);
+      if (!state.stopped) apply(document);
     },
     retry: retryNow,
     stop() {
-      stopped = true;
+      state.stopped = true;
       if (timer) clearTimeout(timer);
       retrier.stop();
       unsubscribe();
@@ -439,10 +273,4 @@ export function startPreferencesSync(
   };
   active.set(email, sync);
   return sync;
-}
-
-function conflictDocument(error: unknown): PreferencesDocument | null {
-  if (!(error instanceof ApiError) || error.code !== 'conflict') return null;
-  const current = (error.body as { current?: unknown } | undefined)?.current;
-  return isPreferencesDocument(current) ? current : null;
 }
