@@ -4,6 +4,7 @@ import {
   createHueBridgeTransport,
   createHueDriver,
   LightError,
+  limitChanges,
   type EffectPlayer,
   type HueDriver,
   type HueLightInfo,
@@ -115,7 +116,8 @@ export function createHueFlagPlayer(deps: HueFlagPlayerDeps) {
       player: undefined!,
     };
     entry.player = createEffectPlayer({
-      driver,
+      // With "No flashing" no Hue light changes more than 3 times a second, across flags too.
+      driver: limitChanges(driver, { active: () => entry.looks?.noFlashing === true }),
       devices: () => entry.selection,
       looks: () => entry.looks,
       onError: (error) => logger.warn({ userId, error }, 'Hue flag step failed'),
