@@ -42,7 +42,7 @@ function stubAccount(options: { failWrites?: boolean } = {}) {
 
 async function openSection() {
   renderApp('/settings?section=looks');
-  return screen.findByRole('region', { name: 'Flags & effects' }, SCREEN_WAIT);
+  return screen.findByRole('region', { name: 'Flags & effects' }, { timeout: 2 * SCREEN_WAIT.timeout });
 }
 
 const card = (section: HTMLElement, name: string) => within(section).getByRole('region', { name });

@@ -2,6 +2,7 @@ import { LOOK_BRIGHTNESS_MAX, LOOK_BRIGHTNESS_MIN } from '@flaglight/core';
 import { UnsavedChangeNotice } from '../UnsavedChangeNotice';
 import { FlagLookEditor } from './FlagLookEditor';
 import { FollowSettings } from './FollowSettings';
+import { LookPresets } from './LookPresets';
 import { FLAG_ORDER, LOOKS_TEXTS as T } from './looks-texts';
 import { NoFlashingSwitch } from './NoFlashingSwitch';
 import { NumberField } from './NumberField';
@@ -21,6 +22,12 @@ export function FlagsAndEffectsSection() {
     <div className="flex flex-col gap-8">
       <p className="text-ink-300">{T.intro}</p>
       <UnsavedChangeNotice area="looks" />
+      <section aria-labelledby="looks-presets-heading" className="flex flex-col gap-4">
+        <h3 id="looks-presets-heading" className={HEADING}>
+          {T.presets}
+        </h3>
+        <LookPresets looks={looks} onChoose={editor.setLooks} />
+      </section>
       <div className="flex flex-col gap-4">
         <NoFlashingSwitch checked={looks.noFlashing} onCheckedChange={editor.setNoFlashing} />
         <NumberField

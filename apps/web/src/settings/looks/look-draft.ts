@@ -54,10 +54,19 @@ export function withEffect(flag: EffectFlag, look: ShowLook, effect: LookEffect)
   return { ...look, effect, effectMs: fitEffectMs(flag, effect, effectMs) };
 }
 
-/** The preset a look set is exactly, if it is one. */
+/** JSON with every object's keys in order: the same look set reads the same, whatever built it. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+}
+
+/** The preset a look set is exactly (key order aside), if it is one. */
 export function matchingPreset(looks: LookSet): LookPresetId | null {
-  const text = JSON.stringify(looks);
-  return LOOK_PRESETS.find((preset) => JSON.stringify(preset.looks) === text)?.id ?? null;
+  const text = canonical(looks);
+  return LOOK_PRESETS.find((preset) => canonical(preset.looks) === text)?.id ?? null;
 }
 
 /** A fresh copy of a preset's looks, so edits never touch core's constant. */
