@@ -1,9 +1,4 @@
-import {
-  PutPreferencesBodySchema,
-  exportLooksFile,
-  parseLooksFile,
-  type Preferences,
-} from '@flaglight/contract';
+import { PutPreferencesBodySchema, exportLooksFile, type Preferences } from '@flaglight/contract';
 import { CALM, NIGHT_RACE, TRACKSIDE } from '@flaglight/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
