@@ -25,6 +25,8 @@ export interface HueLightCommand {
   on: { on: boolean };
   dimming?: { brightness: number };
   color?: { xy: XyPoint };
+  /** A white light's colour temperature (giving back a light that showed one). */
+  color_temperature?: { mirek: number };
   dynamics?: { duration: number };
   signaling?: HueSignaling;
 }

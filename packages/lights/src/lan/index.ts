@@ -31,3 +31,4 @@ export * from './wled/mdns.js';
 export * from './home-assistant/driver.js';
 export * from './home-assistant/http.js';
 export * from './home-assistant/looks.js';
+export * from './room-state.js';

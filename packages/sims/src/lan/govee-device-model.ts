@@ -58,6 +58,8 @@ export interface VirtualGoveeDeviceView {
 
 /** One virtual Govee device: its socket, look, faults and log. */
 export interface GoveeDevice {
+  /** Its place among the devices: its first look. */
+  index: number;
   id: string;
   sku: string;
   label: string;
@@ -96,6 +98,18 @@ const NO_FAULT: GoveeDeviceFault = {
 };
 const WARM_WHITE = { on: true, brightness: 100, color: { r: 255, g: 255, b: 255 }, kelvin: 3000 };
 
+/**
+ * How each device is before anyone changes it, by index (round the list): warm white, off, a dimmed
+ * teal, a pink at half: what giving the room back reads and puts back.
+ */
+const FIRST_LOOKS = [
+  WARM_WHITE,
+  { on: false, brightness: 70, color: { r: 255, g: 120, b: 0 }, kelvin: 0 },
+  { on: true, brightness: 20, color: { r: 0, g: 200, b: 160 }, kelvin: 0 },
+  { on: true, brightness: 50, color: { r: 255, g: 60, b: 140 }, kelvin: 0 },
+];
+const firstLook = (index: number) => structuredClone(FIRST_LOOKS[index % FIRST_LOOKS.length]!);
+
 function idOf(index: number): string {
   const n = index + 1;
   return `D4:AD:FC:60:00:00:${(n >> 8).toString(16).padStart(2, '0')}:${(n & 0xff).toString(16).padStart(2, '0')}`.toUpperCase();
@@ -112,7 +126,8 @@ export function createGoveeDevice(i: number, socket: Socket, omitsIp: boolean): 
     commandPort: socket.address().port,
     lanControl: true,
     omitsIp,
-    ...structuredClone(WARM_WHITE),
+    index: i,
+    ...firstLook(i),
     fault: { ...NO_FAULT },
     log: [],
     received: 0,
@@ -168,9 +183,9 @@ export function patchGoveeFault(
   };
 }
 
-/** Warm white, LAN Control on, no faults, log cleared (its reboots still counted). */
+/** Its first look, LAN Control on, no faults, log cleared (its reboots still counted). */
 export function resetGoveeDevice(device: GoveeDevice): void {
-  Object.assign(device, structuredClone(WARM_WHITE));
+  Object.assign(device, firstLook(device.index));
   device.lanControl = true;
   device.fault = { ...NO_FAULT };
   device.log = [];

@@ -17,6 +17,8 @@ export interface HaSimLightSpec {
   features: number;
   minKelvin?: number;
   maxKelvin?: number;
+  /** How it is before anyone changes it (default off): what "as it was" reads and gives back. */
+  first?: { on: boolean; brightness?: number; hs?: [number, number]; kelvin?: number };
 }
 
 export interface HaSimLight {
@@ -59,13 +61,19 @@ export const hasColour = (spec: HaSimLightSpec) => spec.modes.some((m) => COLOUR
 const kelvinRange = (spec: HaSimLightSpec) => [spec.minKelvin ?? 2000, spec.maxKelvin ?? 6535] as const;
 
 export function newLight(spec: HaSimLightSpec, now: number): HaSimLight {
+  const first = spec.first;
   return {
     spec,
-    on: false,
+    on: first?.on ?? false,
     unavailable: false,
-    brightness: 255,
-    hs: hasColour(spec) ? [0, 0] : null,
-    kelvin: spec.modes.includes('color_temp') && !hasColour(spec) ? 4000 : null,
+    brightness: first?.brightness ?? 255,
+    hs: first?.hs && hasColour(spec) ? [...first.hs] : hasColour(spec) ? [0, 0] : null,
+    kelvin:
+      first?.kelvin !== undefined && !first.hs
+        ? first.kelvin
+        : spec.modes.includes('color_temp') && !hasColour(spec)
+          ? 4000
+          : null,
     lastFlash: null,
     lastTransition: null,
     lastChanged: now,

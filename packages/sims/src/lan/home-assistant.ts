@@ -31,6 +31,7 @@ export const HOME_ASSISTANT_DEMO_LIGHTS: readonly HaSimLightSpec[] = [
     area: 'Living room',
     modes: ['color_temp', 'hs'],
     features: effect | flash | transition,
+    first: { on: true, brightness: 102, hs: [30, 60] },
   },
   {
     entityId: 'light.kitchen_strip',
@@ -38,6 +39,7 @@ export const HOME_ASSISTANT_DEMO_LIGHTS: readonly HaSimLightSpec[] = [
     area: 'Kitchen',
     modes: ['rgb'],
     features: effect | transition,
+    first: { on: true, brightness: 180, hs: [200, 100] },
   },
   {
     entityId: 'light.office_bulb',
@@ -54,6 +56,7 @@ export const HOME_ASSISTANT_DEMO_LIGHTS: readonly HaSimLightSpec[] = [
     features: flash | transition,
     minKelvin: 2200,
     maxKelvin: 6500,
+    first: { on: true, brightness: 77, kelvin: 2700 },
   },
   { entityId: 'light.garage_dimmer', name: 'Garage dimmer', area: null, modes: ['brightness'], features: 0 },
   { entityId: 'light.porch', name: 'Porch light', area: 'Outside', modes: ['rgbw'], features: transition },

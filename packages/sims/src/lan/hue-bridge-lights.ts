@@ -31,9 +31,25 @@ export interface LanLight extends HueSimLight {
 type Body = Record<string, unknown>;
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Four lights; the fourth has no `signaling`. */
+/**
+ * How each light is before anyone changes it (round the list): each its own, one off and some
+ * dimmed, so giving the room back shows.
+ */
+const FIRST_LOOKS: Pick<LanLight, 'on' | 'brightness' | 'xy'>[] = [
+  { on: true, brightness: 80, xy: { x: 0.3227, y: 0.329 } },
+  { on: false, brightness: 100, xy: { x: 0.4575, y: 0.4099 } },
+  { on: true, brightness: 25, xy: { x: 0.17, y: 0.06 } },
+  { on: true, brightness: 60, xy: { x: 0.55, y: 0.41 } },
+];
+
+/** Four lights, each in its own first look; the fourth has no `signaling`. */
 export function createLocalHueLights(at: number): LanLight[] {
-  return createHueLights(4, at).map((light, i) => ({ ...light, signaling: i !== 3, lastSignal: null }));
+  return createHueLights(4, at).map((light, i) => ({
+    ...light,
+    ...FIRST_LOOKS[i % FIRST_LOOKS.length]!,
+    signaling: i !== 3,
+    lastSignal: null,
+  }));
 }
 
 /** Validates a `signaling` object (§2.4); returns an error or the signal to record. */

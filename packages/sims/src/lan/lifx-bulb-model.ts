@@ -49,6 +49,8 @@ export interface VirtualLifxBulbView {
 
 export interface LifxBulb extends WaveformState {
   id: string;
+  /** Its place among the bulbs: its first look. */
+  index: number;
   label: string;
   socket: Socket;
   port: number;
@@ -73,21 +75,38 @@ const LABELS = [
 const NO_FAULT: LifxBulbFault = { dropPercent: 0, delayMs: 0, offline: false };
 const WARM_WHITE: Hsbk = { hue: 0, saturation: 0, brightness: 65535, kelvin: 3500 };
 
+/**
+ * How each bulb is before anyone changes it, by index (round the list): each its own, some off and
+ * some dimmed, so giving the room back shows. An off bulb keeps the colour it lights up in.
+ */
+const FIRST_LOOKS: { power: number; color: Hsbk }[] = [
+  { power: LIFX_POWER_ON, color: WARM_WHITE },
+  { power: 0, color: { hue: 43690, saturation: 65535, brightness: 52428, kelvin: 3500 } },
+  { power: LIFX_POWER_ON, color: { hue: 21845, saturation: 52428, brightness: 19661, kelvin: 3500 } },
+  { power: LIFX_POWER_ON, color: { hue: 5461, saturation: 65535, brightness: 39321, kelvin: 3500 } },
+  { power: LIFX_POWER_ON, color: { hue: 0, saturation: 0, brightness: 26214, kelvin: 2700 } },
+];
+
+function firstLook(index: number): { power: number; color: Hsbk } {
+  const first = FIRST_LOOKS[index % FIRST_LOOKS.length]!;
+  return { power: first.power, color: { ...first.color } };
+}
+
 function macOf(index: number): string {
   return `d0:73:d5:1a:00:${(index + 1).toString(16).padStart(2, '0')}`;
 }
 
-/** Bulb `index`, on and warm white, on its own bound socket. */
+/** Bulb `index`, in its first look, on its own bound socket. */
 export function createLifxBulb(index: number, socket: Socket): LifxBulb {
   return {
     id: macOf(index),
     label:
       LABELS[index % LABELS.length] +
       (index >= LABELS.length ? ` ${Math.floor(index / LABELS.length) + 1}` : ''),
+    index,
     socket,
     port: socket.address().port,
-    power: LIFX_POWER_ON,
-    color: { ...WARM_WHITE },
+    ...firstLook(index),
     waveform: null,
     lastWaveform: null,
     fault: { ...NO_FAULT },
@@ -98,8 +117,7 @@ export function createLifxBulb(index: number, socket: Socket): LifxBulb {
 
 /** Back to the first look, no faults, log cleared; the socket stays. */
 export function resetLifxBulb(bulb: LifxBulb): void {
-  bulb.power = LIFX_POWER_ON;
-  bulb.color = { ...WARM_WHITE };
+  Object.assign(bulb, firstLook(bulb.index));
   bulb.waveform = null;
   bulb.lastWaveform = null;
   bulb.fault = { ...NO_FAULT };

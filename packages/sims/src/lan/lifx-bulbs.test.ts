@@ -137,7 +137,8 @@ describe('virtual LIFX bulbs over UDP on 127.0.0.1', () => {
     expect(state!.packet.message).toMatchObject({
       type: 'LightState',
       color: red,
-      power: 65535,
+      // SetColor leaves the power as it was (this bulb starts off).
+      power: bulb.power,
       label: bulb.label,
     });
   });

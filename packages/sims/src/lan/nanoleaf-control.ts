@@ -3,10 +3,23 @@ import { asBody } from './control-body.js';
 import { type NanoleafSimDevice, startNanoleafSim } from './nanoleaf.js';
 
 /** The demo's Nanoleaf controllers: fixed serials, so a companion's stored tokens name the same ones. */
+// Each starts in its own look (one off, one playing a saved effect dimmed): what giving the room back reads.
 export const NANOLEAF_DEMO_DEVICES = [
-  { name: 'Shapes Living room', serialNo: 'S19240A1001', model: 'NL42', panelCount: 7 },
-  { name: 'Canvas Office', serialNo: 'S19240A1002', model: 'NL29', panelCount: 9 },
-  { name: 'Lines Desk', serialNo: 'S19240A1003', model: 'NL59', panelCount: 6 },
+  { name: 'Shapes Living room', serialNo: 'S19240A1001', model: 'NL42', panelCount: 7, firstLook: {} },
+  {
+    name: 'Canvas Office',
+    serialNo: 'S19240A1002',
+    model: 'NL29',
+    panelCount: 9,
+    firstLook: { on: false, brightness: 70, hue: 210, sat: 80 },
+  },
+  {
+    name: 'Lines Desk',
+    serialNo: 'S19240A1003',
+    model: 'NL59',
+    panelCount: 6,
+    firstLook: { brightness: 30, hue: 120, sat: 60, colorMode: 'effect', select: 'Northern Lights' },
+  },
 ] as const;
 
 /** Starts `count` demo controllers, each on its own ephemeral port; all or none. */

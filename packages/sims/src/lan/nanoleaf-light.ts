@@ -26,6 +26,8 @@ export interface NanoleafLight {
   look: NanoleafLook;
   /** The look a `displayTemp` effect returns to. */
   beforeTemp: NanoleafLook | null;
+  /** What its first look differs in from the default (a reset goes back to it). */
+  first: Partial<NanoleafSimLookFields>;
 }
 
 function defaultPanels(count: number): NanoleafSimPanel[] {
@@ -62,6 +64,7 @@ export function createNanoleafLight(options: {
   serialNo: string;
   model: string;
   panelCount: number;
+  firstLook?: Partial<NanoleafSimLookFields> | undefined;
 }): NanoleafLight {
   const layout = defaultPanels(options.panelCount);
   return {
@@ -73,14 +76,15 @@ export function createNanoleafLight(options: {
     hasLayout: layout.length > 0,
     ledIds: new Set(layout.filter((p) => !CONTROLLER_SHAPE_TYPES.has(p.shapeType)).map((p) => p.panelId)),
     effectsList: ['Northern Lights', 'Flames', 'Forest'],
-    look: firstLook(),
+    look: { ...firstLook(), ...options.firstLook },
     beforeTemp: null,
+    first: { ...options.firstLook },
   };
 }
 
 /** Back to the first look (the saved effects stay). */
 export function resetNanoleafLook(light: NanoleafLight): void {
-  light.look = firstLook();
+  light.look = { ...firstLook(), ...light.first };
   light.beforeTemp = null;
 }
 

@@ -18,6 +18,8 @@ export interface NanoleafSimOptions {
   panelCount?: number;
   /** Random draws for packet loss (tests pass a fixed sequence). */
   random?: () => number;
+  /** How it is before anyone changes it, where it differs from on, 60 %, a warm hue. */
+  firstLook?: Partial<NanoleafSimLookFields>;
 }
 
 export interface NanoleafSimFault {

@@ -41,6 +41,7 @@ export async function startNanoleafSim(options: NanoleafSimOptions = {}): Promis
     serialNo: options.serialNo ?? `S${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
     model: options.model ?? 'NL42',
     panelCount: options.panelCount ?? 7,
+    firstLook: options.firstLook,
   });
   const { name, serialNo, model } = light;
   const controller: NanoleafController = {

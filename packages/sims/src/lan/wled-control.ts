@@ -2,9 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { startWledSim, type WledSimDevice, type WledSimFault } from './wled.js';
 
 /** The demo's WLED devices: fixed MACs, so a companion's selection names the same ones each run. */
+// The desk strip starts in a saved preset (an effect running), the shelf off: what giving the room back reads.
 export const WLED_DEMO_DEVICES = [
-  { name: 'Desk strip', mac: 'a0b765d00001', ledCount: 60, white: false, version: '0.15.3' },
-  { name: 'Shelf', mac: 'a0b765d00002', ledCount: 144, white: true, version: '0.14.4' },
+  {
+    name: 'Desk strip',
+    mac: 'a0b765d00001',
+    ledCount: 60,
+    white: false,
+    version: '0.15.3',
+    first: { ps: 1 },
+  },
+  {
+    name: 'Shelf',
+    mac: 'a0b765d00002',
+    ledCount: 144,
+    white: true,
+    version: '0.14.4',
+    first: { on: false, bri: 60, col: [40, 120, 255] },
+  },
 ] as const;
 
 /** Starts `count` demo devices (default 2), each on its own ephemeral port; all or none. */

@@ -20,18 +20,59 @@ export interface WledSimState {
   on: boolean;
   bri: number;
   transition: number;
+  /** The preset loaded last; -1 once a segment is changed by hand (as WLED does). */
+  ps: number;
   seg: WledSimSegment[];
 }
+
+/** Where a device's first look differs from amber at half brightness (a preset it starts in, off…). */
+export interface WledSimFirst {
+  on?: boolean;
+  bri?: number;
+  /** The first segment's colour. */
+  col?: readonly number[];
+  /** A preset it starts in (`WLED_SIM_PRESETS`). */
+  ps?: number;
+}
+
+/** The presets every simulated device has saved: `ps` loads one (its on, brightness and segment). */
+export const WLED_SIM_PRESETS: Record<number, { name: string; bri: number; col: number[]; fx: number }> = {
+  1: { name: 'Evening glow', bri: 90, col: [255, 80, 20], fx: 2 },
+  2: { name: 'Party', bri: 200, col: [120, 0, 255], fx: 9 },
+};
 
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 const byte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
 
-/** The look a WLED device starts with (and has again after a reset): amber, half brightness. */
-export function firstWledState(ledCount: number, white: boolean): WledSimState {
+/** The look a WLED device starts with (and has again after a reset): amber, half brightness, unless `first` says. */
+export function firstWledState(ledCount: number, white: boolean, first: WledSimFirst = {}): WledSimState {
+  const state = plainWledState(ledCount, white);
+  if (first.ps !== undefined) loadPreset(state, first.ps, white);
+  if (first.col) state.seg[0]!.col[0] = white ? [...first.col.slice(0, 3), 0] : first.col.slice(0, 3);
+  if (first.bri !== undefined) state.bri = first.bri;
+  if (first.on !== undefined) state.on = first.on;
+  return state;
+}
+
+/** Loads a saved preset onto the state; false for one not saved. */
+function loadPreset(state: WledSimState, ps: number, white: boolean): boolean {
+  const preset = WLED_SIM_PRESETS[ps];
+  const seg = state.seg[0];
+  if (!preset || !seg) return false;
+  state.on = true;
+  state.bri = preset.bri;
+  state.ps = ps;
+  seg.col[0] = white ? [...preset.col, 0] : [...preset.col];
+  seg.fx = preset.fx;
+  return true;
+}
+
+function plainWledState(ledCount: number, white: boolean): WledSimState {
   return {
     on: true,
     bri: 128,
     transition: 7,
+    ps: -1,
     seg: [
       {
         id: 0,
@@ -82,7 +123,13 @@ export function applyWledState(
       return { error: 'transition is a number' };
     next.transition = body.transition;
   }
+  if (body.ps !== undefined) {
+    if (typeof body.ps !== 'number' || !loadPreset(next, body.ps, light.white))
+      return { error: 'ps names no saved preset' };
+    light.restartEffect();
+  }
   const segs = body.seg === undefined ? [] : Array.isArray(body.seg) ? body.seg : [body.seg];
+  if (segs.length > 0) next.ps = -1;
   for (const raw of segs) {
     if (!isObject(raw)) return { error: 'seg holds objects' };
     const id = typeof raw.id === 'number' ? raw.id : 0;

@@ -2,7 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LAN_SIM_HOST } from './lifx-bulbs.js';
 import { WLED_SIM_EFFECTS } from './wled-effects.js';
-import { applyWledState, firstWledState, wledHexNow, type WledSimState } from './wled-light.js';
+import {
+  applyWledState,
+  firstWledState,
+  wledHexNow,
+  type WledSimFirst,
+  type WledSimState,
+} from './wled-light.js';
 
 export type { WledSimSegment, WledSimState } from './wled-light.js';
 
@@ -21,6 +27,8 @@ export interface WledSimOptions {
   version?: string;
   /** `GET /json/effects`; default WLED 0.15's 187 names. */
   effects?: readonly string[];
+  /** Its first look where it is not amber at half brightness. */
+  first?: WledSimFirst;
 }
 
 export interface WledSimFault {
@@ -235,7 +243,7 @@ export async function startWledSim(options: WledSimOptions = {}): Promise<WledSi
   const white = options.white ?? false;
   const effects = [...(options.effects ?? WLED_SIM_EFFECTS)];
   const startedAt = now();
-  const firstState = () => firstWledState(ledCount, white);
+  const firstState = () => firstWledState(ledCount, white, options.first);
   let state = firstState();
   let fxStartedAt = now();
   let fault: WledSimFault = { ...NO_FAULT };

@@ -1,5 +1,6 @@
 import type { LightDeviceInfo, LightDriver } from '../../driver.js';
 import type { Timers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 import type { GoveeIgnoredReplies } from './reply-gate.js';
 
 export {
@@ -106,7 +107,7 @@ export interface GoveeLanLightInfo {
   sent: number;
 }
 
-export interface GoveeLanDriver extends LightDriver {
+export interface GoveeLanDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'govee_lan';
   /** Scans again and returns the devices known so far. */
   discover(): Promise<LightDeviceInfo[]>;

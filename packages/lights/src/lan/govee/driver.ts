@@ -10,6 +10,7 @@ import {
 import { createGoveeLookSender } from './look-sender.js';
 import { parseGoveeDatagram, toGoveeLook } from './messages.js';
 import { createReplyGate, GOVEE_LAN_MAX_DATAGRAM_BYTES, type ReplyGate } from './reply-gate.js';
+import { createGoveeRoomState, type GoveeRoomState } from './room.js';
 import { createGoveeScanner, type GoveeScanner } from './scanner.js';
 import { requireLook, resolveGoveeSettings, type GoveeLanSettings } from './settings.js';
 import { bindGoveeSocket } from './socket.js';
@@ -53,6 +54,8 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
   const reachable = (d: GoveeDevice) => kit.reach.isReachable(d.id);
   return {
     ...driver,
+    readStates: (ids) => adapter.room.readStates(ids),
+    restoreStates: (saved) => adapter.room.restoreStates(saved),
     provider: 'govee_lan',
     devices: () => [...adapter.devices()].map((d) => toLightInfo(d, reachable(d))),
     listenPort: () => adapter.socket()?.address().port ?? null,
@@ -63,6 +66,7 @@ export function createGoveeLanDriver(options: GoveeLanDriverOptions): GoveeLanDr
 
 interface GoveeAdapter extends LanAdapter<GoveeDevice, string> {
   scanner: GoveeScanner;
+  room: GoveeRoomState;
   gate: ReplyGate;
   socket(): Socket | null;
 }
@@ -72,6 +76,7 @@ function createGoveeAdapter(kit: LanKit<string>, settings: GoveeLanSettings): Go
   const gate = createReplyGate({ timers: kit.timers, log, replyWindowMs: settings.replyWindowMs });
   const devices = new Map<string, GoveeDevice>();
   const sender = createGoveeLookSender(kit, settings);
+  const room = createGoveeRoomState({ kit, devices, sender });
   let socket: Socket | null = null;
   let opening: Promise<Socket> | null = null;
 
@@ -109,7 +114,10 @@ function createGoveeAdapter(kit: LanKit<string>, settings: GoveeLanSettings): Go
       const device = [...devices.values()].find(
         (d) => d.address === from.address && (!fromReply || d.port === from.port),
       );
-      if (device) sender.statusFrom(device, message.status);
+      if (device) {
+        sender.statusFrom(device, message.status);
+        room.statusFrom(device, message.status);
+      }
     }
   }
 
@@ -117,6 +125,7 @@ function createGoveeAdapter(kit: LanKit<string>, settings: GoveeLanSettings): Go
 
   return {
     scanner,
+    room,
     gate,
     socket: () => socket,
     find: () => scanner.scanOnce(),

@@ -1,6 +1,7 @@
 // What the Home Assistant driver takes and what it offers beside the shared driver interface.
 import type { LightDeviceInfo, LightDriver } from '../../driver.js';
 import type { Timers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 import type { HomeAssistantLight } from './looks.js';
 
 /**
@@ -39,7 +40,7 @@ export interface HomeAssistantEntityError {
   message: string;
 }
 
-export interface HomeAssistantDriver extends LightDriver {
+export interface HomeAssistantDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'home_assistant';
   /** Checks the token (`GET /api/`), reads the lights and their areas. */
   connect(): Promise<LightDeviceInfo[]>;

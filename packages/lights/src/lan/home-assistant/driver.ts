@@ -1,6 +1,7 @@
 import type { LightDeviceInfo, LightStateCommand } from '../../driver.js';
 import { LightError } from '../../errors.js';
 import { systemTimers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 import { solidLookOf } from '../skeleton/device-looks.js';
 import { createLanDriver, type LanAdapter, type LanKit, type Strobe } from '../skeleton/lan-driver.js';
 import { asLightError, requireStrobePeriod } from '../skeleton/lan-errors.js';
@@ -21,6 +22,7 @@ import {
   type HomeAssistantLight,
 } from './looks.js';
 import { readHomeAssistantLights } from './read-lights.js';
+import { createHomeAssistantRoomState } from './room.js';
 
 export * from './driver-types.js';
 
@@ -54,6 +56,7 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
   });
   return {
     ...driver,
+    ...adapter.room,
     provider: 'home_assistant',
     connect: adapter.connect,
     discover: adapter.connect,
@@ -65,7 +68,7 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
 }
 
 type HomeAssistantAdapter = LanAdapter<HomeAssistantLight, HomeAssistantCall> &
-  Pick<HomeAssistantDriver, 'connect' | 'entityErrors'> & { link: HomeAssistantLink };
+  Pick<HomeAssistantDriver, 'connect' | 'entityErrors'> & { link: HomeAssistantLink; room: RoomStateDriver };
 
 function createHomeAssistantAdapter(
   kit: LanKit<HomeAssistantCall>,
@@ -163,6 +166,12 @@ function createHomeAssistantAdapter(
 
   return {
     link,
+    room: createHomeAssistantRoomState({
+      kit,
+      link,
+      lights: () => lights,
+      forget: (id) => shown.delete(id),
+    }),
     connect,
     entityErrors: () => calls.entityErrors((id) => lights.has(id)),
     find: async () => void (await connect()),

@@ -5,6 +5,8 @@ import { createHueDriver, toHueCommand } from '../../hue/driver.js';
 import type { HueLightInfo, HueSignaling } from '../../hue/transports.js';
 import { expandStrobe } from '../../player/strobe.js';
 import { systemTimers, TargetScheduler, type Timers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
+import { createHueRoomState } from './room.js';
 import { createHueLocalTransport, type HueLocalTransport } from './transport.js';
 
 /**
@@ -37,7 +39,7 @@ export interface HueLocalLightInfo {
   signaling: boolean;
 }
 
-export interface HueLocalDriver extends LightDriver {
+export interface HueLocalDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'hue_local';
   readonly transport: HueLocalTransport;
   readonly connected: boolean;
@@ -152,8 +154,20 @@ export function createHueLocalDriver(options: HueLocalDriverOptions): HueLocalDr
     await Promise.all(sent);
   }
 
+  const room = createHueRoomState({
+    transport,
+    send(id, command) {
+      // A running signal ends with the light's own state, as a new look ends it.
+      const signalling = (signalEnds.get(id) ?? -Infinity) > timers.now();
+      signalEnds.delete(id);
+      flashes.cancelAll();
+      return inner.sendCommand(id, signalling ? { ...command, signaling: { signal: 'no_signal' } } : command);
+    },
+  });
+
   const driver: HueLocalDriver = {
     provider: 'hue_local',
+    ...room,
     transport,
     nativeStrobe: true,
     minStrobeHalfPeriodMs: (count) => inner.minStrobeHalfPeriodMs(count),

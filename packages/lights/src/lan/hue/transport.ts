@@ -20,6 +20,8 @@ export interface HueLocalTransport extends HueTransport {
   readonly kind: 'bridge';
   /** The lights of the last `listLights()`. */
   lights(): HueLightInfo[];
+  /** `GET /resource/light` as the bridge answered it: each light's whole CLIP v2 resource. */
+  readLightResources(): Promise<Record<string, unknown>[]>;
   close(): void;
 }
 
@@ -97,6 +99,11 @@ export function createHueLocalTransport(options: HueLocalTransportOptions): HueL
     },
     async putLight(id, command) {
       await call('PUT', `/light/${encodeURIComponent(id)}`, M.hueCommandFailed, command);
+    },
+    async readLightResources() {
+      const body = (await call('GET', '/light', M.hueFetchLightsFailed)) as { data?: unknown } | null;
+      if (!body || !Array.isArray(body.data)) throw new LightError('server', M.hueFetchLightsFailed);
+      return body.data.filter((l): l is Record<string, unknown> => typeof l === 'object' && l !== null);
     },
     lights: () => [...known],
     close: () => agent.destroy(),

@@ -1,5 +1,6 @@
 import type { LightDeviceInfo, LightDriver } from '../../driver.js';
 import type { Timers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 
 /** LIFX: at most 20 messages a second to one device (reference/lan-lights.md §1.7). */
 export const LIFX_LAN_MIN_GAP_MS = 50;
@@ -55,7 +56,7 @@ export interface LanLightInfo {
   lastColor: string | null;
 }
 
-export interface LifxLanDriver extends LightDriver {
+export interface LifxLanDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'lifx_lan';
   /** Scans again (GetService to every target) and returns the lights found so far. */
   discover(): Promise<LightDeviceInfo[]>;

@@ -16,6 +16,7 @@ import {
   type LifxLanDriverOptions,
 } from './driver-options.js';
 import { stateWrites, strobeWrites, toHex } from './messages.js';
+import { createLifxRoomState } from './room.js';
 import { createLifxSender } from './sender.js';
 import { createLifxTransport, LIFX_LAN_CLOSED } from './transport.js';
 
@@ -144,6 +145,7 @@ export function createLifxLanDriver(options: LifxLanDriverOptions): LifxLanDrive
     devices: () => listLights(bulbs).map(toLanLightInfo),
     setState,
     playStep,
+    ...createLifxRoomState({ bulbs, sender }),
     cancelPending() {
       for (const bulb of bulbs.values()) sender.cancelWrites(bulb);
     },

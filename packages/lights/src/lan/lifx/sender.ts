@@ -24,6 +24,8 @@ export interface LifxSender {
   write(bulb: LanBulb, writes: LanWrite[]): Promise<void>;
   /** LightGet: the bulb's label and colour, or that it is not a light. */
   query(bulb: LanBulb): Promise<void>;
+  /** LightGet's answer as it came (its LightState), or null when the bulb did not answer. */
+  read(bulb: LanBulb): Promise<LifxMessage | null>;
   /** Drops the queued writes (gets and probes stay). */
   cancelWrites(bulb: LanBulb): void;
   /** Drops everything queued or in flight (the driver closes). */
@@ -154,6 +156,10 @@ export function createLifxSender(options: LifxSenderOptions): LifxSender {
     receive,
     write,
     query,
+    read: (bulb) =>
+      bulb.reachable
+        ? enqueue(bulb, { message: { type: 'LightGet' }, group: null, expect: 'LightState' })
+        : Promise.resolve(null),
     cancelWrites(bulb) {
       bulb.queue = bulb.queue.filter((out) => {
         if (out.group === null) return true;

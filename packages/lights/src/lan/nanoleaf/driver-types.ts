@@ -1,6 +1,7 @@
 // What the Nanoleaf driver takes and what it offers beside the shared driver interface.
 import type { LightDeviceInfo, LightDriver } from '../../driver.js';
 import type { Timers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 import type { NanoleafAddress } from './http.js';
 import type { NanoleafInfo } from './pairing.js';
 
@@ -40,7 +41,7 @@ export interface NanoleafDriverOptions {
   onLog?: (message: string) => void;
 }
 
-export interface NanoleafDriver extends LightDriver {
+export interface NanoleafDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'nanoleaf';
   /** Whether the controller answered its last request. */
   readonly connected: boolean;

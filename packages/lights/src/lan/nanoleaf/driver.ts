@@ -1,6 +1,7 @@
 import type { LightDeviceInfo } from '../../driver.js';
 import { LightError } from '../../errors.js';
 import { systemTimers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 import { createLanDriver, type LanAdapter, type LanKit } from '../skeleton/lan-driver.js';
 import { CONTROLLER_KEY, createNanoleafController, type NanoleafController } from './controller.js';
 import {
@@ -11,6 +12,7 @@ import {
   type NanoleafDriverOptions,
 } from './driver-types.js';
 import { NANOLEAF_FRAME_UNIT_MS } from './effects.js';
+import { createNanoleafRoomState } from './room.js';
 import { createNanoleafWrites, type NanoleafWrite } from './writes.js';
 
 export * from './driver-types.js';
@@ -52,6 +54,7 @@ export function createNanoleafDriver(options: NanoleafDriverOptions): NanoleafDr
   };
   return {
     ...driver,
+    ...adapter.room,
     provider: 'nanoleaf',
     get connected() {
       return controller.reachable() && controller.active();
@@ -82,7 +85,10 @@ function requireToken(token: string): void {
 function createNanoleafAdapter(
   kit: LanKit<NanoleafWrite>,
   options: NanoleafDriverOptions,
-): LanAdapter<NanoleafController, NanoleafWrite> & { controller: NanoleafController } {
+): LanAdapter<NanoleafController, NanoleafWrite> & {
+  controller: NanoleafController;
+  room: RoomStateDriver;
+} {
   const controller = createNanoleafController(kit, {
     address: options.address,
     token: options.token,
@@ -96,8 +102,15 @@ function createNanoleafAdapter(
     timeoutMs: options.timeoutMs,
     strobeGuardMs: options.strobeGuardMs ?? NANOLEAF_STROBE_GUARD_MS,
   });
+  const room = createNanoleafRoomState({
+    kit,
+    controller,
+    timeoutMs: options.timeoutMs,
+    forgetShown: () => writes.forgetShown(),
+  });
   return {
     controller,
+    room,
     find: () => controller.read(),
     // The first list reads the controller (unless it is silent: listed unreachable then).
     beforeList: async () => {

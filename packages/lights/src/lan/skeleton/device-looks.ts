@@ -35,6 +35,11 @@ export interface DeviceLooks {
     halfPeriodMs: number,
     show: (look: LightStateCommand) => void,
   ): LightStateCommand;
+  /**
+   * The device is given back its own state: its flashes and guards end, and it has no last look
+   * (answering again later, it keeps what it shows).
+   */
+  release(id: string): void;
   /** Drops the paced flashes still to come (`cancelPending`, the device went away). */
   cancelFlashes(id: string): void;
   /** Flashes and guards, for every device. */
@@ -76,6 +81,13 @@ export function createDeviceLooks(timers: Timers): DeviceLooks {
       track.last = look;
     },
     last: (id) => tracks.get(id)?.last ?? null,
+    release(id) {
+      const track = trackOf(id);
+      track.generation += 1;
+      track.flashes.cancelAll();
+      endGuards(track);
+      track.last = null;
+    },
     guard(id, name, ms, fn) {
       const track = trackOf(id);
       const generation = track.generation;

@@ -1,6 +1,7 @@
 // What the WLED driver takes and what it offers beside the shared driver interface.
 import type { LightDeviceInfo, LightDriver } from '../../driver.js';
 import type { Timers } from '../../timers.js';
+import type { RoomStateDriver } from '../room-state.js';
 import type { WledAddress } from './http.js';
 import type { WledEffectIds, WledInfo } from './looks.js';
 
@@ -36,7 +37,7 @@ export interface WledDeviceView {
   reachable: boolean;
 }
 
-export interface WledDriver extends LightDriver {
+export interface WledDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'wled';
   /** Reads every device (info, effect list) and returns them. */
   connect(): Promise<LightDeviceInfo[]>;

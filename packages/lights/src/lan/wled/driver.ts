@@ -15,6 +15,7 @@ import {
 } from './driver-types.js';
 import type { WledAddress } from './http.js';
 import { createWledPlaces, type WledEntry, type WledPlaces } from './places.js';
+import { createWledRoomState } from './room.js';
 import { createWledWrites, type WledWrite } from './writes.js';
 
 export * from './driver-types.js';
@@ -51,6 +52,7 @@ export function createWledDriver(options: WledDriverOptions): WledDriver {
   const { places } = adapter;
   return {
     ...driver,
+    ...createWledRoomState({ kit, lights: () => places.lights, timeoutMs: options.timeoutMs }),
     provider: 'wled',
     connect: driver.discover,
     async addAddresses(addresses) {
