@@ -52,6 +52,43 @@ function decode(topic: string, data: unknown): FeedValue {
   return isDeflatedTopic(topic) ? inflateTopicData(data) : stripKeyframes(data);
 }
 
+/** A Subscribe result's topics, decoded (one that will not decode is logged and left out). */
+function decodeSnapshot(
+  topics: readonly string[],
+  result: FeedObject,
+  logger: F1LiveLogger,
+): Map<string, FeedValue> {
+  const next = new Map<string, FeedValue>();
+  for (const topic of topics) {
+    if (!(topic in result)) continue;
+    try {
+      next.set(topicName(topic), decode(topic, result[topic]));
+    } catch (error) {
+      logger.warn({ topic, err: describe(error) }, 'f1-live: undecodable snapshot topic skipped');
+    }
+  }
+  return next;
+}
+
+/** Tolerates an index-keyed object of race-control messages in a snapshot: normalised to the list form. */
+function normaliseSnapshotMessages(topicState: Map<string, FeedValue>): void {
+  const rcm = topicState.get('RaceControlMessages');
+  const messages = isFeedObject(rcm) ? rcm.Messages : undefined;
+  if (!isFeedObject(messages)) return;
+  topicState.set(
+    'RaceControlMessages',
+    applyDelta({ ...(rcm as FeedObject), Messages: [] }, { Messages: messages }),
+  );
+}
+
+/** The numeric keys of an index-keyed delta, ascending. */
+function indicesInOrder(messages: FeedObject): number[] {
+  return Object.keys(messages)
+    .filter((k) => /^\d+$/.test(k))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
 export function createFeedState(options: FeedStateOptions): FeedState {
   const { topics, logger, emit, touch } = options;
   // Merged topic state, and what has been emitted (for reconciling a new snapshot).
@@ -121,27 +158,13 @@ export function createFeedState(options: FeedStateOptions): FeedState {
 
   function applySnapshot(result: unknown, receivedAt: number): void {
     if (!isFeedObject(result)) throw new Error('Subscribe answered without a snapshot object');
-    const next = new Map<string, FeedValue>();
-    for (const topic of topics) {
-      if (!(topic in result)) continue;
-      try {
-        next.set(topicName(topic), decode(topic, result[topic]));
-      } catch (error) {
-        logger.warn({ topic, err: describe(error) }, 'f1-live: undecodable snapshot topic skipped');
-      }
-    }
+    const next = decodeSnapshot(topics, result, logger);
     topicState = next;
     touch(receivedAt);
     const timed: Timed = { feedTime: null, receivedAt, source: 'snapshot' };
     noteSessionInfo(next.get('SessionInfo'), timed);
     emitSessionStatus(timed, false);
-    const rcm = next.get('RaceControlMessages');
-    const messages = isFeedObject(rcm) ? rcm.Messages : undefined;
-    if (isFeedObject(messages)) {
-      // Tolerate an index-keyed object in a snapshot: normalise it to the list form.
-      const normalised = applyDelta({ ...(rcm as FeedObject), Messages: [] }, { Messages: messages });
-      topicState.set('RaceControlMessages', normalised);
-    }
+    normaliseSnapshotMessages(topicState);
     const list = (topicState.get('RaceControlMessages') as FeedObject | undefined)?.Messages;
     if (Array.isArray(list)) for (let i = 0; i < list.length; i += 1) emitMessage(i, timed);
     emitTrackStatus(timed, false);
@@ -166,11 +189,7 @@ export function createFeedState(options: FeedStateOptions): FeedState {
     topicState.set(name, merged);
     if (!isFeedObject(messages)) return;
     // One by one, in index order: never collapse a batch of messages.
-    const indices = Object.keys(messages)
-      .filter((k) => /^\d+$/.test(k))
-      .map(Number)
-      .sort((a, b) => a - b);
-    for (const i of indices) {
+    for (const i of indicesInOrder(messages)) {
       const value = topicState.get(name) as FeedObject;
       topicState.set(name, applyDelta(value, { Messages: { [String(i)]: messages[String(i)] ?? null } }));
       emitMessage(i, timed);

@@ -1,4 +1,4 @@
-import { classifyMessage } from './classify.js';
+import { classifyMessage, type FlagEffect } from './classify.js';
 import { readMessageDate } from './tracker.js';
 import type { FlagMessage, LightChange, TrackState } from './types.js';
 
@@ -148,6 +148,81 @@ export function isoDate(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');
 }
 
+/** What the fused tracker holds between inputs. */
+interface FusionState {
+  /** The track-wide state by race control's rules (DESIGN §6), and whether it is a safety car. */
+  rcState: TrackState;
+  rcSafetyCar: boolean;
+  /** Active yellow sectors → when each was announced (ms). */
+  sectors: Map<number, number>;
+  /** TrackStatus's last line; null until one is seen, or after the feed was lost. */
+  ts: HeldStatus | null;
+  /** A race-control lead TrackStatus has not confirmed yet. */
+  pending: Pending | null;
+  sessionOver: boolean;
+}
+
+/** Which feed decides the track-wide state now. */
+function trackSourceOf(held: FusionState): FlagSource {
+  return held.ts === null || held.pending !== null || held.rcState === 'checkered'
+    ? 'race_control'
+    : 'track_status';
+}
+
+/** The track-wide state from the feed that decides it. */
+function trackWide(held: FusionState): { state: TrackState; safetyCar: boolean } {
+  const code = trackSourceOf(held) === 'track_status' ? held.ts?.code : undefined;
+  if (code === undefined) return { state: held.rcState, safetyCar: held.rcSafetyCar };
+  return { state: TRACK_STATUS_STATES[code] as TrackState, safetyCar: code === TRACK_STATUS_SAFETY_CAR };
+}
+
+/** DESIGN §6's final state: the track-wide state if not green, else yellow while a sector is. */
+function currentLight(held: FusionState): { state: TrackState; safetyCar: boolean } {
+  const track = trackWide(held);
+  if (track.state !== 'green') return track;
+  return { state: held.sectors.size > 0 ? 'yellow' : 'green', safetyCar: false };
+}
+
+function statusCause(status: HeldStatus, message = status.message): Omit<FlagCause, 'date'> {
+  return { message, source: 'track_status', status: status.code };
+}
+
+/**
+ * A race-control message's effect on the held state (a fastest lap holds nothing): a track-wide
+ * announcement may lead TrackStatus until `TRACK_STATUS_GRACE_MS` after `at`.
+ */
+function applyRaceControlEffect(held: FusionState, effect: FlagEffect, at: number): void {
+  switch (effect.kind) {
+    case 'track': {
+      held.rcState = effect.state;
+      // The only track-wide yellow of DESIGN §6 is a safety car (a VSC has its own states).
+      held.rcSafetyCar = effect.state === 'yellow';
+      if (effect.clearsSectors) held.sectors.clear();
+      held.pending = null;
+      const codes = CONFIRMING_CODES[effect.state];
+      const { ts } = held;
+      if (ts !== null && codes !== undefined && !codes.includes(ts.code) && !held.sessionOver) {
+        held.pending = { codes, deadline: at + TRACK_STATUS_GRACE_MS };
+      }
+      break;
+    }
+    case 'pit-exit-open':
+      if (held.rcState === 'checkered') {
+        held.rcState = 'green';
+        held.rcSafetyCar = false;
+      }
+      break;
+    case 'sector-on':
+      held.sectors.set(effect.sector, at);
+      break;
+    case 'sector-off':
+      held.sectors.delete(effect.sector);
+      break;
+    default:
+      break;
+  }
+}
+
 /**
  * Creates the fused tracker of DESIGN §5.8 / decision 018. Inputs are taken in arrival order.
  *
@@ -173,30 +248,18 @@ export function isoDate(ms: number): string {
  *   play, when only the safety-car kind does.
  */
 export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
-  let rcState: TrackState = options.initialState ?? 'green';
-  let rcSafetyCar = false;
-  const sectors = new Map<number, number>();
-  let ts: HeldStatus | null = null;
-  let pending: Pending | null = null;
-  let sessionOver = false;
-  let emitted = { state: rcState, safetyCar: false };
-
-  const sortedSectors = (): number[] => [...sectors.keys()].sort((a, b) => a - b);
-
-  const trackSource = (): FlagSource =>
-    ts === null || pending !== null || rcState === 'checkered' ? 'race_control' : 'track_status';
-
-  const trackWide = (): { state: TrackState; safetyCar: boolean } => {
-    const code = trackSource() === 'track_status' ? ts?.code : undefined;
-    if (code === undefined) return { state: rcState, safetyCar: rcSafetyCar };
-    return { state: TRACK_STATUS_STATES[code] as TrackState, safetyCar: code === TRACK_STATUS_SAFETY_CAR };
+  const held: FusionState = {
+    rcState: options.initialState ?? 'green',
+    rcSafetyCar: false,
+    sectors: new Map(),
+    ts: null,
+    pending: null,
+    sessionOver: false,
   };
+  let emitted = { state: held.rcState, safetyCar: false };
 
-  const current = (): { state: TrackState; safetyCar: boolean } => {
-    const track = trackWide();
-    if (track.state !== 'green') return track;
-    return { state: sectors.size > 0 ? 'yellow' : 'green', safetyCar: false };
-  };
+  const sortedSectors = (): number[] => [...held.sectors.keys()].sort((a, b) => a - b);
+  const current = () => currentLight(held);
 
   const makeChange = (
     state: FusedLightChange['state'],
@@ -220,7 +283,7 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     cause: Omit<FlagCause, 'date'>,
   ): FusedLightChange | null => {
     const next = current();
-    const kindCounts = ts !== null && next.safetyCar !== emitted.safetyCar;
+    const kindCounts = held.ts !== null && next.safetyCar !== emitted.safetyCar;
     if (next.state === emitted.state && !kindCounts) return null;
     emitted = next;
     return makeChange(next.state, next.safetyCar, input, date, cause);
@@ -228,16 +291,10 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
 
   /** Withdraws a lead TrackStatus has not confirmed by `at`; true when one was withdrawn. */
   const expireLead = (at: number): boolean => {
-    if (pending === null || at < pending.deadline) return false;
-    pending = null;
+    if (held.pending === null || at < held.pending.deadline) return false;
+    held.pending = null;
     return true;
   };
-
-  const statusCause = (status: HeldStatus, message = status.message): Omit<FlagCause, 'date'> => ({
-    message,
-    source: 'track_status',
-    status: status.code,
-  });
 
   const pushRaceControl = (input: FusionInput & { kind: 'race_control' }): FusedLightChange | null => {
     const date = readMessageDate(input.message);
@@ -247,47 +304,21 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
       source: 'race_control' as const,
     };
     const effect = classifyMessage(input.message);
-    switch (effect.kind) {
-      case 'fastest-lap':
-        return makeChange('fastest_lap', current().safetyCar, input, date.text, cause);
-      case 'track': {
-        rcState = effect.state;
-        // The only track-wide yellow of DESIGN §6 is a safety car (a VSC has its own states).
-        rcSafetyCar = effect.state === 'yellow';
-        if (effect.clearsSectors) sectors.clear();
-        pending = null;
-        const codes = CONFIRMING_CODES[effect.state];
-        if (ts !== null && codes !== undefined && !codes.includes(ts.code) && !sessionOver) {
-          pending = { codes, deadline: input.at + TRACK_STATUS_GRACE_MS };
-        }
-        break;
-      }
-      case 'pit-exit-open':
-        if (rcState === 'checkered') {
-          rcState = 'green';
-          rcSafetyCar = false;
-        }
-        break;
-      case 'sector-on':
-        sectors.set(effect.sector, input.at);
-        break;
-      case 'sector-off':
-        sectors.delete(effect.sector);
-        break;
-      case 'none':
-        break;
-    }
+    if (effect.kind === 'fastest-lap')
+      return makeChange('fastest_lap', current().safetyCar, input, date.text, cause);
+    applyRaceControlEffect(held, effect, input.at);
     return emitIfChanged(input, date.text, cause);
   };
 
   const pushTrackStatus = (input: FusionInput & { kind: 'track_status' }): FusedLightChange | null => {
     const status = readStatus(input.status);
     // An unknown code is ignored, and a repeated line (a resent snapshot, a duplicate) is no news.
-    if (status === null || status.code === ts?.code) return null;
-    ts = status;
-    if (pending !== null && pending.codes.includes(status.code)) pending = null;
+    if (status === null || status.code === held.ts?.code) return null;
+    held.ts = status;
+    if (held.pending !== null && held.pending.codes.includes(status.code)) held.pending = null;
     if (status.code === '1' || status.code === '5') {
-      for (const [sector, since] of sectors) if (input.at - since >= SECTOR_SKEW_MS) sectors.delete(sector);
+      for (const [sector, since] of held.sectors)
+        if (input.at - since >= SECTOR_SKEW_MS) held.sectors.delete(sector);
     }
     return emitIfChanged(input, input.date ?? isoDate(input.at), statusCause(status));
   };
@@ -296,6 +327,7 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     if (typeof input !== 'object' || input === null) return null;
     // A lead past its deadline is gone before anything that comes after it is applied.
     const withdrawn = expireLead(input.at);
+    const { ts } = held;
     switch (input.kind) {
       case 'clock':
         if (!withdrawn || ts === null) return null;
@@ -310,15 +342,15 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
         return pushTrackStatus(input);
       case 'track_status_lost':
         if (ts === null) return null;
-        ts = null;
-        pending = null;
+        held.ts = null;
+        held.pending = null;
         return emitIfChanged(input, isoDate(input.at), {
           message: TRACK_STATUS_LOST,
           source: 'race_control',
         });
       case 'session_status': {
         const status = (input.status as { Status?: unknown } | null)?.Status;
-        sessionOver = typeof status === 'string' && SESSION_OVER.has(status);
+        held.sessionOver = typeof status === 'string' && SESSION_OVER.has(status);
         return null;
       }
       default:
@@ -331,7 +363,7 @@ export function createFlagFusion(options: FlagFusionOptions = {}): FlagFusion {
     state: () => current().state,
     activeSectors: sortedSectors,
     safetyCar: () => current().safetyCar,
-    trackSource,
-    nextDeadline: () => pending?.deadline ?? null,
+    trackSource: () => trackSourceOf(held),
+    nextDeadline: () => held.pending?.deadline ?? null,
   };
 }
