@@ -1,4 +1,4 @@
-import type { EffectFlag } from '@flaglight/core';
+import type { EffectFlag, SessionDescription } from '@flaglight/core';
 import { createContext, useContext } from 'react';
 
 /**
@@ -31,6 +31,11 @@ export interface LightsApi {
   playTest(flag: EffectFlag): boolean;
   /** Drops every scheduled flag and pending effect step (disconnect of the live session). */
   cancelPending(): void;
+  /**
+   * The session followed from now (null: none). A session whose kind the account does not follow
+   * (`lightFollow.sessions`) drives no light; the dashboard still shows its flags.
+   */
+  followSession(session: SessionDescription | null): void;
 }
 
 const NO_LIGHTS: LightsApi = {
@@ -39,6 +44,7 @@ const NO_LIGHTS: LightsApi = {
   playFlag: () => false,
   playTest: () => false,
   cancelPending: () => undefined,
+  followSession: () => undefined,
 };
 
 export const LightsContext = createContext<LightsApi>(NO_LIGHTS);

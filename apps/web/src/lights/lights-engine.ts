@@ -2,8 +2,10 @@ import {
   createLightProgram,
   DEFAULT_LOOK_SET,
   getSettledLook,
+  isSessionFollowed,
   type EffectFlag,
   type LookSet,
+  type SessionDescription,
 } from '@flaglight/core';
 import {
   createEffectPlayer,
@@ -60,6 +62,8 @@ export class LightsEngine {
   private readonly errorToasts: ReturnType<typeof createErrorToasts>;
   /** The race flag the live connection has these lights showing (for a light ticked mid-race). */
   private readonly raceLook = createRaceLook();
+  /** The session the live connection follows (null: none, or one that says nothing of itself). */
+  private followed: SessionDescription | null = null;
 
   constructor(private readonly options: LightsEngineOptions) {
     this.states = createProviderStates(() => options.selection());
@@ -135,6 +139,20 @@ export class LightsEngine {
     return (this.looks() ?? DEFAULT_LOOK_SET).flags[flag].kind === 'leave';
   }
 
+  /**
+   * The session the live connection follows from now (null when it stops). A session whose kind the
+   * account does not follow (`lightFollow.sessions`) drives no light of this tab, the screen's
+   * included; the follow settings are read at each flag, so a change applies to the next one.
+   */
+  followSession(session: SessionDescription | null): void {
+    this.followed = session;
+  }
+
+  /** Whether the followed session drives the lights now. */
+  sessionFollowed(): boolean {
+    return this.followed === null || isSessionFollowed(this.options.follow?.(), this.followed);
+  }
+
   selectedIds(provider: DrivenProvider): string[] {
     return [...this.providers[provider].getSnapshot().selectedIds];
   }
@@ -147,10 +165,13 @@ export class LightsEngine {
 
   /**
    * Plays a flag on the driven provider and on the on-screen light, now or at `atEpochMs`.
-   * Returns false when no provider is ready (the screen still follows).
+   * Returns false when no provider is ready (the screen still follows), and when the followed
+   * session's kind is one the account does not follow (then no light plays it).
    */
   playFlag(flag: string, options: { atEpochMs?: number; only?: DrivenProvider } = {}): boolean {
-    const program = createLightProgram(flag);
+    // A light's own "try" (`only`) is the fan's, not the session's: it plays whatever is followed.
+    if (!options.only && !this.sessionFollowed()) return false;
+    const program = createLightProgram(flag, this.looks());
     if (!program.ok) {
       this.options.notify.warning(program.warning);
       return false;

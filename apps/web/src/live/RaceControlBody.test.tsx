@@ -69,6 +69,7 @@ function recordingLights(drivenProvider: DrivenProvider | null = 'lifx') {
     cancelPending() {
       cancelled += 1;
     },
+    followSession() {},
   };
   return { api, played, tested, cancelled: () => cancelled };
 }

@@ -21,6 +21,7 @@ import { fetchCurrentSession, type CurrentSession } from './live-api';
 import { useLiveConnectionContext } from './live-connection-context';
 import { LIVE_TEXTS } from './live-texts';
 import { SessionCountdown } from './SessionCountdown';
+import { SessionNotFollowedNote } from './SessionNotFollowedNote';
 import { SessionTimeline } from './SessionTimeline';
 import { TestFlags } from './TestFlags';
 import { useAutoConnect } from './use-auto-connect';
@@ -279,6 +280,7 @@ export function RaceControlBody() {
           <ConnectionLine state={state} />
         </div>
         <ConnectionNotice state={state} />
+        <SessionNotFollowedNote state={state} />
         <ConnectionHints
           state={state}
           ready={ready}

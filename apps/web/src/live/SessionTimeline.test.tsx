@@ -50,6 +50,7 @@ function recordingLights() {
     },
     playTest: () => true,
     cancelPending() {},
+    followSession() {},
   };
   return { api, played };
 }

@@ -21,6 +21,8 @@ export type LiveTarget =
       kind: 'replay';
       sessionKey: number;
       title: string;
+      /** The recording's session name ("Practice 2"): whether the lights follow it. */
+      sessionName?: string;
       speed: number;
       startMinutes: number;
       /** The recording, to start it again at another minute (a jump along its timeline). */

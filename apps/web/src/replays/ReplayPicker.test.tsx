@@ -95,6 +95,7 @@ describe('replay picker', () => {
     expect(started[0]).toEqual({
       sessionKey: 900_000_007,
       title: '2021 Saudi Arabian Grand Prix – Race',
+      sessionName: 'Race',
       speed: 20,
       startMinutes: 137,
       source: 'bundled',

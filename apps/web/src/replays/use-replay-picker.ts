@@ -16,6 +16,8 @@ export interface StartedReplay {
   title: string;
   speed: number;
   startMinutes: number;
+  /** The recording's session ("Practice 2", "Race"): which kinds of session the lights follow decides. */
+  sessionName?: string;
   /** What was started, so Race Control can start it again elsewhere (jumping along its timeline). */
   source: ReplayChoice['source'];
   id: string;
@@ -93,6 +95,7 @@ export function useReplayPicker(onStarted: (replay: StartedReplay) => void) {
       onStarted({
         sessionKey,
         title: replayTitle(choice),
+        ...(choice.sessionName ? { sessionName: choice.sessionName } : {}),
         speed,
         startMinutes,
         source: choice.source,

@@ -1,0 +1,38 @@
+import {
+  getFollowedSessionKind,
+  isSessionFollowed,
+  type FollowedSessionKind,
+  type LightFollowSettings,
+  type SessionDescription,
+} from '@flaglight/core';
+import type { LiveTarget } from './live-connection-state';
+
+/** What a followed target says of its session: the live session's name and type, a replay's name. */
+export function describeTargetSession(target: LiveTarget): SessionDescription | null {
+  if (target.kind === 'live')
+    return target.session ? { session_name: target.session.name, session_type: target.session.type } : null;
+  return target.sessionName ? { session_name: target.sessionName } : null;
+}
+
+/** The session kinds as a fan reads them, plural ("practice sessions"). */
+const KIND_WORDS: Record<FollowedSessionKind, string> = {
+  practice: 'practice sessions',
+  qualifying: 'qualifying',
+  sprint_qualifying: 'sprint qualifying',
+  sprint: 'sprints',
+  race: 'races',
+};
+
+/**
+ * The kind of session followed when the account's follow settings leave it out (its flags then
+ * drive no light), in words; null when the lights follow it.
+ */
+export function describeUnfollowedSession(
+  target: LiveTarget | null,
+  follow: LightFollowSettings | undefined,
+): string | null {
+  const session = target ? describeTargetSession(target) : null;
+  if (!session || isSessionFollowed(follow, session)) return null;
+  const kind = getFollowedSessionKind(session);
+  return kind ? KIND_WORDS[kind] : null;
+}
