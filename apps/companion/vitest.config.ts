@@ -10,7 +10,7 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The built executable's tests run once, in `npm run test:package` right after the packaging
     // (vitest.package.config.ts); in the whole-repo run they would race that build or repeat it.
-    exclude: ['test/package.test.ts', '**/node_modules/**'],
+    exclude: ['test/package.test.ts', 'test/update.package.test.ts', '**/node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

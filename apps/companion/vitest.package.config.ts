@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     ...companion.test,
     name: 'companion-package',
-    include: ['test/package.test.ts'],
+    include: ['test/package.test.ts', 'test/update.package.test.ts'],
     exclude: ['**/node_modules/**'],
     reporters: ['default', ['json', { outputFile: '../../test-results/vitest-package.json' }]],
   },

@@ -38,7 +38,11 @@ interface ServerProcess {
   stop(signal: NodeJS.Signals): Promise<void>;
 }
 
-async function spawnServer(dataDir: string, port: number): Promise<ServerProcess> {
+async function spawnServer(
+  dataDir: string,
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: {
@@ -50,6 +54,7 @@ async function spawnServer(dataDir: string, port: number): Promise<ServerProcess
       F1_LIVE_TIMING: 'off',
       LOG_LEVEL: 'info',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,11 +93,12 @@ async function spawnServer(dataDir: string, port: number): Promise<ServerProcess
   }
 }
 
-export async function startDemoServer(): Promise<DemoServer> {
+/** `env`: more of the server's settings (e.g. DOWNLOADS_DIR for the update tests). */
+export async function startDemoServer(options: { env?: Record<string, string> } = {}): Promise<DemoServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-companion-demo-server-'));
   let running: ServerProcess;
   try {
-    running = await spawnServer(dataDir, 0);
+    running = await spawnServer(dataDir, 0, options.env);
   } catch (error) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw error;
@@ -102,7 +108,7 @@ export async function startDemoServer(): Promise<DemoServer> {
     url,
     async restart() {
       await running.stop('SIGKILL');
-      running = await spawnServer(dataDir, Number(new URL(url).port));
+      running = await spawnServer(dataDir, Number(new URL(url).port), options.env);
     },
     async stop() {
       await running.stop('SIGTERM');

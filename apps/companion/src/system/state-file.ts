@@ -51,6 +51,8 @@ export const CompanionStateSchema = z.object({
       auto: z.boolean().default(true),
       failed: z.array(z.string()).default([]),
       note: z.string().optional(),
+      /** Written before the new version starts; that version takes it as its own at start. */
+      pending: z.object({ version: z.string(), from: z.string() }).optional(),
     })
     .optional(),
 });

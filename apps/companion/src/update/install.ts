@@ -100,22 +100,38 @@ async function answersAs(port: number, version: string): Promise<boolean> {
   }
 }
 
-function recordOutcome(
+/**
+ * Written by this process only while no other version runs (before the new one starts, after a
+ * failed one is stopped): two processes never write the state file at once.
+ */
+function recordUpdate(
   dataDir: string,
-  change: { failed?: string; note: string; pending?: undefined },
+  change: { failed?: string; note?: string; pending?: { version: string; from: string } },
 ): void {
   const store = new StateFile(dataDir);
   store.load();
   store.update((s) => {
-    const updates = s.updates ?? { auto: true, failed: [] };
+    const { pending: _done, ...updates } = s.updates ?? { auto: true, failed: [] };
     return {
       ...s,
       updates: {
         ...updates,
         failed: change.failed ? [...new Set([...updates.failed, change.failed])] : updates.failed,
-        note: change.note,
+        ...(change.note ? { note: change.note } : {}),
+        ...(change.pending ? { pending: change.pending } : {}),
       },
     };
+  });
+}
+
+/** At start: a version that was just installed takes the handover's note as its own. */
+export function takeOverPending(store: StateFile, running: string): void {
+  const pending = store.get().updates?.pending;
+  if (!pending) return;
+  store.update((s) => {
+    const { pending: _done, ...updates } = s.updates ?? { auto: true, failed: [] };
+    const note = pending.version === running ? `Updated from ${pending.from} to ${running}.` : updates.note;
+    return { ...s, updates: { ...updates, ...(note ? { note } : {}) } };
   });
 }
 
@@ -139,6 +155,7 @@ export async function installUpdate(
   }
   log.info(`Version ${version} is in place (the old file is ${previousPath(executable)}); starting it.`);
   await deps.stopHere();
+  recordUpdate(deps.dataDir, { pending: { version, from: running } });
 
   const timeoutMs = deps.answerTimeoutMs ?? ANSWER_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
@@ -161,7 +178,6 @@ export async function installUpdate(
   start();
   while (Date.now() < deadline && exits < MAX_EARLY_EXITS) {
     if (await answersAs(deps.port, version)) {
-      recordOutcome(deps.dataDir, { note: `Updated from ${running} to ${version}.` });
       log.info(`Version ${version} answers on port ${deps.port}: this one (${running}) ends.`);
       (child as ChildProcess | null)?.unref();
       deps.exit();
@@ -182,7 +198,7 @@ export async function installUpdate(
   }
   swapBack(executable, platform);
   const message = `Update to ${version} failed and was rolled back (${why}); ${running} runs on.`;
-  recordOutcome(deps.dataDir, { failed: version, note: `Update to ${version} failed and was rolled back.` });
+  recordUpdate(deps.dataDir, { failed: version, note: `Update to ${version} failed and was rolled back.` });
   log.warn(message);
   await deps.restartHere();
   return { ok: false, message };

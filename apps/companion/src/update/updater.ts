@@ -8,6 +8,7 @@ import type { StateFile } from '../system/state-file.js';
 import { APP_VERSION } from '../version.js';
 import { checkForUpdate, type CheckResult } from './check.js';
 import { downloadUpdate } from './download.js';
+import { takeOverPending } from './install.js';
 import { currentUpdatePlatform, type Manifest, type UpdatePlatform } from './manifest.js';
 import { trustedKeysFor } from './trusted-keys.js';
 
@@ -67,6 +68,7 @@ export function createUpdater(options: UpdaterOptions): Updater {
   const interval = options.intervalMs ?? UPDATE_INTERVAL_MS;
   const jitter = options.jitterMs ?? UPDATE_JITTER_MS;
   const settings = () => store.get().updates ?? { auto: true, failed: [] as string[] };
+  takeOverPending(store, running);
   const view: UpdateView = {
     enabled: options.enabled,
     running,
@@ -156,7 +158,7 @@ export function createUpdater(options: UpdaterOptions): Updater {
       quietTimer = null;
       if (closed || !ready) return;
       if (!options.isQuiet()) {
-        quietTimer = setTimeout(attempt, options.quietPollMs ?? 15_000);
+        quietTimer = setTimeout(attempt, options.quietPollMs ?? 5_000);
         quietTimer.unref();
         return;
       }

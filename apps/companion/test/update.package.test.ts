@@ -1,0 +1,304 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { signManifest } from '../src/update/manifest.js';
+import { call, setDemoRace, signUp, startDemoServer, until, type DemoServer } from './demo-server.js';
+
+// The packaged companion updates itself (decision 045): version N (dist/, as `npm run package`
+// left it) runs from a folder of its own against a demo server whose downloads are version N+1,
+// built here by the same script with `--version` and signed with the same throw-away key.
+const COMPANION_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const EXE = path.join(COMPANION_DIR, 'dist', 'flaglight-companion-linux-x64');
+const pkg = JSON.parse(fs.readFileSync(path.join(COMPANION_DIR, 'package.json'), 'utf8')) as {
+  version: string;
+  flaglight: { node: string };
+};
+const VERSION = pkg.version;
+const [major, minor, patch] = VERSION.split('.').map(Number) as [number, number, number];
+const NEXT = `${major}.${minor}.${patch + 1}`;
+const BROKEN = `${major}.${minor}.${patch + 2}`;
+const THROWAWAY_KEY = path.join(COMPANION_DIR, '.cache', 'throwaway-update-key.pem');
+const BARE_NODE = path.join(COMPANION_DIR, '.cache', `node-${pkg.flaglight.node}`, 'node');
+const FIXTURE = '2021-saudi-arabia-race';
+const built = fs.existsSync(EXE) && fs.existsSync(THROWAWAY_KEY) && process.platform === 'linux';
+if (!built)
+  console.warn('update.package.test.ts: SKIPPED, the Linux executable is not built (npm run package:linux)');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Status {
+  version: string;
+  linked: boolean;
+  paused: boolean;
+  userCode?: string;
+  device: { name: string } | null;
+  stream: { state: string };
+  updates: { state: string; message: string | null; notice: string | null; newest: string | null };
+}
+
+async function statusOn(port: number): Promise<Status | null> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/api/status`, {
+      signal: AbortSignal.timeout(1_500),
+    });
+    return response.ok ? ((await response.json()) as Status) : null;
+  } catch {
+    return null;
+  }
+}
+
+const post = (port: number, route: string, body: unknown) =>
+  fetch(`http://127.0.0.1:${port}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** The processes running `exe` (the update starts the new version as a process of its own). */
+function processesOf(exe: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '') === exe;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+interface Installed {
+  exe: string;
+  dataDir: string;
+  port: number;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+}
+
+/** Version N copied into a folder of its own (the update replaces that copy) and started there. */
+async function installAndStart(root: string, server: string, name: string): Promise<Installed> {
+  const folder = fs.mkdtempSync(path.join(root, 'install-'));
+  const exe = path.join(folder, 'flaglight-companion-linux-x64');
+  fs.copyFileSync(EXE, exe);
+  fs.chmodSync(exe, 0o755);
+  const dataDir = path.join(folder, 'data');
+  const port = await freePort();
+  const child = spawn(
+    exe,
+    [
+      'run',
+      '--demo',
+      '--server',
+      server,
+      '--port',
+      String(port),
+      '--no-browser',
+      '--data-dir',
+      dataDir,
+      '--name',
+      name,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { exe, dataDir, port, child, exited, output: () => output };
+}
+
+describe.skipIf(!built)('the packaged companion updates itself', () => {
+  let root: string;
+  let downloads: string;
+  let nextDir: string;
+  let server: DemoServer;
+  const started: Installed[] = [];
+
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-update-journey-'));
+    nextDir = path.join(root, 'next');
+    downloads = path.join(root, 'downloads');
+    fs.mkdirSync(downloads);
+    const notes = path.join(root, 'notes.txt');
+    fs.writeFileSync(notes, `Flaglight Companion ${NEXT}: the update journey's build.`);
+    const t0 = performance.now();
+    const build = spawnSync(
+      process.execPath,
+      ['scripts/package.mjs', '--linux-only', '--version', NEXT, '--out-dir', nextDir, '--notes', notes],
+      { cwd: COMPANION_DIR, encoding: 'utf8' },
+    );
+    expect(build.status, build.stderr + build.stdout).toBe(0);
+    console.log(`update journey: version ${NEXT} built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    server = await startDemoServer({ env: { DOWNLOADS_DIR: downloads } });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const one of started) {
+      for (const pid of processesOf(one.exe)) process.kill(pid, 'SIGKILL');
+      one.child.kill('SIGKILL');
+    }
+    await server?.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }, 30_000);
+
+  /** What the server offers: a manifest and the Linux file it names. */
+  function publish(manifest: string, file: string) {
+    for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name));
+    fs.copyFileSync(manifest, path.join(downloads, 'manifest.json'));
+    fs.linkSync(file, path.join(downloads, 'flaglight-companion-linux-x64'));
+  }
+
+  test(`${VERSION} installs ${NEXT} while the lights are paused, comes back on the same port, linked and following, and its lights follow`, async () => {
+    for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name));
+    const session = await signUp(server.url);
+    await setDemoRace(server.url, FIXTURE, 190, 1);
+    const n = await installAndStart(root, server.url, 'Update journey');
+    started.push(n);
+    const code = await until(async () => (await statusOn(n.port))?.userCode, 'the link code');
+    await call(server.url, 'POST', '/api/device/approve', { code }, session);
+    await until(
+      async () => {
+        const s = await statusOn(n.port);
+        return s?.linked && s.stream.state === 'following';
+      },
+      'the companion to follow the demo race',
+      { ms: 60_000 },
+    );
+    // The release is published while the companion follows; "Check now" finds it. It is downloaded
+    // and checked, and waits: a followed session is never interrupted.
+    publish(path.join(nextDir, 'manifest.json'), path.join(nextDir, 'flaglight-companion-linux-x64'));
+    expect((await post(n.port, '/api/updates/check', {})).status).toBe(200);
+    let last: Status | null = null;
+    const ready = await until(
+      async () => {
+        last = await statusOn(n.port);
+        return last?.updates.state === 'ready' ? last : null;
+      },
+      `${NEXT} to be downloaded while following`,
+      { ms: 60_000 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(last?.updates)}\n${n.output().slice(-2_000)}`);
+    });
+    expect(ready).toMatchObject({ version: VERSION, updates: { newest: NEXT } });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await statusOn(n.port))?.version).toBe(VERSION);
+
+    // Paused lights are a quiet moment: the update installs.
+    const t0 = Date.now();
+    expect((await post(n.port, '/api/pause', { paused: true })).status).toBe(200);
+    const after = await until(
+      async () => {
+        const s = await statusOn(n.port);
+        return s?.version === NEXT ? s : null;
+      },
+      `${NEXT} to answer on port ${n.port}`,
+      { ms: 60_000, everyMs: 250 },
+    );
+    console.log(
+      `update journey: ${NEXT} answered ${((Date.now() - t0) / 1000).toFixed(1)} s after the pause`,
+    );
+    expect(await n.exited, n.output()).toBe(0);
+    expect(after).toMatchObject({ linked: true, paused: true, device: { name: 'Update journey' } });
+    expect(sha(n.exe)).toBe(sha(path.join(nextDir, 'flaglight-companion-linux-x64')));
+    expect(sha(`${n.exe}.previous`)).toBe(sha(EXE));
+    expect(processesOf(n.exe)).toHaveLength(1);
+    await until(
+      async () => (await statusOn(n.port))?.stream.state === 'following',
+      `${NEXT} to follow the race`,
+    );
+    expect((await statusOn(n.port))?.updates.notice).toBe(`Updated from ${VERSION} to ${NEXT}.`);
+
+    // Resumed, the lights follow the race again: a yellow flag reaches the LAN simulator's bulbs.
+    expect((await post(n.port, '/api/pause', { paused: false })).status).toBe(200);
+    await setDemoRace(server.url, FIXTURE, 203.9, 1);
+    await until(
+      async () => {
+        const body = (await call(server.url, 'GET', '/sims/lan/_control/bulbs')) as {
+          bulbs: { hex: string }[];
+        };
+        return body.bulbs.some(({ hex }) => {
+          const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [
+            number,
+            number,
+            number,
+          ];
+          return r > 0x40 && g > 0x40 && Math.abs(r - g) < 0x30 && b < r / 3;
+        });
+      },
+      'a yellow flag on the lights after the update',
+      { ms: 60_000, everyMs: 250 },
+    );
+  }, 240_000);
+
+  test(`a ${BROKEN} that exits at start is rolled back: ${VERSION} is put back, runs on and says so`, async () => {
+    // A signed "release" that cannot start: the bare Node binary, which exits at once on the
+    // companion's arguments (no program in it). Signed by the same throw-away key.
+    const key = crypto.createPrivateKey(fs.readFileSync(THROWAWAY_KEY));
+    const size = fs.statSync(BARE_NODE).size;
+    const manifest = signManifest(
+      {
+        product: 'flaglight-companion',
+        version: BROKEN,
+        channel: 'stable',
+        released: new Date().toISOString(),
+        expires: new Date(Date.now() + 86_400_000).toISOString(),
+        notes: 'A build that exits at start.',
+        files: {
+          'linux-x64': {
+            file: 'flaglight-companion-linux-x64',
+            url: 'flaglight-linux',
+            size,
+            sha256: sha(BARE_NODE),
+          },
+        },
+      },
+      key,
+    );
+    const manifestFile = path.join(root, 'broken-manifest.json');
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    publish(manifestFile, BARE_NODE);
+
+    const n = await installAndStart(root, server.url, 'Rollback');
+    started.push(n);
+    const t0 = Date.now();
+    const rolledBack = await until(
+      async () => {
+        const s = await statusOn(n.port);
+        return s?.updates.notice?.startsWith(`Update to ${BROKEN} failed`) ? s : null;
+      },
+      'the rollback to be reported',
+      { ms: 90_000, everyMs: 250 },
+    );
+    console.log(`update rollback: reported ${((Date.now() - t0) / 1000).toFixed(1)} s after start`);
+    expect(rolledBack.version).toBe(VERSION);
+    expect(rolledBack.updates.notice).toBe(`Update to ${BROKEN} failed and was rolled back.`);
+    expect(n.child.exitCode).toBeNull();
+    expect(sha(n.exe)).toBe(sha(EXE));
+    const saved = JSON.parse(fs.readFileSync(path.join(n.dataDir, 'state.json'), 'utf8')) as {
+      updates: { failed: string[] };
+    };
+    expect(saved.updates.failed).toEqual([BROKEN]);
+    // The next check names the failed version and leaves it alone.
+    await until(
+      async () => (await statusOn(n.port))?.updates.message?.startsWith(`Version ${BROKEN} failed before`),
+      'the next check to leave the failed version alone',
+    );
+  }, 150_000);
+});
