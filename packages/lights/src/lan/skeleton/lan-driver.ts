@@ -7,7 +7,7 @@ import {
 import { LightError } from '../../errors.js';
 import { createRescanLoop } from '../rescan-loop.js';
 import { createBackoffTimer } from './backoff-timer.js';
-import { createDeviceLooks } from './device-looks.js';
+import { createDeviceLooks, type DeviceLooks } from './device-looks.js';
 import { createDeviceQueue } from './device-queue.js';
 import type { LanAdapter, LanDriver, LanDriverSpec, LanKit } from './lan-adapter.js';
 import { requireLook, requireStrobe } from './lan-errors.js';
@@ -67,7 +67,7 @@ export function createLanDriver<
       looks.cancelFlashes(id);
       adapter.onLost?.(id);
     },
-    onBack: (id) => (adapter.onBack ? adapter.onBack(id) : showLastLook(id)),
+    onBack: (id) => (adapter.onBack ? adapter.onBack(id) : showLastLook(adapter, looks, id)),
   });
   const usable = () => !closed && disconnected === null;
   const kit: LanKit<Request> = {
@@ -101,12 +101,6 @@ export function createLanDriver<
     events.emit({ type: 'disconnect', error: error.toJSON() });
   }
 
-  function showLastLook(id: string): void {
-    const device = adapter.devices().find((d) => adapter.idOf(d) === id);
-    const look = looks.last(id);
-    if (device && look) void adapter.show(device, look).catch(() => undefined);
-  }
-
   const warnUnknown = (unknown: readonly string[]) =>
     events.emit({ type: 'warning', message: `Unknown ${spec.lightsWord}: ${unknown.join(', ')}` });
   const list = (): LightDeviceInfo[] => adapter.devices().map((d) => adapter.toInfo(d));
@@ -117,21 +111,8 @@ export function createLanDriver<
     return list();
   }
 
-  /**
-   * Runs one look per device; every device gets its look, then the first error (if any) is thrown.
-   * The looks are queued at once (no wait before them unless `beforeLook` asks for one), so a
-   * `cancelPending()` right after a call drops them.
-   */
-  function each(ids: readonly string[], show: (device: Device) => Promise<unknown>): Promise<void> {
-    const run = async () => {
-      const targets = adapter.targets ? adapter.targets(ids) : targetsOf(adapter, ids, warnUnknown);
-      const results = await Promise.allSettled(targets.map(show));
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
-    };
-    const before = adapter.beforeLook?.();
-    return before ? before.then(run) : run();
-  }
+  const each = (ids: readonly string[], show: (device: Device) => Promise<unknown>) =>
+    showOnEach(adapter, ids, show, warnUnknown);
 
   async function setState(ids: readonly string[], look: LightStateCommand): Promise<void> {
     ensureUsable();
@@ -191,4 +172,32 @@ function targetsOf<Device>(
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length > 0) warn(unknown);
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Runs one look per device; every device gets its look, then the first error (if any) is thrown.
+ * The looks are queued at once (no wait before them unless `beforeLook` asks for one), so a
+ * `cancelPending()` right after a call drops them.
+ */
+function showOnEach<Device>(
+  adapter: LanAdapter<Device, never>,
+  ids: readonly string[],
+  show: (device: Device) => Promise<unknown>,
+  warnUnknown: (unknown: readonly string[]) => void,
+): Promise<void> {
+  const run = async () => {
+    const targets = adapter.targets ? adapter.targets(ids) : targetsOf(adapter, ids, warnUnknown);
+    const results = await Promise.allSettled(targets.map(show));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+  const before = adapter.beforeLook?.();
+  return before ? before.then(run) : run();
+}
+
+/** A device back in reach shows the last look it was given (when the brand has no `onBack` of its own). */
+function showLastLook<Device>(adapter: LanAdapter<Device, never>, looks: DeviceLooks, id: string): void {
+  const device = adapter.devices().find((d) => adapter.idOf(d) === id);
+  const look = looks.last(id);
+  if (device && look) void adapter.show(device, look).catch(() => undefined);
 }
