@@ -110,4 +110,22 @@ describe("effect player: the fan's look set", () => {
     expect(sent.map((s) => s.step.brightness)).toEqual([1, 0.1]);
     expect(player.current()).toBe('green');
   });
+
+  test('with no flashing a slowed pulse is played look by look even on a native-strobe driver', async () => {
+    const yellow = TRACKSIDE.flags.yellow as ShowLook;
+    const calm: LookSet = {
+      ...TRACKSIDE,
+      noFlashing: true,
+      flags: {
+        ...TRACKSIDE.flags,
+        yellow: { ...yellow, effect: { kind: 'pulse', count: 2 }, effectMs: 2000 },
+      },
+    };
+    const { player, timers, sent } = setup(calm);
+    player.play('yellow');
+    await timers.advance(5000);
+    expect(sent.map((s) => s.step.kind)).not.toContain('strobe');
+    const times = sent.map((s) => s.at - sent[0]!.at);
+    expect(times.slice(1).every((t, i) => t - times[i]! >= 500)).toBe(true);
+  });
 });

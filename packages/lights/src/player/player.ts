@@ -2,6 +2,7 @@ import {
   createLightProgram,
   createTestProgram,
   getSettledLook,
+  NO_FLASH_MIN_PERIOD_MS,
   type EffectFlag,
   type LightColor,
   type LightProgram,
@@ -99,10 +100,17 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     return result.program;
   }
 
+  /**
+   * Strobes become timed set-states on drivers without a native strobe, and on every driver when
+   * the strobe is a slow pulse (a period of NO_FLASH_MIN_PERIOD_MS or more, what "no flashing"
+   * plays): a device's own flash (Hue signaling, Home Assistant's `flash`, a Nanoleaf effect) keeps
+   * its own pace whatever the period, and would flash faster than the fan allowed.
+   */
   function expand(steps: LightStep[], count: number): LightStep[] {
-    if (driver.nativeStrobe) return steps;
     return steps.flatMap((step) =>
-      step.kind === 'strobe' ? expandStrobe(step, driver.minStrobeHalfPeriodMs(count)) : [step],
+      step.kind === 'strobe' && (!driver.nativeStrobe || step.periodMs >= NO_FLASH_MIN_PERIOD_MS)
+        ? expandStrobe(step, driver.minStrobeHalfPeriodMs(count))
+        : [step],
     );
   }
 

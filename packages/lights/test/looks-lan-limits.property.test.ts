@@ -1,0 +1,194 @@
+import {
+  EFFECT_FLAGS,
+  NO_FLASH_MAX_CHANGES_PER_SECOND,
+  SECOND_MS,
+  TRACKSIDE,
+  type LookSet,
+} from '@flaglight/core';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createEffectPlayer } from '../src/player/player.js';
+import { createFastTimers, type ObservedLook } from './driver-contract.js';
+import { LAN_LIMIT_RIGS, type LanLimitRig, type LanLimitRun } from './lan-limit-rigs.js';
+import { lookSetArbitrary } from './look-set-arbitrary.js';
+
+// Each LAN brand's own limits hold whatever look set a fan chooses: random look sets and flags
+// through the product's effect player and the real driver, against the brand's simulator, and what
+// reached the simulator is counted. With no flashing, what the lights visibly do is sampled from the
+// simulator and no second holds more than three changes (WCAG 2.3.1).
+
+/** Player, driver and simulator run this many times faster than the wall; every pace keeps its proportions. */
+const SPEED = 10;
+const RUNS = Number(process.env.FLAGLIGHT_LOOKS_RUNS) || 6;
+
+/** The most timestamps in any window of `windowMs` that starts at one of them. */
+function busiest(times: readonly number[], windowMs = SECOND_MS): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i += 1) {
+    while (j < sorted.length && sorted[j]! < sorted[i]! + windowMs) j += 1;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}
+
+const hueDistance = (a: number, b: number) => Math.abs(((((a - b) % 360) + 540) % 360) - 180);
+
+/**
+ * Whether two looks differ as a flash does (WCAG 2.3.1 counts changes of 10 % of the luminance or
+ * a saturated colour's change): on against off, a tenth of the brightness, a saturated hue moved
+ * 30°, or the saturation moved 0.3. The small steps of a fade each are not one.
+ */
+function farApart(a: ObservedLook, b: ObservedLook): boolean {
+  if (a.on !== b.on) return a.brightness > 0.05 || b.brightness > 0.05;
+  if (!a.on) return false;
+  if (Math.abs(a.brightness - b.brightness) >= 0.1) return true;
+  if (Math.abs(a.saturation - b.saturation) >= 0.3) return true;
+  return Math.min(a.saturation, b.saturation) >= 0.3 && hueDistance(a.hue, b.hue) >= 30;
+}
+
+/**
+ * Samples what each light shows every real millisecond (SPEED ms of the clock) and counts a change
+ * each time the look has moved far from the look of the change before (a fade counts once per
+ * tenth of the brightness it crosses, a flash on every flip; a 10 Hz strobe still counts 10 a second).
+ */
+/** Changes this close after a counted one are the same look arriving in parts. */
+const ONE_LOOK_MS = 100;
+
+function sampleChanges(run: LanLimitRun, now: () => number) {
+  const reference = new Map<string, ObservedLook>();
+  const changes = new Map<string, number[]>();
+  const timer = setInterval(() => {
+    const at = now();
+    for (const id of run.ids) {
+      const seen = run.observe(id);
+      const before = reference.get(id);
+      if (before && !farApart(before, seen)) continue;
+      reference.set(id, seen);
+      const counted = changes.get(id) ?? [];
+      // One look written in parts (Govee: power, brightness, colour 40 ms apart) is one change.
+      if (before && !(at - (counted.at(-1) ?? -Infinity) < ONE_LOOK_MS)) changes.set(id, [...counted, at]);
+    }
+  }, 1);
+  return {
+    changes: (id: string) => changes.get(id) ?? [],
+    stop: () => clearInterval(timer),
+  };
+}
+
+function describeRig(rig: LanLimitRig) {
+  describe(`${rig.name}: its limits hold for any look set`, () => {
+    const timers = createFastTimers(SPEED);
+    let run: LanLimitRun;
+    beforeAll(async () => {
+      run = await rig.start(timers);
+    }, 30_000);
+    afterAll(async () => {
+      await run?.close();
+    });
+
+    /** Plays `flags` (a test when asked), `gapMs` apart, and waits until everything was sent. */
+    const play = async (looks: LookSet, flags: { flag: string; test: boolean; gapMs: number }[]) => {
+      const player = createEffectPlayer({
+        driver: run.driver,
+        devices: () => run.ids,
+        timers,
+        looks: () => looks,
+      });
+      try {
+        for (const { flag, test: momentary, gapMs } of flags) {
+          if (momentary) player.playMomentary(flag);
+          else player.play(flag);
+          await new Promise((resolve) => setTimeout(resolve, gapMs / SPEED));
+        }
+        const end = performance.now() + 20_000;
+        while (player.pendingSteps() > 0 && performance.now() < end)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(player.pendingSteps(), 'the programs ended').toBe(0);
+        // What the driver still had queued (paced writes, a repeat, a confirming read).
+        await new Promise((resolve) => setTimeout(resolve, 1_500 / SPEED + 100));
+      } finally {
+        player.dispose();
+      }
+    };
+
+    const flagsArb = fc.array(
+      fc.record({
+        flag: fc.constantFrom(...EFFECT_FLAGS),
+        test: fc.boolean(),
+        gapMs: fc.integer({ min: 0, max: 3_000 }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    );
+
+    test(
+      `${rig.limit.text}, whatever the looks and flags`,
+      async () => {
+        const worst: number[] = [];
+        await fc.assert(
+          fc.asyncProperty(lookSetArbitrary(), flagsArb, async (looks, flags) => {
+            const since = timers.now();
+            await play(looks, flags);
+            const busiestNow = Math.max(0, ...rig.limit.groups(run, since).map((times) => busiest(times)));
+            worst.push(busiestNow);
+            expect(busiestNow, rig.limit.text).toBeLessThanOrEqual(rig.limit.perSecond);
+            for (const gap of rig.limit.gaps?.(run, since) ?? [])
+              expect(gap, `${rig.limit.text}: one gap`).toBeGreaterThanOrEqual(rig.limit.minGapMs ?? 0);
+          }),
+          { numRuns: RUNS, endOnFailure: true },
+        );
+        console.info(`[looks limits] ${rig.name}: busiest second ${Math.max(...worst)} (${rig.limit.text})`);
+      },
+      RUNS * 40_000,
+    );
+
+    test('the counter sees flashing: Trackside red strobes well over 3 times a second', async () => {
+      const since = timers.now();
+      const sampler = sampleChanges(run, timers.now);
+      try {
+        await play(TRACKSIDE, [{ flag: 'red', test: false, gapMs: 0 }]);
+      } finally {
+        sampler.stop();
+      }
+      const seen = Math.max(...run.ids.map((id) => busiest(sampler.changes(id))));
+      const native = Math.max(
+        0,
+        ...(rig.nativeFlashPeriods?.(run, since) ?? []).map((p) => (2 * SECOND_MS) / p),
+      );
+      expect(Math.max(seen, native)).toBeGreaterThan(NO_FLASH_MAX_CHANGES_PER_SECOND);
+    }, 30_000);
+
+    test(
+      'with no flashing, no light visibly changes more than 3 times in any second',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            lookSetArbitrary(fc.constant(true)),
+            fc.constantFrom(...EFFECT_FLAGS),
+            async (looks, flag) => {
+              const since = timers.now();
+              const sampler = sampleChanges(run, timers.now);
+              try {
+                await play(looks, [{ flag, test: false, gapMs: 0 }]);
+              } finally {
+                sampler.stop();
+              }
+              for (const id of run.ids)
+                expect(busiest(sampler.changes(id)), `${id} under ${flag}`).toBeLessThanOrEqual(
+                  NO_FLASH_MAX_CHANGES_PER_SECOND,
+                );
+              for (const periodMs of rig.nativeFlashPeriods?.(run, since) ?? [])
+                expect((2 * SECOND_MS) / periodMs, 'changes a second of a native flash').toBeLessThanOrEqual(
+                  NO_FLASH_MAX_CHANGES_PER_SECOND,
+                );
+            },
+          ),
+          { numRuns: RUNS, endOnFailure: true },
+        );
+      },
+      RUNS * 40_000,
+    );
+  });
+}
+
+for (const rig of LAN_LIMIT_RIGS) describeRig(rig);
