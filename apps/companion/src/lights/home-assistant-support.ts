@@ -72,6 +72,53 @@ export interface HomeAssistantSupport {
 }
 
 /**
+ * The LAN simulator's Home Assistant, asked of the demo server until it answers (warned once while
+ * it does not); null when it has none, or once `signal` aborts.
+ */
+async function findDemoHomeAssistant(
+  server: string,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<{ url: string; token: string } | null> {
+  for (let warned = false; !signal.aborted; warned = true) {
+    try {
+      const response = await fetch(`${server}/sims/lan/state`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      const state = (await response.json()) as { homeAssistant?: { url?: unknown; token?: unknown } };
+      const sim = state.homeAssistant;
+      if (typeof sim?.url !== 'string' || typeof sim.token !== 'string') return null;
+      return { url: parseHomeAssistantUrl(sim.url), token: sim.token };
+    } catch (error) {
+      if (!warned)
+        log.warn(
+          `Home Assistant (demo): no simulator yet (${error instanceof Error ? error.message : String(error)})`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, DEMO_RETRY_MS).unref());
+    }
+  }
+  return null;
+}
+
+/**
+ * Asks Home Assistant at `base` whether it takes `token` (`GET /api/`): why it is not saved, or null
+ * to save it (taken, or Home Assistant not answering now: then it is tried when it answers).
+ */
+async function checkToken(base: string, token: string, insecure: boolean): Promise<string | null> {
+  const agent = createHomeAssistantAgent(base, insecure);
+  try {
+    // Never followed: a redirect would carry the token to wherever it points.
+    const check = await homeAssistantRequest(base, token, { method: 'GET', path: '/api/', agent });
+    if (check.status !== 200) return describeTokenCheck(check.status);
+  } catch {
+    // Home Assistant is not answering now: the token is kept and tried when it answers.
+  } finally {
+    agent.destroy();
+  }
+  return null;
+}
+
+/**
  * Home Assistant's lights through its REST API: one driver for the instance at `--home-assistant`
  * (in demo mode, the LAN simulator's), with the token from `FLAGLIGHT_HA_TOKEN` or the one entered
  * on the status page, which is kept in the state file for that address only and wins over the
@@ -129,26 +176,11 @@ export function createHomeAssistantSupport(options: {
 
   /** Demo mode without `--home-assistant`: the LAN simulator's instance and its demo token. */
   const demoSettings = async () => {
-    for (let warned = false; !signal.aborted; warned = true) {
-      try {
-        const response = await fetch(`${options.server}/sims/lan/state`, {
-          signal: AbortSignal.timeout(5_000),
-        });
-        const state = (await response.json()) as { homeAssistant?: { url?: unknown; token?: unknown } };
-        const sim = state.homeAssistant;
-        if (typeof sim?.url !== 'string' || typeof sim.token !== 'string') return;
-        url = parseHomeAssistantUrl(sim.url);
-        demoToken = envToken === null;
-        envToken ??= sim.token;
-        return;
-      } catch (error) {
-        if (!warned)
-          log.warn(
-            `Home Assistant (demo): no simulator yet (${error instanceof Error ? error.message : String(error)})`,
-          );
-        await new Promise((resolve) => setTimeout(resolve, DEMO_RETRY_MS).unref());
-      }
-    }
+    const sim = await findDemoHomeAssistant(options.server, signal, log);
+    if (!sim) return;
+    url = sim.url;
+    demoToken = envToken === null;
+    envToken ??= sim.token;
   };
 
   void (async () => {
@@ -167,16 +199,8 @@ export function createHomeAssistantSupport(options: {
       const trimmed = token.trim();
       if (!isHomeAssistantToken(trimmed))
         return { ok: false, error: 'Paste the whole long-lived access token (one line, no spaces).' };
-      const agent = createHomeAssistantAgent(base, given.insecure);
-      try {
-        // Never followed: a redirect would carry the token to wherever it points.
-        const check = await homeAssistantRequest(base, trimmed, { method: 'GET', path: '/api/', agent });
-        if (check.status !== 200) return { ok: false, error: describeTokenCheck(check.status) };
-      } catch {
-        // Home Assistant is not answering now: the token is kept and tried when it answers.
-      } finally {
-        agent.destroy();
-      }
+      const refused = await checkToken(base, trimmed, given.insecure);
+      if (refused !== null) return { ok: false, error: refused };
       store.update((s) => ({ ...s, homeAssistant: { url: base, token: trimmed } }));
       log.info('Home Assistant: token saved');
       await drive();
