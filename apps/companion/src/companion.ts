@@ -13,6 +13,7 @@ import { openLog, openStateFile } from './start/open-state.js';
 import { alreadyRunning, createBridgeActions, startBridge } from './start/start-bridge.js';
 import { createLights, type CompanionLights } from './start/start-lights.js';
 import { startPlayback, type CompanionPlayback } from './start/start-playback.js';
+import { startRoomSnapshots } from './start/start-room.js';
 import type { Logger } from './system/log.js';
 import type { StateFile } from './system/state-file.js';
 import { isQuietMoment } from './update/quiet.js';
@@ -56,7 +57,9 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     api,
     preferences,
     sessionKey: () => follow.status.sessionKey,
+    flagPlayed: (state, sessionKey) => room.flagPlayed(state, sessionKey, flags.sessions.view().kind),
   });
+  const room = startRoomSnapshots({ options, hub, log, preferences, follow, sessions: flags.sessions });
   if (saved.preferences !== undefined) preferences.apply(saved.preferences);
   const lights = createLights({ options, server, hub, log, store, signal: stopping.signal });
   const reporter = startLightReport({ api, log, store, hub, account: () => account });
@@ -64,6 +67,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   const status = () => ({
     ...describeStatus({ server, store, follow, flags, lights, hub, log, delayMs: preferences.delayMs }),
     updates: updater.view(),
+    room: room.view(),
   });
 
   const started = await startBridge({

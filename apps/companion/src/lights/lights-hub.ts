@@ -109,6 +109,8 @@ export interface LightsHub {
   cancelAll(): void;
   /** Scans every driver again. */
   rescan(): Promise<void>;
+  /** Each driver with the ids of its lights the flags drive now (the room's snapshot reads and restores them). */
+  drivers(): { provider: LanProvider; driver: LanDriver; driven: string[] }[];
   /** Called when the list of lights or their reachability changes. */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
@@ -352,6 +354,7 @@ export function createLightsHub(options: {
     async rescan() {
       await Promise.all([...entries.values()].map(refresh));
     },
+    drivers: () => [...entries.values()].map((e) => ({ ...e, driven: isPaused ? [] : idsOf(e) })),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -33,6 +33,8 @@ export function startPlayback(deps: {
   preferences: Pick<AccountPreferences, 'delayMs' | 'looks' | 'follow'>;
   /** The server's last live session key, for the flags played from F1. */
   sessionKey: () => number | null;
+  /** A race flag reached the lights (the room's snapshot watches for the session's chequered flag). */
+  flagPlayed?: (state: string, sessionKey: number) => void;
 }): CompanionPlayback {
   const { options, store, log, hub, preferences } = deps;
   const home = createHomeSupport({
@@ -57,7 +59,10 @@ export function startPlayback(deps: {
     delayMs: preferences.delayMs,
     looks: preferences.looks,
     sessions,
-    onPlayed: (data, delay) => home.played(data, fallback.view().source, delay),
+    onPlayed: (data, delay) => {
+      home.played(data, fallback.view().source, delay);
+      deps.flagPlayed?.(data.state, data.sessionKey);
+    },
   });
   const fallback = createF1Fallback({
     url: options.f1Live ?? null,

@@ -1,0 +1,194 @@
+// "As it was": each followed light's own state, read once per session before Flaglight first
+// changes it, kept on disk (a restart or a crash mid-session still gives the room back), and put
+// back when the session ends ('as-it-was'), or the lights turned off ('off'), or left ('leave').
+// It hangs on the session hooks of `follow/session-lights.ts`, and on the chequered flag of a race,
+// sprint or practice: the server keeps such a session live a while after it, the fan wants the
+// room back once the flag has been seen.
+import { CHECKERED_SOLID_AFTER_MS, type FollowedSessionKind, type SessionEndAction } from '@flaglight/core';
+import { hasRoomState, type SavedStates } from '@flaglight/lights/lan';
+import type { LightsHub } from '../lights/lights-hub.js';
+import type { Logger } from '../system/log.js';
+import { readRoomSnapshot, removeRoomSnapshot, writeRoomSnapshot, type RoomSnapshot } from './room-file.js';
+
+/** After the chequered flag of a race, sprint or practice reached the lights: its flash, then the room back. */
+export const SESSION_END_AFTER_CHEQUERED_MS = CHECKERED_SOLID_AFTER_MS;
+/** A snapshot left by a run that stopped is given back once its session is over: tried this often… */
+const ORPHAN_CHECK_MS = 1_000;
+/** …for this long (its lights may take a while to be found again). */
+const ORPHAN_GIVE_UP_MS = 120_000;
+/** Kinds whose chequered flag ends the session (a qualifying's ends only a part of it). */
+const ENDS_AT_CHEQUERED: ReadonlySet<FollowedSessionKind | null> = new Set([
+  'race',
+  'sprint',
+  'practice',
+  null,
+]);
+
+export interface RoomView {
+  sessionKey: number | null;
+  /** Lights whose state could not be read, with why ("as it was" leaves them as they are). */
+  unreadable: { provider: string; id: string; reason: string }[];
+  /** What the last give-back did: lights given back, lights left with why. */
+  last: { at: string; restored: number; left: { light: string; reason: string }[] } | null;
+}
+
+export interface RoomSnapshots {
+  /** `beforeFirstChange`: reads the driven lights (a snapshot kept for this session is kept). */
+  take(sessionKey: number): Promise<void>;
+  /** `sessionEnded`: the fan's choice carried out, then the snapshot dropped. */
+  sessionEnded(sessionKey: number, action: SessionEndAction): Promise<void>;
+  /** `giveBack` (green held): the room as it was, the snapshot kept for the session's end. */
+  giveBack(sessionKey: number): Promise<void>;
+  /** A race flag reached the lights: the chequered flag of a race, sprint or practice ends the session. */
+  flagPlayed(state: string, sessionKey: number, kind: FollowedSessionKind | null): void;
+  view(): RoomView;
+  close(): void;
+}
+
+const keyOf = (provider: string, id: string) => `${provider}:${id}`;
+
+export function createRoomSnapshots(deps: {
+  dir: string;
+  hub: Pick<LightsHub, 'drivers' | 'showLook' | 'cancelAll'>;
+  log: Logger;
+  sessionEnd: () => SessionEndAction;
+  /** The session the follower is on now and whether any is live (a snapshot left by a stopped run). */
+  following: () => { sessionKey: number | null; live: boolean | null };
+}): RoomSnapshots {
+  const { dir, hub, log } = deps;
+  let snapshot: RoomSnapshot | null = readRoomSnapshot(dir);
+  let last: RoomView['last'] = null;
+  let endTimer: NodeJS.Timeout | null = null;
+  let orphanTimer: NodeJS.Timeout | null = null;
+
+  const save = () => {
+    try {
+      if (snapshot) writeRoomSnapshot(dir, snapshot);
+      else removeRoomSnapshot(dir);
+    } catch (error) {
+      log.warn(
+        `Room: the snapshot could not be kept on disk (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  };
+
+  async function take(sessionKey: number): Promise<void> {
+    if (snapshot && snapshot.sessionKey !== sessionKey) {
+      // A session that ended while this companion was away: its room first.
+      await end(snapshot.sessionKey, deps.sessionEnd());
+    }
+    snapshot ??= { sessionKey, takenAt: new Date().toISOString(), lights: {} };
+    const taking = snapshot;
+    await Promise.all(
+      hub.drivers().map(async ({ provider, driver, driven }) => {
+        const unread = driven.filter((id) => !(keyOf(provider, id) in taking.lights));
+        if (unread.length === 0) return;
+        if (!hasRoomState(driver)) {
+          for (const id of unread)
+            taking.lights[keyOf(provider, id)] = { readable: false, reason: 'This light cannot be read' };
+          return;
+        }
+        const read = await driver.readStates(unread).catch(() => ({}));
+        for (const [id, saved] of Object.entries(read)) taking.lights[keyOf(provider, id)] = saved;
+      }),
+    );
+    if (snapshot !== taking) return;
+    save();
+    log.info(`Room: ${Object.keys(taking.lights).length} lights read before the session's first flag`);
+  }
+
+  async function restore(): Promise<void> {
+    if (!snapshot) return;
+    const lights = snapshot.lights;
+    const report = { restored: 0, left: [] as { light: string; reason: string }[] };
+    await Promise.all(
+      hub.drivers().map(async ({ provider, driver }) => {
+        const saved: SavedStates = {};
+        for (const [key, state] of Object.entries(lights))
+          if (key.startsWith(`${provider}:`)) saved[key.slice(provider.length + 1)] = state;
+        if (Object.keys(saved).length === 0 || !hasRoomState(driver)) return;
+        driver.cancelPending();
+        const done = await driver.restoreStates(saved);
+        report.restored += done.restored.length;
+        for (const left of done.left)
+          report.left.push({ light: keyOf(provider, left.id), reason: left.reason });
+      }),
+    );
+    last = { at: new Date().toISOString(), ...report };
+    log.info(
+      `Room: ${report.restored} lights given back as they were` +
+        (report.left.length > 0
+          ? `; left as they are: ${report.left.map((l) => `${l.light} (${l.reason})`).join(', ')}`
+          : ''),
+    );
+  }
+
+  async function end(sessionKey: number, action: SessionEndAction): Promise<void> {
+    if (!snapshot || snapshot.sessionKey !== sessionKey) return;
+    if (endTimer) clearTimeout(endTimer);
+    endTimer = null;
+    if (action === 'as-it-was') {
+      hub.cancelAll();
+      await restore();
+    } else if (action === 'off') {
+      log.info('Room: the session ended, the lights go off');
+      hub.showLook({ color: { name: 'off', hue: 0, saturation: 0, off: true }, brightness: 0 }, 0);
+    }
+    snapshot = null;
+    save();
+  }
+
+  /** A snapshot a stopped run left: given back once its session is no longer the live one. */
+  function watchOrphan(): void {
+    const left = snapshot;
+    if (!left) return;
+    const until = Date.now() + ORPHAN_GIVE_UP_MS;
+    const check = () => {
+      orphanTimer = null;
+      if (snapshot !== left || Date.now() > until) return;
+      const now = deps.following();
+      if (now.live === true && now.sessionKey === left.sessionKey) return; // still on: the hooks take it
+      const over = now.live === false || (now.sessionKey !== null && now.sessionKey !== left.sessionKey);
+      const found = hub
+        .drivers()
+        .some((d) => Object.keys(left.lights).some((k) => k.startsWith(`${d.provider}:`)));
+      if (over && found) {
+        log.info(`Room: session ${left.sessionKey} ended while the companion was away`);
+        void end(left.sessionKey, deps.sessionEnd());
+        return;
+      }
+      orphanTimer = setTimeout(check, ORPHAN_CHECK_MS);
+      orphanTimer.unref();
+    };
+    check();
+  }
+  watchOrphan();
+
+  return {
+    take,
+    sessionEnded: end,
+    async giveBack(sessionKey) {
+      if (snapshot?.sessionKey === sessionKey) await restore();
+    },
+    flagPlayed(state, sessionKey, kind) {
+      if (state !== 'checkered' || !snapshot || snapshot.sessionKey !== sessionKey) return;
+      if (!ENDS_AT_CHEQUERED.has(kind)) return;
+      if (endTimer) clearTimeout(endTimer);
+      endTimer = setTimeout(() => void end(sessionKey, deps.sessionEnd()), SESSION_END_AFTER_CHEQUERED_MS);
+      endTimer.unref();
+    },
+    view: () => ({
+      sessionKey: snapshot?.sessionKey ?? null,
+      unreadable: Object.entries(snapshot?.lights ?? {}).flatMap(([key, saved]) => {
+        if (saved.readable) return [];
+        const at = key.indexOf(':');
+        return [{ provider: key.slice(0, at), id: key.slice(at + 1), reason: saved.reason }];
+      }),
+      last,
+    }),
+    close() {
+      if (endTimer) clearTimeout(endTimer);
+      if (orphanTimer) clearTimeout(orphanTimer);
+    },
+  };
+}
