@@ -9,6 +9,7 @@ import { INPUT_CLASS } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
 import { DiagnosticsButton } from './DiagnosticsButton';
 import { DiagnosticsReport } from './DiagnosticsReport';
+import { FirstLightsChoice } from './looks/NoFlashingSwitch';
 
 type DiagnosticsState =
   | { step: 'idle' }
@@ -111,6 +112,7 @@ export function GoveeSection() {
         </p>
         <p className="text-ink-300">{T.goveeSolidOnly}</p>
         {govee.error && <ConnectionError message={govee.error} />}
+        <FirstLightsChoice />
         <div className="flex flex-wrap gap-3">
           <button
             type="button"

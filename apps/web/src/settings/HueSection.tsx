@@ -6,6 +6,7 @@ import { isProviderConnected, type HueSnapshot } from '../lights/provider-store'
 import { INPUT_CLASS } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
 import { DiagnosticsButton } from './DiagnosticsButton';
+import { FirstLightsChoice } from './looks/NoFlashingSwitch';
 import { useHueSection, type HueAppKey } from './use-hue-section';
 
 /** SPEC §2 Settings 2: Philips Hue through its remote API (OAuth in a popup, tokens on the server). */
@@ -45,6 +46,7 @@ export function HueSection() {
         .
       </p>
       {shownError && <ConnectionError message={shownError} />}
+      <FirstLightsChoice />
       <HueAppKeyPanel hasApplicationKey={hue.hasApplicationKey} appKey={section.appKey} />
       <HueLightList hue={hue} engine={engine} onPulse={(id) => void section.pulse(id)} />
       <div className="flex flex-wrap gap-3">

@@ -7,6 +7,7 @@ import { useLightControl, useProviderState } from '../lights/light-control-conte
 import { isProviderConnected } from '../lights/provider-store';
 import { INPUT_CLASS } from '../login/FormField';
 import { buttonClass } from '../ui/button-styles';
+import { FirstLightsChoice } from './looks/NoFlashingSwitch';
 
 const LIFX_CLOUD_URL = 'https://cloud.lifx.com/settings';
 
@@ -49,6 +50,7 @@ export function LifxSection() {
           </span>
         </p>
         {lifx.error && <ConnectionError message={lifx.error} />}
+        <FirstLightsChoice />
         <div className="flex flex-wrap gap-3">
           <button
             type="button"

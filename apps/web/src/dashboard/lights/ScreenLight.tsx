@@ -3,6 +3,7 @@ import { Maximize, Minimize, MonitorSmartphone } from 'lucide-react';
 import { useContext, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { flagLabel } from '../../live/display-flag';
 import { LiveConnectionContext } from '../../live/live-connection-context';
+import { NoFlashingChoice } from '../../settings/looks/NoFlashingSwitch';
 import { buttonClass } from '../../ui/button-styles';
 import { useReducedMotion } from '../../ui/use-reduced-motion';
 import { ScreenFlashingChoice } from './ScreenFlashingChoice';
@@ -98,6 +99,7 @@ export function ScreenLight({
           <span className="font-semibold">Use this screen as a light</span>
         </label>
       )}
+      <NoFlashingChoice />
       {enabled && reducedMotion && <ScreenFlashingChoice />}
       <div
         ref={swatch}

@@ -27,12 +27,15 @@ export function FlagLookEditor({
   errors,
   onChange,
   tryButton,
+  tryResult,
 }: {
   flag: EffectFlag;
   look: FlagLook;
   errors: LookErrors;
   onChange: (look: FlagLook) => void;
   tryButton: ReactNode;
+  /** What the latest Try of this flag did. */
+  tryResult?: ReactNode;
 }) {
   const headingId = useId();
   const leaveId = useId();
@@ -65,6 +68,7 @@ export function FlagLookEditor({
         </div>
         {tryButton}
       </div>
+      {tryResult}
       <label htmlFor={leaveId} className="flex min-h-11 cursor-pointer items-center gap-3">
         <input
           id={leaveId}

@@ -47,7 +47,7 @@ async function openSection() {
 
 const card = (section: HTMLElement, name: string) => within(section).getByRole('region', { name });
 
-describe('Settings → Flags & effects', { timeout: 15_000 }, () => {
+describe('Settings → Flags & effects', { timeout: 30_000 }, () => {
   test('shows Trackside to an account that never chose, and saves a red in blue at 40 % steady and a fastest lap left alone', async () => {
     const account = stubAccount();
     const section = await openSection();

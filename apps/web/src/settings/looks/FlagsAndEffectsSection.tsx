@@ -1,4 +1,6 @@
-import { LOOK_BRIGHTNESS_MAX, LOOK_BRIGHTNESS_MIN } from '@flaglight/core';
+import { LOOK_BRIGHTNESS_MAX, LOOK_BRIGHTNESS_MIN, type EffectFlag } from '@flaglight/core';
+import { useState } from 'react';
+import { useTestFlag } from '../../live/use-test-flag';
 import { UnsavedChangeNotice } from '../UnsavedChangeNotice';
 import { FlagLookEditor } from './FlagLookEditor';
 import { FollowSettings } from './FollowSettings';
@@ -6,7 +8,10 @@ import { LookPresets } from './LookPresets';
 import { FLAG_ORDER, LOOKS_TEXTS as T } from './looks-texts';
 import { NoFlashingSwitch } from './NoFlashingSwitch';
 import { NumberField } from './NumberField';
+import { ScreenPreview } from './ScreenPreview';
+import { SamplePlayer, TryButton, TryResultLine } from './TryPanel';
 import { useLookSet } from './use-look-set';
+import { useSample } from './use-sample';
 
 const HEADING = 'text-lg font-semibold text-ink-100';
 
@@ -18,6 +23,15 @@ const HEADING = 'text-lg font-semibold text-ink-100';
 export function FlagsAndEffectsSection() {
   const editor = useLookSet();
   const { looks, errors } = editor;
+  const { test, result } = useTestFlag();
+  const sample = useSample(test);
+  // Where the latest Try was pressed: its result shows there.
+  const [triedFrom, setTriedFrom] = useState<EffectFlag | 'sample' | null>(null);
+  const tryFlag = (flag: EffectFlag) => {
+    sample.cancel();
+    setTriedFrom(flag);
+    test(flag);
+  };
   return (
     <div className="flex flex-col gap-8">
       <p className="text-ink-300">{T.intro}</p>
@@ -40,6 +54,22 @@ export function FlagsAndEffectsSection() {
           error={errors.brightnessCap}
         />
       </div>
+      <section aria-labelledby="looks-preview-heading" className="flex flex-col gap-4">
+        <h3 id="looks-preview-heading" className={HEADING}>
+          {T.preview}
+        </h3>
+        <ScreenPreview />
+        <SamplePlayer
+          sample={{
+            ...sample,
+            start: () => {
+              setTriedFrom('sample');
+              sample.start();
+            },
+          }}
+          result={triedFrom === 'sample' ? result : null}
+        />
+      </section>
       <div className="flex flex-col gap-4">
         {!editor.saved && (
           <p
@@ -57,7 +87,8 @@ export function FlagsAndEffectsSection() {
               look={looks.flags[flag]}
               errors={errors}
               onChange={(look) => editor.setFlag(flag, look)}
-              tryButton={null}
+              tryButton={<TryButton flag={flag} onTry={tryFlag} />}
+              tryResult={triedFrom === flag ? <TryResultLine result={result} /> : null}
             />
           ))}
         </div>

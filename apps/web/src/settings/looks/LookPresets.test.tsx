@@ -40,7 +40,7 @@ async function openSection() {
   return screen.findByRole('region', { name: 'Flags & effects' }, { timeout: 2 * SCREEN_WAIT.timeout });
 }
 
-describe('presets and looks files', { timeout: 15_000 }, () => {
+describe('presets and looks files', { timeout: 30_000 }, () => {
   test('a preset is one press; the one in use is marked; Reset to Trackside brings SPEC back', async () => {
     const account = stubAccount();
     const section = await openSection();

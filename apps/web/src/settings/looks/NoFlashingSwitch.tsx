@@ -1,5 +1,7 @@
 import * as Switch from '@radix-ui/react-switch';
 import { useId } from 'react';
+import { Link } from 'react-router';
+import { LOOKS_SECTION_PATH } from '../settings-paths';
 import { LOOKS_TEXTS as T } from './looks-texts';
 import { useNoFlashing } from './use-no-flashing';
 
@@ -47,4 +49,19 @@ export function NoFlashingSwitch({
 export function NoFlashingChoice() {
   const [noFlashing, setNoFlashing] = useNoFlashing();
   return <NoFlashingSwitch checked={noFlashing} onCheckedChange={setNoFlashing} />;
+}
+
+/**
+ * Beside a brand just connected (its lights are about to show their first flag): No flashing, and
+ * the way to every other choice of how the flags look.
+ */
+export function FirstLightsChoice() {
+  return (
+    <div className="flex flex-col gap-2 rounded-control border border-ink-600 bg-ink-900/40 p-4">
+      <NoFlashingChoice />
+      <Link to={LOOKS_SECTION_PATH} className="self-start text-accent underline underline-offset-2">
+        {T.moreLooks}
+      </Link>
+    </div>
+  );
 }
