@@ -13,11 +13,11 @@ export default defineConfig({
       'apps/web',
       'apps/companion',
     ],
-    // Most suites wait on sockets, timers and child processes, not the CPU: with Vitest's default
-    // (one worker fewer than the cores) a 2-core machine ran one file at a time. Three files at once
-    // keep both cores busy; a file's timing-sensitive waits are generous for it (DESIGN §7: figures
-    // come from bench/, never from timed assertions).
-    maxWorkers: 3,
+    // Most suites wait on sockets, timers and child processes, not the CPU: a whole run used 30 % of
+    // the 2-core CI machine with three files at a time. Four at once fill the cores better (`npm test`
+    // runs the browser journeys beside it); a file's timing-sensitive waits are generous for it
+    // (DESIGN §7: figures come from bench/, never from timed assertions).
+    maxWorkers: 4,
     // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
     // a test that fails twice still fails, and the retried ones are listed (decision 008).
     retry: process.env.CI ? 1 : 0,

@@ -10,26 +10,37 @@ const REPO_ROOT = path.resolve(E2E_DIR, '..');
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
-/** The real-time journeys: a demo server of their own, or the shared one's light simulators and feeds. */
-const REAL_TIME_FILES = [
-  'companion.spec.ts',
-  'connection-lost.spec.ts',
-  'first-minute.spec.ts',
-  'live-sources.spec.ts',
-  'live-race-control.spec.ts',
-  'lights.spec.ts',
-  'lights-hue.spec.ts',
-  'lights-govee.spec.ts',
-  'lights-accessibility.spec.ts',
-  'preferences.spec.ts',
-  'every-brand-choice.spec.ts',
-  'test-flags.spec.ts',
+/**
+ * The real-time journeys: a demo server of their own, or the shared one's light simulators and feeds.
+ * In groups: `npm test` runs each group on a demo server of its own, side by side (E2E_REAL_TIME_GROUP,
+ * scripts/test-lanes.mjs); `npm run test:browser` runs them all one after another. A group is about a
+ * third of the lane's time (test-flags.spec.ts alone is over two minutes).
+ */
+const REAL_TIME_GROUPS = [
+  ['test-flags.spec.ts', 'lights-hue.spec.ts', 'lights-govee.spec.ts', 'preferences.spec.ts'],
+  ['live-race-control.spec.ts', 'companion.spec.ts', 'lights-accessibility.spec.ts', 'live-sources.spec.ts'],
+  [
+    'lights.spec.ts',
+    'first-minute.spec.ts',
+    'connection-lost.spec.ts',
+    'every-brand-choice.spec.ts',
+    'companion-looks.spec.ts',
+  ],
 ];
+const REAL_TIME_FILES = REAL_TIME_GROUPS.flat();
 // A renamed file would silently leave the real-time lane and race the others on the simulators.
 for (const file of REAL_TIME_FILES) {
   if (!existsSync(path.join(E2E_DIR, 'tests', file)))
     throw new Error(`REAL_TIME names ${file}: no such journey`);
 }
+const GROUP = process.env.E2E_REAL_TIME_GROUP;
+const groupFiles = GROUP ? REAL_TIME_GROUPS[Number(GROUP) - 1] : REAL_TIME_FILES;
+if (!groupFiles) throw new Error(`E2E_REAL_TIME_GROUP=${GROUP}: there are ${REAL_TIME_GROUPS.length} groups`);
+
+// `npm test` runs the journeys as lanes of their own, side by side (scripts/test-lanes.mjs): each
+// lane keeps its failures and reports apart, so none clears another's.
+const LANE = process.env.E2E_LANE ? `-${process.env.E2E_LANE.replace(/[^a-z0-9-]/g, '')}` : '';
+
 const REAL_TIME = REAL_TIME_FILES.map((file) => `**/${file}`);
 
 // A fresh database per run. The config is loaded by the runner and again by every worker;
@@ -39,17 +50,17 @@ process.env.FLAGLIGHT_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'flagligh
 export default defineConfig({
   testDir: path.join(E2E_DIR, 'tests'),
   // Failures (traces, and for screenshots the actual image and its diff) land here, git-ignored.
-  outputDir: path.join(E2E_DIR, 'artifacts/test-results'),
+  outputDir: path.join(E2E_DIR, `artifacts/test-results${LANE}`),
   // Committed baselines of toHaveScreenshot, taken with this machine's Chromium and fonts.
   snapshotPathTemplate: path.join(E2E_DIR, 'screenshots/{arg}{ext}'),
-  // Two journeys at a time. The real-time ones run one after another from the start, beside the
-  // others: they spend much of their time waiting on the race's clock, which the others fill. When
-  // they are done, the rest run two at a time.
-  workers: 2,
+  // Two journeys at a time (E2E_WORKERS, for the screens' own lane, may say more). The real-time ones
+  // run one after another from the start, beside the others: they spend much of their time waiting
+  // on the race's clock, which the others fill. When they are done, the rest run two at a time.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   projects: [
     // Journeys that wait on flags in real time, and every one that drives the light simulators
     // (they reset them): one at a time, and first in the queue.
-    { name: 'real-time', testMatch: REAL_TIME, workers: 1 },
+    { name: 'real-time', testMatch: groupFiles.map((file) => `**/${file}`), workers: 1 },
     { name: 'screens', testIgnore: REAL_TIME },
   ],
   // One retry in CI only; Playwright reports such a test as flaky (decision 008).
@@ -59,9 +70,9 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [
     ['list'],
-    ['html', { outputFolder: path.join(E2E_DIR, 'artifacts/report'), open: 'never' }],
+    ['html', { outputFolder: path.join(E2E_DIR, `artifacts/report${LANE}`), open: 'never' }],
     // Read by scripts/test-summary.mjs for CI's closing line.
-    ['json', { outputFile: path.join(E2E_DIR, '..', 'test-results', 'playwright.json') }],
+    ['json', { outputFile: path.join(E2E_DIR, '..', 'test-results', `playwright${LANE}.json`) }],
   ],
   use: {
     baseURL: BASE_URL,

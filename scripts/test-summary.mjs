@@ -23,12 +23,20 @@ for (const report of vitestReports) {
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 const vitest = vitestReports.some(Boolean);
-const playwright = read('test-results/playwright.json');
-if (playwright?.stats) {
+// One report per Playwright run: the whole suite (`test:browser`), or one per lane (`npm test`).
+const playwrightReports = fs.existsSync('test-results')
+  ? fs
+      .readdirSync('test-results')
+      .filter((name) => /^playwright(-[a-z0-9-]+)?\.json$/.test(name))
+      .map((name) => read(`test-results/${name}`))
+  : [];
+for (const playwright of playwrightReports) {
+  if (!playwright?.stats) continue;
   passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
   failed += playwright.stats.unexpected ?? 0;
   skipped += playwright.stats.skipped ?? 0;
 }
+const playwright = playwrightReports.some(Boolean);
 if (!vitest && !playwright) {
   console.log('tests: no report found');
   process.exit(1);

@@ -1,0 +1,100 @@
+// `npm test`: every suite, in lanes that run side by side (decision 047).
+//
+// Measured on the 2-core CI machine, the suites wait far more than they compute: the real-time
+// journeys used 13 % of one core over 9 minutes, Vitest 30 %, the other journeys 26 %. Run one after
+// another they took 1,134 s; side by side they fill the cores:
+//   build:      the web app (every journey's demo server serves it), alone, first;
+//   checks:     lint beside (typecheck, then the companion's packages), then Vitest;
+//   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
+//               (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
+//               other journeys (screens) on one more demo server.
+// Every lane runs to its end; the exit code is the first failure's. Each line is prefixed with its
+// lane, and each Playwright run keeps its own artifacts and report (E2E_LANE).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+const PLAYWRIGHT = ['playwright', 'test', '-c', 'e2e/playwright.config.ts'];
+/** The demo servers of the journeys: one per real-time group, then the screens', from E2E_PORT up. */
+const basePort = Number(process.env.E2E_PORT ?? 3199);
+/** How many real-time groups playwright.config.ts defines (it refuses a group it does not have). */
+const REAL_TIME_GROUPS = 3;
+
+const timings = [];
+
+function run(lane, command, args, env = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const prefix = `[${lane}] `;
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        const lines = (rest + chunk.toString()).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) process.stdout.write(prefix + line + '\n');
+      });
+      stream.on('end', () => rest && process.stdout.write(prefix + rest + '\n'));
+    }
+    child.on('error', (error) => {
+      process.stdout.write(`${prefix}could not start ${command}: ${error.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      const what = [command, ...args].join(' ');
+      timings.push({ lane, what, seconds, code: code ?? signal });
+      process.stdout.write(`${prefix}${what}: exit ${code ?? signal} after ${seconds} s\n`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+const npm = (lane, script) => run(lane, 'npm', ['run', '-s', script]);
+const first = (codes) => codes.find((code) => code !== 0) ?? 0;
+
+// Reports of an earlier run would be counted again by scripts/test-summary.mjs.
+for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results') : []) {
+  if (/^playwright(-[a-z0-9-]+)?\.json$/.test(name)) fs.rmSync(`test-results/${name}`);
+}
+
+const started = Date.now();
+const built = await npm('build', 'build');
+
+async function checks() {
+  const statics = await Promise.all([
+    npm('lint', 'lint'),
+    (async () => (await npm('types', 'typecheck')) || (await npm('package', 'test:package')))(),
+  ]);
+  const unit = await run('unit', 'npx', ['vitest', 'run', '--coverage']);
+  return first([...statics, unit]);
+}
+
+async function journeys() {
+  // Without the web app every journey would fail on a blank page: say it once, run none.
+  if (built !== 0) return built;
+  const groups = Array.from({ length: REAL_TIME_GROUPS }, (_, i) => i + 1);
+  const realTime = await Promise.all(
+    groups.map((group) =>
+      run(`real-time-${group}`, 'npx', [...PLAYWRIGHT, '--project', 'real-time'], {
+        E2E_LANE: `real-time-${group}`,
+        E2E_REAL_TIME_GROUP: String(group),
+        E2E_PORT: String(basePort + group - 1),
+      }),
+    ),
+  );
+  const screens = await run('screens', 'npx', [...PLAYWRIGHT, '--project', 'screens'], {
+    E2E_LANE: 'screens',
+    E2E_PORT: String(basePort + REAL_TIME_GROUPS),
+    // Alone in their lane and mostly waiting on the page: three at a time.
+    E2E_WORKERS: '3',
+  });
+  return first([...realTime, screens]);
+}
+
+const code = first([built, ...(await Promise.all([checks(), journeys()]))]);
+console.log(`::: lanes (seconds): ${timings.map((t) => `${t.lane} ${t.seconds}`).join(', ')}`);
+console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(code);
