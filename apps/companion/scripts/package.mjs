@@ -51,6 +51,8 @@ const OUTPUTS = {
 };
 const PE_SUBSYSTEM = { gui: 2, console: 3 };
 const linuxOnly = options.linuxOnly;
+// `--windows-only`: the bare Windows executable alone (the wine update test builds its N+1 so).
+const windowsOnly = options.windowsOnly;
 
 /**
  * `--linux-only`; `--version X.Y.Z` (instead of package.json's: the update tests build N+1);
@@ -59,7 +61,7 @@ const linuxOnly = options.linuxOnly;
  * (release notes, plain text); `--expires-days N` (the manifest's life, 30).
  */
 function parseOptions(argv) {
-  const parsed = { linuxOnly: false, channel: 'stable', expiresDays: 30 };
+  const parsed = { linuxOnly: false, windowsOnly: false, channel: 'stable', expiresDays: 30 };
   const valued = {
     '--version': 'version',
     '--out-dir': 'outDir',
@@ -71,10 +73,11 @@ function parseOptions(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--linux-only') parsed.linuxOnly = true;
+    else if (arg === '--windows-only') parsed.windowsOnly = true;
     else if (valued[arg] && argv[i + 1] !== undefined) parsed[valued[arg]] = argv[++i];
     else
       fail(
-        `unknown option ${arg} (use --linux-only, --version, --out-dir, --signing-key, --channel, --notes, --expires-days)`,
+        `unknown option ${arg} (use --linux-only, --windows-only, --version, --out-dir, --signing-key, --channel, --notes, --expires-days)`,
       );
   }
   parsed.keyFile ??= process.env.FLAGLIGHT_SIGNING_KEY_FILE || undefined;
@@ -84,6 +87,7 @@ function parseOptions(argv) {
   if (!['stable', 'beta'].includes(parsed.channel)) fail('--channel: stable or beta');
   return parsed;
 }
+if (linuxOnly && windowsOnly) fail('--linux-only and --windows-only exclude each other');
 if (!/^\d+\.\d+\.\d+$/.test(NODE_VERSION ?? '')) fail('package.json lacks "flaglight": { "node": "X.Y.Z" }');
 if (!/^\d+\.\d+\.\d+$/.test(VERSION)) fail(`version ${VERSION}: the installer needs digits only (X.Y.Z)`);
 
@@ -180,7 +184,7 @@ function setPeSubsystem(file, value) {
 }
 
 console.log(
-  `Flaglight Companion ${VERSION}: ${linuxOnly ? 'Linux executable only' : 'Linux (x64, arm64) and Windows executables, installer'} (Node ${NODE_VERSION}, server ${DEFAULT_SERVER})`,
+  `Flaglight Companion ${VERSION}: ${linuxOnly ? 'Linux executable only' : windowsOnly ? 'Windows executable only' : 'Linux (x64, arm64) and Windows executables, installer'} (Node ${NODE_VERSION}, server ${DEFAULT_SERVER})`,
 );
 mkdirSync(DIST, { recursive: true });
 
@@ -256,7 +260,7 @@ await step('blob (node --experimental-sea-config)', BLOB, () => {
   execFileSync(blobNode, ['--experimental-sea-config', SEA_CONFIG], { stdio: 'pipe' });
 });
 
-if (linuxHost) {
+if (linuxHost && !windowsOnly) {
   await step('Linux executable (copy, strip, inject)', OUTPUTS.linux, async () => {
     rmSync(OUTPUTS.linux, { force: true });
     copyFileSync(blobNode, OUTPUTS.linux);
@@ -273,7 +277,7 @@ if (linuxHost) {
   });
 }
 
-if (!linuxOnly) {
+if (!linuxOnly && !windowsOnly) {
   // The same blob in the arm64 node: the blob is JavaScript only (no snapshot, no code cache), so
   // it runs on any architecture of the pinned Node.
   let armNode;
@@ -296,7 +300,9 @@ if (!linuxOnly) {
     await injectBlob(OUTPUTS.linuxArm64);
     return note;
   });
+}
 
+if (!linuxOnly) {
   let nodeExe;
   await step('node.exe for Windows', null, () => {
     const { file, note } = pinnedNode('win');
@@ -321,6 +327,9 @@ if (!linuxOnly) {
     setPeSubsystem(OUTPUTS.windows, PE_SUBSYSTEM.gui);
     return note;
   });
+}
+
+if (!linuxOnly && !windowsOnly) {
   if (has('makensis')) {
     await step('installer (makensis)', OUTPUTS.installer, () => {
       rmSync(OUTPUTS.installer, { force: true });
@@ -345,8 +354,9 @@ await step('update manifest (signed)', path.join(DIST, 'manifest.json'), () =>
     dir: DIST,
     // Only what this run built: a file left from an earlier build is never signed as this version.
     outputs: {
-      ...(linuxHost ? { 'linux-x64': OUTPUTS.linux } : {}),
-      ...(linuxOnly ? {} : { 'linux-arm64': OUTPUTS.linuxArm64, 'win-x64': OUTPUTS.windows }),
+      ...(linuxHost && !windowsOnly ? { 'linux-x64': OUTPUTS.linux } : {}),
+      ...(linuxOnly || windowsOnly ? {} : { 'linux-arm64': OUTPUTS.linuxArm64 }),
+      ...(linuxOnly ? {} : { 'win-x64': OUTPUTS.windows }),
     },
     version: VERSION,
     channel: options.channel,

@@ -1,6 +1,8 @@
 // Asking the server for the newest build: the signed manifest fetched, verified against the keys
 // built in, and judged (product, channel, expiry, version, platform, address) before anything of it
 // is used. Every refusal is one plain sentence; the running version goes on either way.
+import type http from 'node:http';
+import { httpGet, readText } from './http-get.js';
 import {
   compareVersions,
   MANIFEST_PRODUCT,
@@ -58,51 +60,28 @@ export function isAllowedUpdateUrl(address: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(address));
 }
 
-async function readLimited(response: Response, limit: number): Promise<string | null> {
-  const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Fetches and verifies the manifest, then says whether it offers this computer a newer build. */
 export async function checkForUpdate(input: CheckInput): Promise<CheckResult> {
   const address = manifestUrl(input.server);
   if (!isAllowedUpdateUrl(address))
     return { kind: 'refused', manifest: null, message: UPDATE_MESSAGES.notHttps };
-  let response: Response;
+  let response: http.IncomingMessage;
   try {
-    response = await fetch(address, {
+    response = await httpGet(address, {
       headers: { accept: 'application/json' },
       signal: input.signal ?? AbortSignal.timeout(CHECK_TIMEOUT_MS),
-      redirect: 'error',
     });
   } catch {
     return { kind: 'none', message: 'Could not reach the server to check for updates; trying again later.' };
   }
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return { kind: 'none', message: 'The server offers no update information.' };
+  const status = response.statusCode ?? 0;
+  if (status !== 200) {
+    response.destroy();
+    return status === 404
+      ? { kind: 'none', message: 'The server offers no update information.' }
+      : { kind: 'none', message: `The update check failed (HTTP ${status}); trying again later.` };
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return {
-      kind: 'none',
-      message: `The update check failed (HTTP ${response.status}); trying again later.`,
-    };
-  }
-  const text = await readLimited(response, MAX_MANIFEST_BYTES).catch(() => null);
+  const text = await readText(response, MAX_MANIFEST_BYTES).catch(() => null);
   let envelope: unknown = null;
   try {
     envelope = text === null ? null : JSON.parse(text);

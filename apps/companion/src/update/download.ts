@@ -3,6 +3,8 @@
 // platform's executable header, flushed to the disk; anything wrong removes the file.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import type http from 'node:http';
+import { httpGet } from './http-get.js';
 import { MAX_UPDATE_BYTES, type ManifestFile, type UpdatePlatform } from './manifest.js';
 
 const DOWNLOAD_TIMEOUT_MS = 15 * 60_000;
@@ -44,26 +46,20 @@ export async function downloadUpdate(input: {
       target,
       `Update refused: the file is larger than ${MAX_UPDATE_BYTES / 1024 / 1024} MB.`,
     );
-  let response: Response;
+  let response: http.IncomingMessage;
   try {
-    response = await fetch(input.url, {
-      signal: input.signal ?? AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
-      redirect: 'error',
-    });
+    response = await httpGet(input.url, { signal: input.signal ?? AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   } catch {
     return fail(null, target, `Could not download version ${version}; trying again later.`);
   }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    return fail(
-      null,
-      target,
-      `Could not download version ${version} (HTTP ${response.status}); trying again later.`,
-    );
+  if (response.statusCode !== 200) {
+    response.destroy();
+    const status = response.statusCode ?? 0;
+    return fail(null, target, `Could not download version ${version} (HTTP ${status}); trying again later.`);
   }
-  const announced = Number(response.headers.get('content-length') ?? Number.NaN);
+  const announced = Number(response.headers['content-length'] ?? Number.NaN);
   if (Number.isFinite(announced) && announced !== expected.size) {
-    await response.body.cancel();
+    response.destroy();
     return fail(null, target, mismatch(version, 'size'));
   }
   await fs.promises.rm(target, { force: true });
@@ -72,14 +68,11 @@ export async function downloadUpdate(input: {
   const head: Buffer[] = [];
   let headBytes = 0;
   let received = 0;
-  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const value of response as AsyncIterable<Buffer>) {
       received += value.length;
       if (received > limit) {
-        await reader.cancel();
+        response.destroy();
         return fail(fd, target, mismatch(version, 'size'));
       }
       if (headBytes < 64) {

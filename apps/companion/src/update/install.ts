@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Logger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
+import { httpGet, readText } from './http-get.js';
 import type { Manifest } from './manifest.js';
 
 export const ANSWER_TIMEOUT_MS = 60_000;
@@ -89,12 +90,15 @@ export function swapBack(executable: string, platform: NodeJS.Platform = process
 
 async function answersAs(port: number, version: string): Promise<boolean> {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/api/status`, {
+    const response = await httpGet(`http://127.0.0.1:${port}/api/status`, {
       signal: AbortSignal.timeout(1_500),
     });
-    if (!response.ok) return false;
-    const body = (await response.json()) as { version?: unknown };
-    return body.version === version;
+    if (response.statusCode !== 200) {
+      response.destroy();
+      return false;
+    }
+    const text = await readText(response, 1_000_000);
+    return text !== null && (JSON.parse(text) as { version?: unknown }).version === version;
   } catch {
     return false;
   }
