@@ -26,7 +26,12 @@ export function limitChanges<D extends LightDriver>(driver: D, options: ChangeLi
   let waiting: { ids: readonly string[]; step: PlayedStep; resolve: () => void } | null = null;
   let timer: unknown = null;
 
-  const recent = (now: number) => (sentAt = sentAt.filter((at) => at > now - SECOND_MS));
+  /**
+   * The window a change counts in: a second, plus the time the driver takes to reach every light (a
+   * Hue bridge's 100 ms a light), since a change queued behind others lands later than the next.
+   */
+  let windowMs = SECOND_MS;
+  const recent = (now: number) => (sentAt = sentAt.filter((at) => at > now - windowMs));
 
   function send(ids: readonly string[], step: PlayedStep): Promise<void> {
     sentAt.push(timers.now());
@@ -40,7 +45,7 @@ export function limitChanges<D extends LightDriver>(driver: D, options: ChangeLi
     const now = timers.now();
     const times = recent(now);
     if (times.length >= max) {
-      timer = timers.setTimeout(release, (times[0] ?? now) + SECOND_MS - now);
+      timer = timers.setTimeout(release, (times[0] ?? now) + windowMs - now);
       return;
     }
     waiting = null;
@@ -66,13 +71,14 @@ export function limitChanges<D extends LightDriver>(driver: D, options: ChangeLi
     setState: (ids, state) => driver.setState(ids, state),
     playStep(ids, step) {
       if (!options.active()) return driver.playStep(ids, step);
+      windowMs = SECOND_MS + driver.minStrobeHalfPeriodMs(ids.length);
       const now = timers.now();
       if (!waiting && recent(now).length < max) return send(ids, step);
       // The newest look waits for the second to clear; the one it replaces is never shown.
       waiting?.resolve();
       return new Promise<void>((resolve) => {
         waiting = { ids, step, resolve };
-        if (timer === null) timer = timers.setTimeout(release, (sentAt[0] ?? now) + SECOND_MS - now);
+        if (timer === null) timer = timers.setTimeout(release, (sentAt[0] ?? now) + windowMs - now);
       });
     },
     cancelPending() {

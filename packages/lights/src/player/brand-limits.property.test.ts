@@ -1,0 +1,126 @@
+import {
+  EFFECT_FLAGS,
+  LOOK_PULSE_MAX_COUNT,
+  SECOND_MS,
+  type EffectFlag,
+  type LookSet,
+} from '@flaglight/core';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { FakeTimers } from '../../test/fake-timers.js';
+import { createHueDriver } from '../hue/driver.js';
+import type { HueTransport } from '../hue/transports.js';
+import { createScreenDriver } from '../screen/driver.js';
+import { limitChanges } from './change-limit.js';
+import { createEffectPlayer } from './player.js';
+
+const percent = fc.integer({ min: 1, max: 100 });
+const look = fc.oneof(
+  { weight: 1, arbitrary: fc.constant({ kind: 'leave' as const }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('show' as const),
+      color: fc.record({
+        name: fc.constant('custom'),
+        hue: fc.integer({ min: 0, max: 360 }),
+        saturation: fc.double({ min: 0, max: 1, noNaN: true }),
+      }),
+      brightness: percent,
+      effect: fc.oneof(
+        fc.constant({ kind: 'steady' as const }),
+        fc.constant({ kind: 'strobe' as const }),
+        fc.constant({ kind: 'breathe' as const }),
+        fc.integer({ min: 1, max: LOOK_PULSE_MAX_COUNT }).map((count) => ({ kind: 'pulse' as const, count })),
+      ),
+      effectMs: fc.integer({ min: 0, max: 10_000 }),
+      settleBrightness: percent,
+    }),
+  },
+);
+const lookSet = (noFlashing: fc.Arbitrary<boolean>): fc.Arbitrary<LookSet> =>
+  fc.record({
+    flags: fc.record(Object.fromEntries(EFFECT_FLAGS.map((flag) => [flag, look]))) as fc.Arbitrary<
+      LookSet['flags']
+    >,
+    noFlashing,
+    brightnessCap: percent,
+  });
+/** A race's flags a random gap apart (a burst included), and tests among them. */
+const race = fc.array(
+  fc.record({
+    flag: fc.constantFrom<EffectFlag>(...EFFECT_FLAGS),
+    afterMs: fc.integer({ min: 0, max: 4_000 }),
+    test: fc.boolean(),
+  }),
+  { minLength: 1, maxLength: 6 },
+);
+
+/** The most of `times` in any one second. */
+const busiestSecond = (times: number[]) =>
+  Math.max(0, ...times.map((start) => times.filter((t) => t >= start && t < start + SECOND_MS).length));
+
+async function playRace(
+  player: ReturnType<typeof createEffectPlayer>,
+  timers: FakeTimers,
+  flags: { flag: EffectFlag; afterMs: number; test: boolean }[],
+) {
+  for (const { flag, afterMs, test: isTest } of flags) {
+    if (isTest) player.playMomentary(flag);
+    else player.play(flag);
+    await timers.advance(afterMs);
+  }
+  await timers.advance(40_000);
+}
+
+describe("the browser's players keep each brand's limits, for any looks", () => {
+  test('Hue: at most 10 commands a second to a bridge; with No flashing no light changes more than 3 times a second', async () => {
+    await fc.assert(
+      fc.asyncProperty(lookSet(fc.boolean()), race, async (looks, flags) => {
+        const timers = new FakeTimers();
+        const puts: { at: number; id: string }[] = [];
+        const transport: HueTransport = {
+          kind: 'bridge',
+          listLights: async () => ['a', 'b', 'c'].map((id) => ({ id, name: id, type: 'light' })),
+          putLight: async (id) => {
+            puts.push({ at: timers.now(), id });
+          },
+        };
+        const hue = createHueDriver({ transport, timers });
+        await hue.connect();
+        const player = createEffectPlayer({
+          driver: limitChanges(hue, { active: () => looks.noFlashing, timers }),
+          devices: () => ['a', 'b', 'c'],
+          timers,
+          looks: () => looks,
+        });
+        await playRace(player, timers, flags);
+        expect(busiestSecond(puts.map((p) => p.at))).toBeLessThanOrEqual(10);
+        if (looks.noFlashing)
+          for (const id of ['a', 'b', 'c'])
+            expect(busiestSecond(puts.filter((p) => p.id === id).map((p) => p.at))).toBeLessThanOrEqual(3);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('the screen (and LIFX cloud, through the same limit): with No flashing never more than 3 changes a second, across flags and tests', async () => {
+    await fc.assert(
+      fc.asyncProperty(lookSet(fc.constant(true)), race, async (looks, flags) => {
+        const timers = new FakeTimers();
+        const screen = createScreenDriver({ timers });
+        const changes: number[] = [];
+        screen.subscribeState((state) => changes.push(state.changedAt));
+        const player = createEffectPlayer({
+          driver: limitChanges(screen, { active: () => looks.noFlashing, timers }),
+          devices: () => ['screen'],
+          timers,
+          looks: () => looks,
+        });
+        await playRace(player, timers, flags);
+        expect(busiestSecond(changes)).toBeLessThanOrEqual(3);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
