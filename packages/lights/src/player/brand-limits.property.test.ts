@@ -40,9 +40,7 @@ const look = fc.oneof(
 );
 const lookSet = (noFlashing: fc.Arbitrary<boolean>): fc.Arbitrary<LookSet> =>
   fc.record({
-    flags: fc.record(Object.fromEntries(EFFECT_FLAGS.map((flag) => [flag, look]))) as fc.Arbitrary<
-      LookSet['flags']
-    >,
+    flags: fc.record(Object.fromEntries(EFFECT_FLAGS.map((flag) => [flag, look]))),
     noFlashing,
     brightnessCap: percent,
   });
