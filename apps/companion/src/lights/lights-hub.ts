@@ -124,11 +124,6 @@ export function css(color: LightColor, brightness: number): string {
 }
 
 /**
- * Every LAN light of the companion behind one face: one effect player per driver (the same player
- * and effect programs as the web app), the selection from the account's preferences, pause, and
- * the last look sent to each light for the status page.
- */
-/**
  * The colour a flag settles on in a look set (Trackside without one), for the status page; null
  * for the momentary fastest lap and a flag the set leaves alone.
  */
@@ -212,6 +207,51 @@ function createDeviceReading(log: Logger, changed: () => void) {
   };
 }
 
+/** Logs a driver's warning, the same one from the same driver at most once in REPEAT_WARNING_MS. */
+function createWarnOnce(log: Logger): (key: string, message: string) => void {
+  const lastWarning = new Map<string, { message: string; at: number }>();
+  return (key, message) => {
+    const last = lastWarning.get(key);
+    const now = Date.now();
+    if (last && last.message === message && now - last.at < REPEAT_WARNING_MS) return;
+    lastWarning.set(key, { message, at: now });
+    log.warn(`${key}: ${message}`);
+  };
+}
+
+/** What the status page shows a light last sent this step. */
+function stepLook(step: { kind: string; color: LightColor; brightness: number }): {
+  name: string;
+  css: string;
+} {
+  return {
+    name: step.kind === 'strobe' ? `${step.color.name} (flashing)` : step.color.name,
+    css: css(step.color, step.brightness),
+  };
+}
+
+/** One driver's lights as the status page and the server's report see them. */
+function hubLights(
+  entry: Entry,
+  driven: ReadonlySet<string>,
+  lastLook: ReadonlyMap<string, HubLight['lastColor']>,
+): HubLight[] {
+  return entry.devices.map((device) => ({
+    provider: entry.provider,
+    id: device.id,
+    // A device names itself: cleaned once here for the status page and the server's report.
+    label: normalizeLightLabel(device.label, fallbackLightLabel(entry.provider, device.id)),
+    reachable: device.connected,
+    lastColor: lastLook.get(`${entry.provider}:${device.id}`) ?? null,
+    driven: driven.has(device.id),
+  }));
+}
+
+/**
+ * Every LAN light of the companion behind one face: one effect player per driver (the same player
+ * and effect programs as the web app), the selection from the account's preferences, pause, and
+ * the last look sent to each light for the status page.
+ */
 export function createLightsHub(options: {
   log: Logger;
   /** The account's look set, read as each flag starts; undefined plays Trackside. */
@@ -227,14 +267,7 @@ export function createLightsHub(options: {
     const program = createLightProgram(flag, options.looks?.());
     return program.ok && program.program.steps.length === 0;
   });
-  const lastWarning = new Map<string, { message: string; at: number }>();
-  const warnOnce = (key: string, message: string) => {
-    const last = lastWarning.get(key);
-    const now = Date.now();
-    if (last && last.message === message && now - last.at < REPEAT_WARNING_MS) return;
-    lastWarning.set(key, { message, at: now });
-    log.warn(`${key}: ${message}`);
-  };
+  const warnOnce = createWarnOnce(log);
   const changed = () => {
     for (const listener of [...listeners]) listener();
   };
@@ -268,10 +301,7 @@ export function createLightsHub(options: {
           },
           onError: (error) => warnOnce(key, error.message),
           onStep: ({ step }) => {
-            const look = {
-              name: step.kind === 'strobe' ? `${step.color.name} (flashing)` : step.color.name,
-              css: css(step.color, step.brightness),
-            };
+            const look = stepLook(step);
             const answering = new Set(entry.devices.filter((d) => d.connected).map((d) => d.id));
             for (const id of idsOf(entry)) if (answering.has(id)) lastLook.set(`${provider}:${id}`, look);
           },
@@ -304,18 +334,7 @@ export function createLightsHub(options: {
     },
     has: (key) => entries.has(key),
     lights() {
-      return [...entries.values()].flatMap((entry) => {
-        const driven = new Set(idsOf(entry));
-        return entry.devices.map((device) => ({
-          provider: entry.provider,
-          id: device.id,
-          // A device names itself: cleaned once here for the status page and the server's report.
-          label: normalizeLightLabel(device.label, fallbackLightLabel(entry.provider, device.id)),
-          reachable: device.connected,
-          lastColor: lastLook.get(`${entry.provider}:${device.id}`) ?? null,
-          driven: driven.has(device.id),
-        }));
-      });
+      return [...entries.values()].flatMap((entry) => hubLights(entry, new Set(idsOf(entry)), lastLook));
     },
     setSelection(next) {
       selection = next;
