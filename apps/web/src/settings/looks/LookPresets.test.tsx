@@ -72,7 +72,7 @@ describe('presets and looks files', { timeout: 30_000 }, () => {
   test('a looks file is imported; a file that is not one says why where the fan imported it', async () => {
     const account = stubAccount();
     const section = await openSection();
-    const input = within(section).getByLabelText(T.importFile, { selector: 'input' });
+    const input = within(section).getByLabelText(T.importInput);
     const good = new File([exportLooksFile('Sofa mode', CALM)], 'sofa.json', { type: 'application/json' });
     await userEvent.upload(input, good);
     expect(await within(section).findByRole('status')).toHaveTextContent(T.imported('Sofa mode'));

@@ -107,7 +107,7 @@ export function LookPresets({ looks, onChoose }: { looks: LookSet; onChoose: (lo
           accept="application/json,.json"
           className="sr-only"
           tabIndex={-1}
-          aria-label={T.importFile}
+          aria-label={T.importInput}
           onChange={(event) => {
             const input = event.currentTarget;
             void importFile(input.files?.[0]).finally(() => (input.value = ''));

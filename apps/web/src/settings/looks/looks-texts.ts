@@ -88,6 +88,7 @@ export const LOOKS_TEXTS = {
   custom: 'Your own looks (changed from a preset).',
   exportFile: 'Export looks',
   importFile: 'Import looks',
+  importInput: 'Looks file to import',
   imported: (name: string) => `Imported "${name}". Your lights use it now.`,
   importUnreadable: 'This file could not be read.',
   noFlashing: 'No flashing',
