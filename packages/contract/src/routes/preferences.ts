@@ -7,6 +7,7 @@ import {
 import { z } from 'zod';
 import { defineRoute } from '../define.js';
 import { errors } from '../errors.js';
+import { LightFollowSchema } from '../light-follow.js';
 import {
   PREFERENCES_MAX_DELAY_SECONDS,
   PREFERENCES_MAX_DEVICE_OFFSETS,
@@ -15,7 +16,6 @@ import {
   PREFERENCES_MAX_OFFSET_MS,
   PREFERENCES_WRITES_PER_MINUTE,
 } from '../limits.js';
-import { LightFollowSchema } from '../light-follow.js';
 import { LookSetSchema } from '../looks.js';
 import { safeString } from '../strings.js';
 
