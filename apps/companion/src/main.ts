@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { isSea } from 'node:sea';
 import { escapeLogText } from '@flaglight/core';
@@ -29,6 +30,7 @@ import { currentPlatform } from './system/paths.js';
 import { StateFile } from './system/state-file.js';
 import { installUpdate } from './update/install.js';
 import type { Manifest } from './update/manifest.js';
+import { noteStart, rollBackAtStart, UPDATED_FROM_ENV } from './update/restart-guard.js';
 import { APP_VERSION } from './version.js';
 
 /** A line for the terminal, escaped like the log's: it may quote names a device or the server gave. */
@@ -64,6 +66,7 @@ async function run(flags: RunFlags): Promise<void> {
   const background = Boolean(flags.background);
   const f1Live = resolveF1Live(flags.f1Live, base);
   const mqtt = parseMqttSettings(flags.mqtt);
+  guardUpdatedVersion(base.dataDir);
   // The install hands over to the new file with this process's own arguments; a rollback starts
   // this version again in this process.
   const install = (file: string, manifest: Manifest) =>
@@ -134,6 +137,26 @@ async function run(flags: RunFlags): Promise<void> {
       `Unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
     );
   });
+}
+
+/**
+ * A version just installed by an update that keeps exiting (three starts by something else than the
+ * handover within five minutes): the previous file goes back and starts instead of this one.
+ */
+function guardUpdatedVersion(dataDir: string): void {
+  const store = new StateFile(dataDir);
+  store.load();
+  const outcome = noteStart(store, {
+    running: APP_VERSION,
+    byHandover: process.env[UPDATED_FROM_ENV] !== undefined,
+    now: Date.now(),
+  });
+  if (outcome.kind !== 'roll-back' || !isSea()) return;
+  say(`Update to ${outcome.version} failed and was rolled back: starting ${outcome.from} again.`, 'err');
+  rollBackAtStart(store, process.execPath, outcome);
+  const { [UPDATED_FROM_ENV]: _from, ...env } = process.env;
+  spawn(process.execPath, process.argv.slice(2), { detached: true, stdio: 'inherit', env }).unref();
+  process.exit(0);
 }
 
 async function status(flags: CommonFlags & { json?: boolean }): Promise<void> {

@@ -52,7 +52,16 @@ export const CompanionStateSchema = z.object({
       failed: z.array(z.string()).default([]),
       note: z.string().optional(),
       /** Written before the new version starts; that version takes it as its own at start. */
-      pending: z.object({ version: z.string(), from: z.string() }).optional(),
+      pending: z
+        .object({
+          version: z.string(),
+          from: z.string(),
+          /** When the handover started it (ISO). */
+          at: z.string(),
+          /** Starts by anything but the handover since: each follows an exit. */
+          restarts: z.number().int().min(0).default(0),
+        })
+        .optional(),
     })
     .optional(),
 });

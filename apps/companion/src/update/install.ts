@@ -11,7 +11,8 @@ import type { Manifest } from './manifest.js';
 
 export const ANSWER_TIMEOUT_MS = 60_000;
 export const MAX_EARLY_EXITS = 3;
-export const EARLY_WINDOW_MS = 5 * 60_000;
+/** Set on the process the handover starts (the version it comes from). */
+export const UPDATED_FROM_ENV = 'FLAGLIGHT_UPDATED_FROM';
 
 export interface InstallDeps {
   executable: string;
@@ -110,7 +111,11 @@ async function answersAs(port: number, version: string): Promise<boolean> {
  */
 function recordUpdate(
   dataDir: string,
-  change: { failed?: string; note?: string; pending?: { version: string; from: string } },
+  change: {
+    failed?: string;
+    note?: string;
+    pending?: { version: string; from: string; at: string; restarts: number };
+  },
 ): void {
   const store = new StateFile(dataDir);
   store.load();
@@ -125,17 +130,6 @@ function recordUpdate(
         ...(change.pending ? { pending: change.pending } : {}),
       },
     };
-  });
-}
-
-/** At start: a version that was just installed takes the handover's note as its own. */
-export function takeOverPending(store: StateFile, running: string): void {
-  const pending = store.get().updates?.pending;
-  if (!pending) return;
-  store.update((s) => {
-    const { pending: _done, ...updates } = s.updates ?? { auto: true, failed: [] };
-    const note = pending.version === running ? `Updated from ${pending.from} to ${running}.` : updates.note;
-    return { ...s, updates: { ...updates, ...(note ? { note } : {}) } };
   });
 }
 
@@ -159,7 +153,9 @@ export async function installUpdate(
   }
   log.info(`Version ${version} is in place (the old file is ${previousPath(executable)}); starting it.`);
   await deps.stopHere();
-  recordUpdate(deps.dataDir, { pending: { version, from: running } });
+  recordUpdate(deps.dataDir, {
+    pending: { version, from: running, at: new Date().toISOString(), restarts: 0 },
+  });
 
   const timeoutMs = deps.answerTimeoutMs ?? ANSWER_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
@@ -170,7 +166,7 @@ export async function installUpdate(
       detached: platform === 'win32',
       stdio: 'inherit',
       windowsHide: true,
-      env: { ...process.env, FLAGLIGHT_UPDATED_FROM: running },
+      env: { ...process.env, [UPDATED_FROM_ENV]: running },
     });
     child.once('error', () => undefined);
     child.once('exit', () => {

@@ -8,7 +8,6 @@ import type { StateFile } from '../system/state-file.js';
 import { APP_VERSION } from '../version.js';
 import { checkForUpdate, type CheckResult } from './check.js';
 import { downloadUpdate } from './download.js';
-import { takeOverPending } from './install.js';
 import { currentUpdatePlatform, type Manifest, type UpdatePlatform } from './manifest.js';
 import { trustedKeysFor } from './trusted-keys.js';
 
@@ -68,7 +67,6 @@ export function createUpdater(options: UpdaterOptions): Updater {
   const interval = options.intervalMs ?? UPDATE_INTERVAL_MS;
   const jitter = options.jitterMs ?? UPDATE_JITTER_MS;
   const settings = () => store.get().updates ?? { auto: true, failed: [] as string[] };
-  takeOverPending(store, running);
   const view: UpdateView = {
     enabled: options.enabled,
     running,
