@@ -79,7 +79,7 @@ export function FlagsAndEffectsSection() {
             {T.notSaved}
           </p>
         )}
-        <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+        <div data-testid="looks-flag-grid" className="grid grid-cols-1 gap-4 xl:grid-cols-2">
           {FLAG_ORDER.map((flag) => (
             <FlagLookEditor
               key={flag}

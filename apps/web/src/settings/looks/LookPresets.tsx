@@ -16,7 +16,7 @@ export function LookSwatches({ looks }: { looks: LookSet }) {
         return (
           <span
             key={flag}
-            className="size-4 rounded-full border border-ink-600"
+            className="size-6 rounded-full border border-ink-600"
             style={{
               backgroundColor:
                 look.kind === 'show'
