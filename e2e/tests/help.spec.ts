@@ -40,14 +40,14 @@ for (const viewport of [
       await page.goto('/#/help');
       const tabs = page.getByRole('tablist', { name: 'Question categories' }).getByRole('tab');
       await expect(tabs).toHaveText([
-        /All Questions\s*18/,
+        /All Questions\s*19/,
         /General\s*4/,
-        /Technical\s*6/,
+        /Technical\s*7/,
         /Billing\s*4/,
         /Compatibility\s*4/,
       ]);
       const panel = page.getByRole('tabpanel');
-      await expect(panel.getByRole('listitem')).toHaveCount(18);
+      await expect(panel.getByRole('listitem')).toHaveCount(19);
       await page.getByRole('tab', { name: /Billing/ }).click();
       await expect(page.getByRole('tabpanel').getByRole('listitem')).toHaveCount(4);
 

@@ -97,9 +97,9 @@ describe('help centre search (SPEC §2 Help version B)', () => {
 });
 
 describe('FAQ (SPEC §2 Help version A)', () => {
-  test('18 questions: 4 general, 6 technical, 4 billing, 4 compatibility', () => {
-    expect(FAQ_ITEMS).toHaveLength(18);
-    expect(countFaqItems()).toEqual({ all: 18, general: 4, technical: 6, billing: 4, compatibility: 4 });
+  test('19 questions: 4 general, 7 technical, 4 billing, 4 compatibility', () => {
+    expect(FAQ_ITEMS).toHaveLength(19);
+    expect(countFaqItems()).toEqual({ all: 19, general: 4, technical: 7, billing: 4, compatibility: 4 });
   });
 
   test('tabs show their counts and filter the questions', async () => {
@@ -110,10 +110,10 @@ describe('FAQ (SPEC §2 Help version A)', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['All Questions18', 'General4', 'Technical6', 'Billing4', 'Compatibility4']);
-    expect(within(screen.getByRole('tabpanel')).getAllByRole('listitem')).toHaveLength(18);
+    ).toEqual(['All Questions19', 'General4', 'Technical7', 'Billing4', 'Compatibility4']);
+    expect(within(screen.getByRole('tabpanel')).getAllByRole('listitem')).toHaveLength(19);
     await user.click(screen.getByRole('tab', { name: /Technical/ }));
-    expect(within(screen.getByRole('tabpanel')).getAllByRole('listitem')).toHaveLength(6);
+    expect(within(screen.getByRole('tabpanel')).getAllByRole('listitem')).toHaveLength(7);
   });
 
   test('questions open and close on their own; several can be open', async () => {

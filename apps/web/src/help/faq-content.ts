@@ -26,7 +26,10 @@ export const FAQ_TABS: readonly { value: 'all' | FaqCategory; label: string }[] 
 
 const range = ([low, high]: readonly [number, number]) => `${low}–${high} seconds`;
 
-/** The 18 questions of SPEC §2 (4 general, 6 technical, 4 billing, 4 compatibility). */
+/**
+ * The 18 questions of SPEC §2, and whether the flashing can be stopped (4 general, 7 technical,
+ * 4 billing, 4 compatibility).
+ */
 export const FAQ_ITEMS: readonly FaqEntry[] = [
   {
     category: 'general',
@@ -78,7 +81,13 @@ export const FAQ_ITEMS: readonly FaqEntry[] = [
     category: 'technical',
     question: 'What does each colour mean?',
     answer:
-      'Green: racing. Yellow (with a short strobe): a yellow flag or the safety car. Red: the session is stopped. Orange: virtual safety car, a deeper orange as it ends. Purple: a fastest lap. Black and white strobe, then white: the chequered flag.',
+      'Green: racing. Yellow (with a short strobe): a yellow flag or the safety car. Red: the session is stopped. Orange: virtual safety car, a deeper orange as it ends. Purple: a fastest lap. Black and white strobe, then white: the chequered flag. These are the Trackside looks, the default; Settings → Flags & effects changes the colour, brightness and effect of each flag.',
+  },
+  {
+    category: 'technical',
+    question: 'Can I stop the flashing?',
+    answer:
+      'Yes. Turn on "No flashing" in Settings → Flags & effects, beside your lights when you connect them, or in the on-screen light\'s panel on the dashboard. Then no light and no screen changes more than 3 times a second: strobes play as a steady colour and pulses slow to one a second. The Calm preset also flashes nothing and keeps the light soft. On a computer set to reduce motion, the on-screen light does not flash unless you let it.',
   },
   {
     category: 'technical',

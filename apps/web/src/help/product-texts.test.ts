@@ -27,4 +27,12 @@ describe('help, FAQ and landing texts', () => {
     for (const brand of BRANDS) expect(mixing?.answer).toContain(brand);
     expect(mixing?.answer).toMatch(/on-screen light/);
   });
+
+  test('the FAQ answers whether the flashing can be stopped, and where', () => {
+    const flashing = FAQ_ITEMS.find((item) => item.question === 'Can I stop the flashing?');
+    expect(flashing?.answer).toMatch(/No flashing/);
+    expect(flashing?.answer).toMatch(/Flags & effects/);
+    expect(flashing?.answer).toMatch(/on-screen light/);
+    expect(flashing?.answer).toMatch(/3 times a second/);
+  });
 });
