@@ -73,8 +73,11 @@ const boundaries = Object.entries(MAY_IMPORT).flatMap(([workspace, allowed]) => 
     : []),
 ]);
 
-/** `max-lines-per-function` counts the lines that hold code, the functions inside a function included. */
-const FUNCTION_LINES = (max) => ({ max, skipBlankLines: true, skipComments: true, IIFEs: true });
+/**
+ * `max-lines-per-function` counts every line from a function's first to its last, blank lines and
+ * comments included (what a reader scrolls through), the functions inside it included.
+ */
+const FUNCTION_LINES = (max) => ({ max, skipBlankLines: false, skipComments: false, IIFEs: true });
 
 export default tseslint.config(
   {
@@ -86,6 +89,8 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'e2e/artifacts/**',
+      // Git-ignored build cache of the companion's packaging (bundled update tools, a Node binary).
+      'apps/companion/.cache/**',
     ],
   },
   js.configs.recommended,
@@ -262,8 +267,8 @@ export default tseslint.config(
     },
   },
   ...boundaries,
-  // A function a reader can hold in their head (decision 043): at most 150 lines, not counting
-  // blank lines and comments. A longer one is split by job into named pieces.
+  // A function a reader can hold in their head (decision 043): at most 150 lines, blank lines and
+  // comments counted. A longer one is split by job into named pieces.
   {
     files: ['**/*.{ts,tsx}'],
     rules: { 'max-lines-per-function': ['error', FUNCTION_LINES(150)] },
