@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, seedSession, test } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { signUpViaApi } from '../support/accounts';
@@ -177,6 +177,15 @@ function useCompanionJourney() {
   });
 }
 
+/** Light Control names the lights the companion drives, not "flags show on this screen only". */
+async function expectLightControlToNameTheCompanionsLights(page: Page, driven: number): Promise<void> {
+  await expect(
+    page
+      .getByRole('region', { name: 'Light Control' })
+      .getByText(`Flags drive your companion's ${driven} lights and this screen.`),
+  ).toBeVisible({ timeout: 15_000 });
+}
+
 test.describe('desktop companion', () => {
   test.describe.configure({ mode: 'serial', retries: 0 });
   useCompanionJourney();
@@ -247,6 +256,7 @@ test.describe('desktop companion', () => {
 
     // The fan sets a longer broadcast delay in the web app; the companion takes it.
     await page.goto('/#/dashboard');
+    await expectLightControlToNameTheCompanionsLights(page, following.lights.filter((l) => l.driven).length);
     const delay = new DelayPanel(page);
     await delay.typeDelay(7);
     await delay.expectDelay(7);
