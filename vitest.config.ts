@@ -13,10 +13,10 @@ export default defineConfig({
       'apps/web',
       'apps/companion',
     ],
-    // Most suites wait on sockets, timers and child processes, not the CPU: a whole run used 30 % of
-    // the 2-core CI machine with three files at a time. Four at once fill the cores better (`npm test`
-    // runs the browser journeys beside it); a file's timing-sensitive waits are generous for it
-    // (DESIGN §7: figures come from bench/, never from timed assertions).
+    // Most suites wait on sockets, timers and child processes, not the CPU: with three files at a
+    // time a whole run kept 0.7 of the 2-core CI machine's cores busy (244 s of CPU in 351 s). Four
+    // at once fill them better (`npm test` runs the browser journeys beside it); a file's
+    // timing-sensitive waits are generous for it (DESIGN §7: figures from bench/, never timed asserts).
     maxWorkers: 4,
     // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
     // a test that fails twice still fails, and the retried ones are listed (decision 008).

@@ -1,8 +1,8 @@
 // `npm test`: every suite, in lanes that run side by side (decision 047).
 //
-// Measured on the 2-core CI machine, the suites wait far more than they compute: the real-time
-// journeys used 13 % of one core over 9 minutes, Vitest 30 %, the other journeys 26 %. Run one after
-// another they took 1,134 s; side by side they fill the cores:
+// Measured on the 2-core CI machine, the tests wait far more than they compute: one after another
+// they took 1,134 s of wall time for about 755 s of CPU (0.7 of 2 cores); the real-time journeys,
+// one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
 //   build:      the web app (every journey's demo server serves it), alone, first;
 //   checks:     lint beside (typecheck, then the companion's packages), then Vitest;
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
