@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 // The desktop companion as the journeys run it: the built Linux executable when there is one (npm
 // test builds it first), else its sources, in a data folder and on a bridge port of the journey's own.
+// E2E_COMPANION=sources runs the sources even beside a build (a build older than the change at hand).
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const COMPANION_EXECUTABLE = path.join(REPO_ROOT, 'apps/companion/dist/flaglight-companion-linux-x64');
@@ -64,7 +65,7 @@ export function spawnCompanion(options: {
   name: string;
   extraArgs?: string[];
 }): CompanionProcess {
-  const built = existsSync(COMPANION_EXECUTABLE);
+  const built = process.env.E2E_COMPANION !== 'sources' && existsSync(COMPANION_EXECUTABLE);
   const [command, args] = built
     ? [COMPANION_EXECUTABLE, []]
     : [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/companion/src/main.ts')]];
