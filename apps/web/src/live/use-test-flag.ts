@@ -7,6 +7,7 @@ import { serverErrorText } from '../auth/auth-texts';
 import { useCompanionDevices } from '../companion/companion-store';
 import { testCompanions } from '../devices/device-api';
 import { useLights } from '../lights/lights-context';
+import { flushPreferencesSave } from '../settings/preferences-sync';
 import { LIVE_TEXTS } from './live-texts';
 
 export type TestResult =
@@ -31,7 +32,8 @@ function describeTestRefusal(error: unknown): string {
 export function useTestFlag(): { test: (flag: EffectFlag) => void; result: TestResult | null } {
   const lights = useLights();
   const { user } = useAuth();
-  const online = useCompanionDevices(user?.email)?.filter((device) => device.online) ?? [];
+  const email = user?.email;
+  const online = useCompanionDevices(email)?.filter((device) => device.online) ?? [];
   const companionOnline = online.length > 0;
   // Paused on their status pages, companions leave their lights as they are: a test is not "sent".
   const allPaused = companionOnline && online.every((device) => device.state?.paused === true);
@@ -50,20 +52,23 @@ export function useTestFlag(): { test: (flag: EffectFlag) => void; result: TestR
         return;
       }
       report({ kind: 'sending', flag });
+      // The companions play the account's saved looks: a look changed a moment ago is saved first.
       // What the page says is what the companions did: a refusal (429, a fault) is said as such.
-      testCompanions(flag).then(
-        ({ devices }) =>
-          report(
-            allPaused
-              ? { kind: 'refused', flag, played, reason: LIVE_TEXTS.testPaused }
-              : devices > 0 || played
-                ? { kind: 'sent', flag }
-                : { kind: 'refused', flag, played, reason: null },
-          ),
-        (error: unknown) => report({ kind: 'refused', flag, played, reason: describeTestRefusal(error) }),
-      );
+      flushPreferencesSave(email)
+        .then(() => testCompanions(flag))
+        .then(
+          ({ devices }) =>
+            report(
+              allPaused
+                ? { kind: 'refused', flag, played, reason: LIVE_TEXTS.testPaused }
+                : devices > 0 || played
+                  ? { kind: 'sent', flag }
+                  : { kind: 'refused', flag, played, reason: null },
+            ),
+          (error: unknown) => report({ kind: 'refused', flag, played, reason: describeTestRefusal(error) }),
+        );
     },
-    [lights, companionOnline, allPaused],
+    [lights, companionOnline, allPaused, email],
   );
   return { test, result };
 }

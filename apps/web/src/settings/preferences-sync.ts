@@ -39,6 +39,8 @@ export interface PreferencesSync {
   receive(document: PreferencesDocument): void;
   /** Tries again now what could not be saved (the Retry beside an unsaved change). */
   retry(): void;
+  /** Sends a change still waiting out the debounce now; resolves when the write has answered. */
+  flush(): Promise<void>;
   stop(): void;
 }
 
@@ -48,6 +50,14 @@ const active = new Map<string, PreferencesSync>();
 export function receivePushedPreferences(email: string | null | undefined, data: unknown): void {
   if (!email || !isPreferencesDocument(data)) return;
   active.get(email)?.receive(data);
+}
+
+/**
+ * Saves the signed-in user's waiting change now (a Try pressed right after a look changed: the
+ * companions play the account's saved looks). Resolves when it has answered, saved or not.
+ */
+export function flushPreferencesSave(email: string | null | undefined): Promise<void> {
+  return (email && active.get(email)?.flush()) || Promise.resolve();
 }
 
 /** Retry, for the signed-in user's unsaved change. */
@@ -262,6 +272,13 @@ export function startPreferencesSync(
       if (!state.stopped) apply(document);
     },
     retry: retryNow,
+    flush: () => {
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      return flush();
+    },
     stop() {
       state.stopped = true;
       if (timer) clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { companion } from '../../../test/companions';
@@ -26,6 +26,9 @@ function stubAccount(devices: unknown[]) {
     'GET /api/devices': { body: devices },
     'GET /api/me/preferences': { body: buildPreferencesDocument(1) },
     'POST /api/devices/test': { body: { success: true, devices: 1 } },
+    'PUT /api/me/preferences': (body) => ({
+      body: { ...(body as object), version: 2, updatedAt: null },
+    }),
   });
 }
 
@@ -47,6 +50,21 @@ describe('Try and Play a sample', { timeout: 30_000 }, () => {
     await userEvent.click(within(red).getByRole('button', { name: 'Try Red flag' }));
     await waitFor(() => expect(tests(api)).toEqual([{ state: 'red' }]));
     expect(await within(red).findByRole('status')).toHaveTextContent(LIVE_TEXTS.testSent('Red flag'));
+  });
+
+  test('a look changed just before Try is saved with the account before the companions are asked to play it', async () => {
+    const api = stubAccount([companion()]);
+    const section = await openSection();
+    await waitFor(() => expect(api.calls.map((call) => call.route)).toContain('GET /api/devices'));
+    const red = within(section).getByRole('region', { name: 'Red flag' });
+    // Pressed together: the change is still waiting out the save's debounce when Try is pressed.
+    fireEvent.click(within(red).getByRole('radio', { name: 'Red flag colour blue' }));
+    fireEvent.click(within(red).getByRole('button', { name: 'Try Red flag' }));
+    await waitFor(() => expect(tests(api)).toEqual([{ state: 'red' }]));
+    const routes = api.calls.map((call) => call.route);
+    const saved = routes.indexOf('PUT /api/me/preferences');
+    expect(saved).toBeGreaterThanOrEqual(0);
+    expect(saved).toBeLessThan(routes.indexOf('POST /api/devices/test'));
   });
 
   test('with no lights at all, Try says so beside the flag', async () => {
