@@ -7,7 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signManifest } from '../src/update/manifest.js';
-import { call, setDemoRace, signUp, startDemoServer, until, type DemoServer } from './demo-server.js';
+import {
+  call,
+  setDemoRace,
+  setDemoRaceSpeed,
+  signUp,
+  startDemoServer,
+  until,
+  type DemoServer,
+} from './demo-server.js';
 
 // The packaged companion updates itself (decision 045): version N (dist/, as `npm run package`
 // left it) runs from a folder of its own against a demo server whose downloads are version N+1,
@@ -176,7 +184,14 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
   test(`${VERSION} installs ${NEXT} while the lights are paused, comes back on the same port, linked and following, and its lights follow`, async () => {
     for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name));
     const session = await signUp(server.url);
-    await setDemoRace(server.url, FIXTURE, 190, 1);
+    // The demo race held just before a yellow flag (green now, yellow 9 s into the race at speed 1):
+    // the same session is followed before and after the update, and goes on once the update is done.
+    await setDemoRace(server.url, FIXTURE, 203.9, 1);
+    await setDemoRaceSpeed(server.url, 0);
+    // Where the journey's time goes, printed at its end (CI time matters: docs/packaging.md).
+    const begun = Date.now();
+    const phases: string[] = [];
+    const mark = (phase: string) => phases.push(`${phase} ${((Date.now() - begun) / 1000).toFixed(1)} s`);
     const n = await installAndStart(root, server.url, 'Update journey');
     started.push(n);
     const code = await until(async () => (await statusOn(n.port))?.userCode, 'the link code');
@@ -192,6 +207,7 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     // The release is published while the companion follows; "Check now" finds it. It is downloaded
     // and checked, and waits: a followed session is never interrupted.
     publish(path.join(nextDir, 'manifest.json'), path.join(nextDir, 'flaglight-companion-linux-x64'));
+    mark('following');
     expect((await post(n.port, '/api/updates/check', {})).status).toBe(200);
     let last: Status | null = null;
     const ready = await until(
@@ -209,6 +225,7 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     expect((await statusOn(n.port))?.version).toBe(VERSION);
 
     // Paused lights are a quiet moment: the update installs.
+    mark('downloaded');
     const t0 = Date.now();
     expect((await post(n.port, '/api/pause', { paused: true })).status).toBe(200);
     const after = await until(
@@ -234,8 +251,9 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     expect((await statusOn(n.port))?.updates.notice).toBe(`Updated from ${VERSION} to ${NEXT}.`);
 
     // Resumed, the lights follow the race again: a yellow flag reaches the LAN simulator's bulbs.
+    mark(`${NEXT} following`);
     expect((await post(n.port, '/api/pause', { paused: false })).status).toBe(200);
-    await setDemoRace(server.url, FIXTURE, 203.9, 1);
+    await setDemoRaceSpeed(server.url, 1);
     await until(
       async () => {
         const body = (await call(server.url, 'GET', '/sims/lan/_control/bulbs')) as {
@@ -253,6 +271,8 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
       'a yellow flag on the lights after the update',
       { ms: 60_000, everyMs: 250 },
     );
+    mark('yellow on the lights');
+    console.log(`update journey: ${phases.join(', ')}`);
   }, 240_000);
 
   test(`a ${BROKEN} that exits at start is rolled back: ${VERSION} is put back, runs on and says so`, async () => {
