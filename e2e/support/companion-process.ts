@@ -84,6 +84,8 @@ export function spawnCompanion(options: {
       String(options.bridgePort),
       '--name',
       options.name,
+      // The journeys are not about updates: no manifest request on the downloads' rate limit.
+      '--no-update',
       ...(options.extraArgs ?? []),
     ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },

@@ -103,7 +103,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     <div class="row" id="ha-saved" style="margin-top:10px" hidden><span>Token saved.</span><button type="button" id="ha-forget">Forget</button></div>
     <p id="ha-result" role="status"></p>
   </section>
-  <section class="wide">
+  <section class="wide" id="updates-card" hidden>
     <h2>Updates</h2>
     <div id="updates"></div>
     <div class="row" style="margin-top:10px">
@@ -284,7 +284,9 @@ $('ha-forget').addEventListener('click', async () => {
 });
 // The manifest's notes and every message come cleaned in the JSON; shown as text, never as HTML.
 function renderUpdates(u) {
-  u = u || { enabled: false, state: 'off' };
+  // A status without updates (an older companion's API): no card rather than an empty one.
+  $('updates-card').hidden = !u;
+  if (!u) return;
   const rows = [el('div', {}, ['Running version ' + (u.running || '') + (u.newest ? ' · newest version ' + u.newest : '')])];
   if (u.notes) rows.push(el('div', { className: 'muted' }, ['Release notes: ', iso(u.notes)]));
   if (u.notice) rows.push(el('div', { className: /failed/.test(u.notice) ? 'warn' : 'muted' }, [iso(u.notice)]));

@@ -108,6 +108,7 @@ describe("the status page's updates", () => {
     // The notes are a text node inside <bdi>, never parsed as HTML.
     expect(card.descendants().some((e) => e.tagName === 'IMG')).toBe(false);
     expect(page('update-auto').checked).toBe(true);
+    expect(page('updates-card').hidden).toBe(false);
   });
 
   test('the automatic switch is kept in the state file; a web page may not change it', async () => {
@@ -143,5 +144,10 @@ describe("the status page's updates", () => {
     expect(page('updates').textContent).toContain('Updates are turned off (--no-update).');
     expect(page('update-check').disabled).toBe(true);
     expect(page('update-auto').checked).toBe(false);
+  });
+
+  test('a status without updates shows no card', () => {
+    const page = renderStatusPage({ version: '0.2.0', platform: 'linux', linked: true });
+    expect(page('updates-card').hidden).toBe(true);
   });
 });
