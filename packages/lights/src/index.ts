@@ -10,3 +10,5 @@ export * from './govee/driver.js';
 export * from './player/strobe.js';
 export * from './player/player.js';
 export * from './player/change-limit.js';
+export * from './lan/room-state.js';
+export * from './lifx/room.js';

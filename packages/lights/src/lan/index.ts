@@ -7,6 +7,7 @@ export * from './hue/bridge.js';
 export * from './hue/driver.js';
 export * from './hue/mdns.js';
 export * from './hue/transport.js';
+export { hueRestoreCommand, savedHueLight } from './hue/room.js';
 export { HUE_CERTIFICATE_CHANGED, HUE_LOCAL_TIMEOUT_MS, type HueBridgePin } from './hue/https.js';
 export * from './govee/driver.js';
 export {

@@ -18,6 +18,7 @@ import {
   type LightStateCommand,
 } from '../driver.js';
 import { LIGHT_ERROR_MESSAGES as M, LightError } from '../errors.js';
+import type { RoomStateDriver } from '../lan/room-state.js';
 import { systemTimers, type Timers } from '../timers.js';
 import { createLifxPacing } from './pacing.js';
 import { createLifxQueue } from './queue.js';
@@ -29,6 +30,7 @@ import {
   stateRequest,
   type LifxRequest,
 } from './requests.js';
+import { lifxRestoreRequests, readLifxStates } from './room.js';
 
 export interface LifxCloudDriverOptions {
   /** e.g. 'https://api.lifx.com/v1', demo '/sims/lifx/v1', tests the simulator's URL + '/v1'. */
@@ -44,7 +46,7 @@ export interface LifxCloudDriverOptions {
   retryBaseDelayMs?: number;
 }
 
-export interface LifxCloudDriver extends LightDriver {
+export interface LifxCloudDriver extends LightDriver, RoomStateDriver {
   readonly provider: 'lifx';
   /** Switches (or clears) the token: caches, throttles and queued requests are dropped. */
   setToken(token: string | null): void;
@@ -198,6 +200,30 @@ export function createLifxCloudDriver(options: LifxCloudDriverOptions): LifxClou
           transitionMs: step.transitionMs,
         });
       return effect(ids, 'pulse', pulseBody(step));
+    },
+    // "As it was": every bulb read in one list call, given back in one batch call (lifx/room.ts).
+    async readStates(ids) {
+      return readLifxStates(
+        await enqueue({ kind: 'list', method: 'GET', path: '/lights/all', devices: [] }),
+        ids,
+      );
+    },
+    async restoreStates(saved) {
+      queue.dropAll(new Cancelled('superseded'));
+      const { requests, left } = lifxRestoreRequests(saved);
+      const report = { restored: [] as string[], left: [...left] };
+      await Promise.all(
+        requests.map(async ({ request, ids }) => {
+          try {
+            await enqueue(request);
+            report.restored.push(...ids);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            report.left.push(...ids.map((id) => ({ id, reason })));
+          }
+        }),
+      );
+      return report;
     },
     breathe(ids, color, cycles = 1) {
       return effect(ids, 'breathe', breatheBody(color, cycles));

@@ -145,6 +145,17 @@ function capabilitiesOf(index: number): GoveeCapability[] {
   return caps;
 }
 
+/**
+ * How each device starts, in turn: the first as it always did (on, white, 60 %), then one off, one
+ * dimmed orange, one green at full brightness. A room given back "as it was" shows its own mix.
+ */
+const INITIAL_LOOKS: Pick<GoveeDevice, 'on' | 'brightness' | 'rgb'>[] = [
+  { on: true, brightness: 60, rgb: 0xffffff },
+  { on: false, brightness: 40, rgb: 0x3366ff },
+  { on: true, brightness: 15, rgb: 0xff8800 },
+  { on: true, brightness: 100, rgb: 0x00cc66 },
+];
+
 export function createGoveeDevices(count: number): GoveeDevice[] {
   return Array.from({ length: count }, (_, i) => {
     const model = SKUS[i % SKUS.length]!;
@@ -155,9 +166,7 @@ export function createGoveeDevices(count: number): GoveeDevice[] {
       deviceName: i < SKUS.length ? model.name : `${model.name} ${Math.floor(i / SKUS.length) + 1}`,
       capabilities: capabilitiesOf(i),
       online: true,
-      on: true,
-      brightness: 60,
-      rgb: 0xffffff,
+      ...INITIAL_LOOKS[i % INITIAL_LOOKS.length]!,
       colorTemK: 0,
     };
   });

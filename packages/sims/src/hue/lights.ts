@@ -29,6 +29,17 @@ function uuid(seed: number, kind: number): string {
   return `1e3d9a73-${hex(7069 + kind, 4)}-40ed-a889-${hex(0x051763348737 + seed, 12)}`;
 }
 
+/**
+ * How each light starts, in turn: the first as it always did (on, 80 %, white), then one off, one
+ * dimmed blue, one warm at full brightness. A room given back "as it was" shows its own mix.
+ */
+const INITIAL_LOOKS: Pick<HueSimLight, 'on' | 'brightness' | 'xy'>[] = [
+  { on: true, brightness: 80, xy: { x: 0.3227, y: 0.329 } },
+  { on: false, brightness: 50, xy: { x: 0.6, y: 0.33 } },
+  { on: true, brightness: 25, xy: { x: 0.2, y: 0.15 } },
+  { on: true, brightness: 100, xy: { x: 0.5, y: 0.41 } },
+];
+
 export function createHueLights(count: number, now: number): HueSimLight[] {
   return Array.from({ length: count }, (_, i) => {
     const [name, archetype] = NAMES[i % NAMES.length]!;
@@ -38,9 +49,8 @@ export function createHueLights(count: number, now: number): HueSimLight[] {
       idV1: `/lights/${i + 1}`,
       name: i < NAMES.length ? name : `${name} ${Math.floor(i / NAMES.length) + 1}`,
       archetype,
-      on: true,
-      brightness: 80,
-      xy: { x: 0.3227, y: 0.329 },
+      ...INITIAL_LOOKS[i % INITIAL_LOOKS.length]!,
+      xy: { ...INITIAL_LOOKS[i % INITIAL_LOOKS.length]!.xy },
       lastDurationMs: 0,
       reachable: true,
       updatedAt: now,

@@ -59,6 +59,21 @@ function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, '0').slice(-width);
 }
 
+/**
+ * How each bulb starts, in turn: the first as it always did (white, 80 %), then one off, one dimmed
+ * orange, one blue; the next four warmer and dimmer. A room given back "as it was" shows its own mix.
+ */
+const INITIAL_LOOKS: Pick<Bulb, 'power' | 'hue' | 'saturation' | 'kelvin' | 'brightness'>[] = [
+  { power: 'on', hue: 0, saturation: 0, kelvin: 3500, brightness: 0.8 },
+  { power: 'off', hue: 200, saturation: 0.6, kelvin: 3500, brightness: 0.5 },
+  { power: 'on', hue: 30, saturation: 0.7, kelvin: 3500, brightness: 0.35 },
+  { power: 'on', hue: 220, saturation: 0.9, kelvin: 3500, brightness: 1 },
+  { power: 'on', hue: 0, saturation: 0, kelvin: 2700, brightness: 0.6 },
+  { power: 'off', hue: 0, saturation: 0, kelvin: 4000, brightness: 1 },
+  { power: 'on', hue: 300, saturation: 0.5, kelvin: 3500, brightness: 0.2 },
+  { power: 'on', hue: 140, saturation: 0.8, kelvin: 3500, brightness: 0.7 },
+];
+
 /** The demo's bulbs (12 by default: enough for the device search and two pages). */
 export function createBulbs(count: number): Bulb[] {
   return Array.from({ length: count }, (_, i) => {
@@ -69,11 +84,7 @@ export function createBulbs(count: number): Bulb[] {
       uuid: `02a5b510-2d3d-46ea-92ac-${hex(0xc4533f75c200 + i, 12)}`,
       label: i < LABELS.length ? base : `${base} ${Math.floor(i / LABELS.length) + 1}`,
       connected: true,
-      power: 'on',
-      hue: 0,
-      saturation: 0,
-      kelvin: 3500,
-      brightness: 0.8,
+      ...INITIAL_LOOKS[i % INITIAL_LOOKS.length]!,
       group: { id: `06e3ec50395511e9a0757200055bf1c${groupIndex}`, name: GROUPS[groupIndex] ?? 'Home' },
       location: { id: 'f2c1aa82395411e9a0757200055bf1c0', name: 'Home' },
       product: PRODUCTS[i % PRODUCTS.length] ?? PRODUCTS[0]!,
