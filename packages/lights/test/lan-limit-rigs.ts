@@ -246,9 +246,16 @@ const homeAssistant: LanLimitRig = {
     perSecond: Math.ceil(1000 / HOME_ASSISTANT_PACE_MS),
     groups: (run, since) =>
       run.ids.map((id) => (run as Extra<{ calls(id: string, since: number): number[] }>).calls(id, since)),
-    // Counted per second at arrival. Gaps between two arrivals read as low as 257 ms on this sped-up
-    // clock on a loaded machine (the driver paces request starts; whether that is network jitter
-    // times SPEED or a pace the queue misses is not settled), so no gap is asserted here.
+    // As Home Assistant sees them: the driver paces from the answer to the call before, so however
+    // long a call takes to arrive, the next one for its entity reaches HA a whole pace later.
+    gaps: (run, since) =>
+      run.ids.flatMap((id) =>
+        (run as Extra<{ calls(id: string, since: number): number[] }>)
+          .calls(id, since)
+          .map((at, i, all) => at - (all[i - 1] ?? -Infinity))
+          .slice(1),
+      ),
+    minGapMs: HOME_ASSISTANT_PACE_MS,
   },
   // `flash: short` blinks at the device's own pace: taken as a fast flash.
   nativeFlashPeriods: (run, since) =>

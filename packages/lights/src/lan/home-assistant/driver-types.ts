@@ -5,8 +5,9 @@ import type { RoomStateDriver } from '../room-state.js';
 import type { HomeAssistantLight } from './looks.js';
 
 /**
- * At most one call per entity in this long: a Zigbee bulb takes a few commands a second, and HA
- * answers a call only once the device did (reference §1.8). Also the strobe's shortest half period.
+ * At most one call per entity in this long, counted from the answer to the one before: a Zigbee bulb
+ * takes a few commands a second, and HA answers a call only once the device did (reference §1.8).
+ * Also the strobe's shortest half period.
  */
 export const HOME_ASSISTANT_PACE_MS = 400;
 /** Home Assistant is asked again after this long when it stopped answering, doubling up to the max. */

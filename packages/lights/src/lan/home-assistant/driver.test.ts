@@ -119,6 +119,22 @@ describe('Home Assistant driver against the simulator: looks and pacing', () => 
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(140);
     expect(sim.light('light.kitchen_strip')!.maxInFlight).toBe(1);
   });
+
+  test('the pace counts from the answer: a slow call keeps the next one a whole pace behind it', async () => {
+    const { driver, sim } = await start({ paceMs: 100 });
+    await driver.connect();
+    // Home Assistant answers once the device took the call; here that takes 200 ms.
+    sim.setFault({ delayMs: 200 });
+    await Promise.all([
+      driver.setState(['light.kitchen_strip'], look(COLOR_PRESETS.red)),
+      driver.setState(['light.kitchen_strip'], look(COLOR_PRESETS.blue)),
+    ]);
+    await vi.waitFor(() => expect(sim.light('light.kitchen_strip')!.calls).toBe(2), WAIT);
+    const calls = sim.requests().filter((r) => r.entityIds.includes('light.kitchen_strip'));
+    expect(calls).toHaveLength(2);
+    // From the starts alone the second would go 100 ms after the first, as soon as it was answered.
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(290);
+  });
 });
 
 describe('Home Assistant driver against the simulator: strobes', () => {

@@ -30,8 +30,8 @@ export * from './driver-types.js';
  * Home Assistant's lights (provider `home_assistant`) over its REST API, one light per `light.*`
  * entity. A look is one `light.turn_on`/`turn_off` call per entity. A strobe is one call with
  * `flash: short` on an entity whose `supported_features` lists flash, and looks at 400 ms halves
- * on the others. Each entity has one call in flight at most, 400 ms apart, and only its newest look
- * waits behind it. A time-out or refused connection marks Home Assistant unreachable:
+ * on the others. Each entity has one call in flight at most, the next one 400 ms after the answer to
+ * the one before, and only its newest look waits behind it. A time-out or refused connection marks Home Assistant unreachable:
  * it is asked again after 2 s (doubling to 30 s) and every entity gets its last look when it
  * answers; an entity that turns `unavailable` gets its last look when it comes back. A 401 (or 403)
  * stops the driver: a new token is needed. A 400 or 5xx for one entity is reported with its name.
@@ -52,6 +52,9 @@ export function createHomeAssistantDriver(options: HomeAssistantDriverOptions): 
     nativeStrobe: true,
     minStrobeHalfPeriodMs: () => paceMs,
     paceMs,
+    // HA answers a call once the device took it: pacing from that answer spaces the calls as the
+    // device sees them, however long one took to reach Home Assistant.
+    paceFrom: 'answer',
     adapter: (kit) => createHomeAssistantAdapter(kit, options, paceMs),
   });
   return {

@@ -11,14 +11,21 @@ interface Lane<R> {
   inFlight: boolean;
   /** The newest look's requests not sent yet: a newer look replaces them all. */
   waiting: Entry<R>[];
-  lastStartMs: number;
+  /** When the last request started, or (pacing from answers) when its answer came. */
+  paceSinceMs: number;
   paceTimer: unknown;
 }
 
 export interface DeviceQueueOptions<R> {
   timers: Timers;
-  /** Least time between the starts of two requests to one device; 0: none. */
+  /** Least time between two requests to one device; 0: none. */
   paceMs: number;
+  /**
+   * What the pace counts from: the previous request's start (default), or its answer. From the
+   * answer, the device sees two requests at least `paceMs` apart however long the first one took on
+   * its way there; from the start, a first request held up in transit arrives closer to the next.
+   */
+  paceFrom?: 'start' | 'answer';
   /** False while the device cannot be reached: a look for it is not queued (resolves false). */
   reachable: (id: string) => boolean;
   /** False while requests must wait anyway (a read in progress); `kick(id)` once it is true again. */
@@ -49,16 +56,18 @@ export interface DeviceQueue<R> {
 
 /**
  * The per-device queue every LAN driver shares: one request in flight per device, the newest look's
- * requests waiting behind it, and `paceMs` between the starts of two requests.
+ * requests waiting behind it, and `paceMs` between two requests (from the start of one, or from its
+ * answer, to the start of the next).
  */
 export function createDeviceQueue<R>(options: DeviceQueueOptions<R>): DeviceQueue<R> {
   const { timers, paceMs } = options;
+  const fromAnswer = options.paceFrom === 'answer';
   const lanes = new Map<string, Lane<R>>();
 
   function laneOf(id: string): Lane<R> {
     let lane = lanes.get(id);
     if (!lane)
-      lanes.set(id, (lane = { inFlight: false, waiting: [], lastStartMs: -Infinity, paceTimer: null }));
+      lanes.set(id, (lane = { inFlight: false, waiting: [], paceSinceMs: -Infinity, paceTimer: null }));
     return lane;
   }
 
@@ -76,7 +85,7 @@ export function createDeviceQueue<R>(options: DeviceQueueOptions<R>): DeviceQueu
     const lane = lanes.get(id);
     if (!lane || lane.inFlight || lane.paceTimer !== null || lane.waiting.length === 0) return;
     if (!options.reachable(id) || !(options.ready?.(id) ?? true)) return;
-    const wait = lane.lastStartMs + paceMs - timers.now();
+    const wait = lane.paceSinceMs + paceMs - timers.now();
     if (paceMs > 0 && wait > 0) {
       lane.paceTimer = timers.setTimeout(() => {
         lane.paceTimer = null;
@@ -86,11 +95,12 @@ export function createDeviceQueue<R>(options: DeviceQueueOptions<R>): DeviceQueu
     }
     const entry = lane.waiting.shift()!;
     lane.inFlight = true;
-    lane.lastStartMs = timers.now();
+    lane.paceSinceMs = timers.now();
     options
       .send(id, entry.request)
       .then(() => entry.resolve(true), entry.reject)
       .finally(() => {
+        if (fromAnswer) lane.paceSinceMs = timers.now();
         lane.inFlight = false;
         pump(id);
       });

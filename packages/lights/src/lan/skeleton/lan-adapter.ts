@@ -110,8 +110,10 @@ export interface LanDriverSpec<
   log: (message: string) => void;
   nativeStrobe: boolean;
   minStrobeHalfPeriodMs: (count: number) => number;
-  /** Least time between the starts of two requests to one device; 0: none. */
+  /** Least time between two requests to one device; 0: none. */
   paceMs: number;
+  /** What `paceMs` counts from: the previous request's start (default) or its answer. */
+  paceFrom?: 'start' | 'answer';
   /** From a find that succeeded to the next timed one; 0 or absent: none. */
   rescanIntervalMs?: number;
   /** A timed find failed (nobody awaited it). */

@@ -55,6 +55,7 @@ export function createLanDriver<
   const queue = createDeviceQueue<Request>({
     timers,
     paceMs: spec.paceMs,
+    ...(spec.paceFrom ? { paceFrom: spec.paceFrom } : {}),
     reachable: (id) => usable() && (adapter.reachable ? adapter.reachable(id) : reach.isReachable(id)),
     ready: (id) => adapter.ready?.(id) ?? true,
     send: (id, request) => adapter.send(id, request),
