@@ -48,6 +48,8 @@ export function createBridgeActions(deps: {
       const now = playback.raceFlag();
       if (!paused && now) hub.play(now.state);
       log.info(paused ? 'Lights paused' : `Lights resumed${now ? `: ${now.state}` : ''}`);
+      // Paused lights are a quiet moment: a waiting update need not wait for its next look.
+      if (paused) deps.updater.lookForQuiet();
       deps.reportState();
     },
     rescan: async () => {

@@ -73,7 +73,9 @@ let exe: string;
 let updater: Updater | null = null;
 let installs: { file: string; version: string; bytes: Buffer }[] = [];
 
-function start(change: { enabled?: boolean; quiet?: () => boolean; running?: string } = {}): Updater {
+function start(
+  change: { enabled?: boolean; quiet?: () => boolean; running?: string; quietPollMs?: number } = {},
+): Updater {
   const store = new StateFile(path.join(dir, 'data'));
   store.load();
   updater = createUpdater({
@@ -91,7 +93,7 @@ function start(change: { enabled?: boolean; quiet?: () => boolean; running?: str
     platform: 'linux-x64',
     trustedKeys: trusted,
     firstCheckMs: 3_600_000,
-    quietPollMs: 20,
+    quietPollMs: change.quietPollMs ?? 20,
   });
   return updater;
 }
@@ -151,6 +153,18 @@ describe('a verified update', () => {
     expect(installs).toEqual([]);
     quiet = true;
     await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(installs).toHaveLength(1);
+  });
+
+  test('pausing the lights is looked at at once, not at the next poll', async () => {
+    serve(signManifest(manifest(), key.privateKey));
+    let quiet = false;
+    const u = start({ quiet: () => quiet, quietPollMs: 3_600_000 });
+    await check(u);
+    expect(installs).toEqual([]);
+    quiet = true;
+    u.lookForQuiet();
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(installs).toHaveLength(1);
   });
 

@@ -56,6 +56,8 @@ export interface Updater {
   setAuto(auto: boolean): void;
   /** Install the downloaded version at the next quiet moment even with the switch off. */
   installWhenQuiet(): boolean;
+  /** Something that may have made this a quiet moment happened (the lights were paused): look now. */
+  lookForQuiet(): void;
   close(): void;
 }
 
@@ -195,6 +197,12 @@ export function createUpdater(options: UpdaterOptions): Updater {
       wanted = true;
       waitForQuiet();
       return true;
+    },
+    lookForQuiet() {
+      if (!quietTimer) return;
+      clearTimeout(quietTimer);
+      quietTimer = null;
+      waitForQuiet();
     },
     close() {
       closed = true;
