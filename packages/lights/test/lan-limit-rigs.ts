@@ -53,6 +53,14 @@ export interface LanLimitRig {
   };
   /** Periods of the flashes the device plays by itself (a LIFX waveform), sent since `since`. */
   nativeFlashPeriods?(run: LanLimitRun, since: number): number[];
+  /**
+   * Lights that cannot show a colour (white-only, dimmer-only), as the brand has them: what each was
+   * sent since `since` that is not how it shows a look today, one line per request (none: all well).
+   */
+  unshowable?: {
+    text: string;
+    problems(run: LanLimitRun, since: number): string[];
+  };
 }
 
 /** Runs whose simulator logs the rig reads: the run plus what it needs. */
@@ -205,6 +213,45 @@ const goveeLan: LanLimitRig = {
   },
 };
 
+interface HomeAssistantLog {
+  calls(id: string, since: number): number[];
+  bodies(since: number): unknown[];
+  posts(since: number): { path: string; entityIds: string[]; body: unknown }[];
+}
+
+/** The demo's lights that cannot show a colour: a white-only ceiling light and a dimmer. */
+const HA_WHITE_ONLY = HOME_ASSISTANT_DEMO_LIGHTS.find((l) => l.entityId === 'light.hallway_ceiling')!;
+const HA_DIMMER_ONLY = HOME_ASSISTANT_DEMO_LIGHTS.find((l) => l.entityId === 'light.garage_dimmer')!;
+const HA_COLOUR_KEYS = ['rgb_color', 'xy_color', 'hs_color', 'rgbw_color', 'rgbww_color'];
+
+/**
+ * How Home Assistant's lights without a colour show a look today (`homeAssistantCall`): a white-only
+ * light the warm or the cool end of its range for a colour, or a neutral 4000 K for white, with its
+ * brightness; a dimmer only its brightness; neither is ever sent a colour, and off is `turn_off`.
+ */
+function homeAssistantUnshowable(run: LanLimitRun, since: number): string[] {
+  const problems: string[] = [];
+  const whites = new Set([HA_WHITE_ONLY.minKelvin ?? 2000, 4000, HA_WHITE_ONLY.maxKelvin ?? 6535]);
+  for (const post of (run as Extra<HomeAssistantLog>).posts(since)) {
+    const body = (post.body ?? {}) as Record<string, unknown>;
+    const on = post.path.endsWith('/turn_on');
+    const say = (what: string) =>
+      problems.push(`${post.entityIds.join(',')}: ${what} in ${JSON.stringify(body)}`);
+    for (const id of post.entityIds) {
+      if (id !== HA_WHITE_ONLY.entityId && id !== HA_DIMMER_ONLY.entityId) continue;
+      if (HA_COLOUR_KEYS.some((key) => key in body)) say('a colour');
+      if (!on) continue;
+      const brightness = body.brightness;
+      if (typeof brightness !== 'number' || brightness < 1 || brightness > 255) say('no brightness');
+      const kelvin = body.color_temp_kelvin;
+      if (id === HA_WHITE_ONLY.entityId && !(typeof kelvin === 'number' && whites.has(kelvin)))
+        say('not a white of its range');
+      if (id === HA_DIMMER_ONLY.entityId && kelvin !== undefined) say('a colour temperature');
+    }
+  }
+  return problems;
+}
+
 /** Home Assistant: one call per entity per HOME_ASSISTANT_PACE_MS; a white-only light among them. */
 const homeAssistant: LanLimitRig = {
   name: 'home_assistant',
@@ -217,9 +264,10 @@ const homeAssistant: LanLimitRig = {
       refreshMs: 0,
     });
     const ids = (await driver.connect()).map((d) => d.id);
-    const run: Extra<{ calls(id: string, since: number): number[]; bodies(since: number): unknown[] }> = {
+    const run: Extra<HomeAssistantLog> = {
       driver,
       ids,
+      posts: (since) => sim.requests().filter((r) => r.method === 'POST' && r.at >= since),
       bodies: (since) =>
         sim
           .requests()
@@ -256,6 +304,10 @@ const homeAssistant: LanLimitRig = {
           .slice(1),
       ),
     minGapMs: HOME_ASSISTANT_PACE_MS,
+  },
+  unshowable: {
+    text: 'a colour on the white-only light shows a white of its range, on the dimmer its brightness',
+    problems: homeAssistantUnshowable,
   },
   // `flash: short` blinks at the device's own pace: taken as a fast flash.
   nativeFlashPeriods: (run, since) =>

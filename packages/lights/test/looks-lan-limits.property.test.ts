@@ -142,6 +142,22 @@ function describeRig(rig: LanLimitRig) {
       RUNS * 40_000,
     );
 
+    const unshowable = rig.unshowable;
+    test.runIf(unshowable)(
+      `a look a light cannot show degrades as today: ${unshowable?.text}`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(lookSetArbitrary(), flagsArb, async (looks, flags) => {
+            const since = timers.now();
+            await play(looks, flags);
+            expect(unshowable!.problems(run, since)).toEqual([]);
+          }),
+          { numRuns: RUNS, endOnFailure: true },
+        );
+      },
+      RUNS * 40_000,
+    );
+
     test('the counter sees flashing: Trackside red strobes well over 3 times a second', async () => {
       const since = timers.now();
       const sampler = sampleChanges(run, timers.now);
