@@ -14,8 +14,12 @@ import {
   type LightDeviceInfo,
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
+import { showFlagOnJoiningLights } from './joining-lights.js';
 import type { LanProvider } from './lan-provider.js';
 import { fallbackLightLabel, normalizeLightLabel } from './light-label.js';
+import { css } from './look-css.js';
+
+export { css };
 
 export type { LanProvider };
 
@@ -114,13 +118,6 @@ export interface LightsHub {
   /** Called when the list of lights or their reachability changes. */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
-}
-
-/** A CSS colour for a look, for the status page's swatches. */
-export function css(color: LightColor, brightness: number): string {
-  if (color.off) return '#000000';
-  const light = Math.round(50 * Math.max(0.15, Math.min(1, brightness)) + (1 - color.saturation) * 45);
-  return `hsl(${Math.round(color.hue)} ${Math.round(color.saturation * 100)}% ${Math.min(95, light)}%)`;
 }
 
 /**
@@ -337,7 +334,21 @@ export function createLightsHub(options: {
       return [...entries.values()].flatMap((entry) => hubLights(entry, new Set(idsOf(entry)), lastLook));
     },
     setSelection(next) {
+      const before = new Map([...entries.values()].map((entry) => [entry.key, idsOf(entry)]));
       selection = next;
+      const { lasting } = timeline.now();
+      if (lasting === null || isPaused) return;
+      const drivenNow = (entry: { key: string }) => idsOf(entries.get(entry.key)!);
+      const looks = options.looks?.();
+      showFlagOnJoiningLights({
+        entries: entries.values(),
+        before,
+        drivenNow,
+        flag: lasting,
+        looks,
+        shown: lastLook,
+        warn: warnOnce,
+      });
     },
     setPaused(paused) {
       isPaused = paused;
