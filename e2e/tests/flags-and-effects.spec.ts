@@ -134,7 +134,7 @@ test('every control of Flags & effects is reached with the keyboard', async ({ p
 
   // Each control gets a number; a radio group is one stop (its arrows move within it).
   const expected = await section.evaluate((root) => {
-    const controls = [...root.querySelectorAll<HTMLElement>('button, input, select, a[href]')].filter(
+    const controls = Array.from(root.querySelectorAll<HTMLElement>('button, input, select, a[href]')).filter(
       (element) => element.tabIndex >= 0,
     );
     const stops = new Set<string>();
@@ -144,7 +144,7 @@ test('every control of Flags & effects is reached with the keyboard', async ({ p
       element.dataset.keyboardStop = key;
       stops.add(key);
     });
-    return [...stops];
+    return Array.from(stops);
   });
   expect(expected.length).toBeGreaterThan(60);
 
