@@ -91,6 +91,9 @@ Section "Uninstall"
   Delete "$SMPROGRAMS\Flaglight\Uninstall ${APP}.lnk"
   RMDir "$SMPROGRAMS\Flaglight"
   Delete "$INSTDIR\${EXE}"
+  ; What the companion's updates leave beside it: the version before the last update, a download.
+  Delete "$INSTDIR\${EXE}.previous"
+  Delete "$INSTDIR\${EXE}.download"
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"                    ; only when empty
 SectionEnd

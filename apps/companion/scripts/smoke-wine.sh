@@ -88,9 +88,12 @@ LNK="$MENU/Flaglight Companion.lnk"
 tr -d '\0' <"$LNK" | grep -q -- '--background' || fail "the Start-menu shortcut does not pass --background"
 echo "windows smoke: installed after $(($(date +%s) - started)) s"
 
+# What an update leaves beside the executable (the version before it) goes with the uninstall too.
+cp "$DIR/flaglight-companion-win-x64.exe" "$DIR/flaglight-companion-win-x64.exe.previous"
 # `_?=` runs the uninstaller in place and waits (plain /S returns at once and works from a copy).
 timeout 120 wine "$DIR/uninstall.exe" /S "_?=$(wine winepath -w "$DIR" | tr -d '\r')" || fail "uninstaller exit code $?"
 [ ! -e "$DIR/flaglight-companion-win-x64.exe" ] || fail "the uninstaller left the executable"
+[ ! -e "$DIR/flaglight-companion-win-x64.exe.previous" ] || fail "the uninstaller left the previous version"
 [ ! -e "$LNK" ] || fail "the uninstaller left the Start-menu shortcut"
 if wine reg query "$RUN" /v 'Flaglight Companion' >/dev/null 2>&1; then fail "the uninstaller left the Run value"; fi
 if wine reg query "$UNINST" >/dev/null 2>&1; then fail "the uninstaller left the uninstall entry"; fi
