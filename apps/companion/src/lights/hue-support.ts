@@ -7,6 +7,7 @@ import {
   findPairedHueBridgeAt,
   pairHueBridge,
   type HueBridgeCandidate,
+  type RoomStateDriver,
 } from '@flaglight/lights/lan';
 import type { Logger } from '../system/log.js';
 import type { StateFile, StoredHueBridge } from '../system/state-file.js';
@@ -26,7 +27,7 @@ const isSilence = (error: unknown) =>
 function asLanDriver(
   driver: HueLocalDriver,
   onRead: (answered: boolean, error?: unknown) => void,
-): LanDriver {
+): LanDriver & RoomStateDriver {
   const read = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       const result = await call();
@@ -49,6 +50,9 @@ function asLanDriver(
     cancelPending: () => driver.cancelPending(),
     subscribe: (listener) => driver.subscribe(listener),
     discover: () => read(() => driver.connect()),
+    // The room's snapshot reads and gives back each light's own state through the bridge.
+    readStates: (ids) => driver.readStates(ids),
+    restoreStates: (saved) => driver.restoreStates(saved),
     close: () => driver.close(),
   };
 }

@@ -7,6 +7,7 @@ import {
   type NanoleafAddress,
   type NanoleafCandidate,
   type NanoleafDriver,
+  type RoomStateDriver,
 } from '@flaglight/lights/lan';
 import type { Logger } from '../system/log.js';
 import type { StateFile, StoredNanoleaf } from '../system/state-file.js';
@@ -51,7 +52,7 @@ export interface NanoleafSupport {
 }
 
 /** The hub's face of a Nanoleaf driver. */
-function asLanDriver(driver: NanoleafDriver): LanDriver {
+function asLanDriver(driver: NanoleafDriver): LanDriver & RoomStateDriver {
   return {
     provider: driver.provider,
     nativeStrobe: driver.nativeStrobe,
@@ -62,6 +63,9 @@ function asLanDriver(driver: NanoleafDriver): LanDriver {
     cancelPending: () => driver.cancelPending(),
     subscribe: (listener) => driver.subscribe(listener),
     discover: () => driver.discover(),
+    // The room's snapshot reads and gives back the controller's own state and effect.
+    readStates: (ids) => driver.readStates(ids),
+    restoreStates: (saved) => driver.restoreStates(saved),
     close: () => driver.close(),
   };
 }

@@ -46,10 +46,18 @@ export interface RoomSnapshots {
 }
 
 const keyOf = (provider: string, id: string) => `${provider}:${id}`;
+/** Why a light of a brand that cannot be read is left as it is. */
+const CANNOT_BE_READ = 'This light cannot be read';
+/** Why a light that did not answer the read before the session's first flag is left as it is. */
+const NOT_ANSWERING = "This light did not answer before the session's first flag";
+/** Lights that do not answer the read are tried again this often… */
+const ROOM_READ_RETRY_MS = 500;
+/** …until this long after the first try (under the first flag's BEFORE_FIRST_CHANGE_WAIT_MS). */
+export const ROOM_READ_WITHIN_MS = 3_500;
 
 export function createRoomSnapshots(deps: {
   dir: string;
-  hub: Pick<LightsHub, 'drivers' | 'showLook' | 'cancelAll'>;
+  hub: Pick<LightsHub, 'drivers' | 'showLook' | 'cancelAll' | 'paused'>;
   log: Logger;
   sessionEnd: () => SessionEndAction;
   /** The session the follower is on now and whether any is live (a snapshot left by a stopped run). */
@@ -77,50 +85,26 @@ export function createRoomSnapshots(deps: {
       // A session that ended while this companion was away: its room first.
       await end(snapshot.sessionKey, deps.sessionEnd());
     }
-    snapshot ??= { sessionKey, takenAt: new Date().toISOString(), lights: {} };
-    const taking = snapshot;
-    await Promise.all(
-      hub.drivers().map(async ({ provider, driver, driven }) => {
-        const unread = driven.filter((id) => !(keyOf(provider, id) in taking.lights));
-        if (unread.length === 0) return;
-        if (!hasRoomState(driver)) {
-          for (const id of unread)
-            taking.lights[keyOf(provider, id)] = { readable: false, reason: 'This light cannot be read' };
-          return;
-        }
-        const read = await driver.readStates(unread).catch(() => ({}));
-        for (const [id, saved] of Object.entries(read)) taking.lights[keyOf(provider, id)] = saved;
-      }),
-    );
+    if (snapshot) {
+      // Kept by a run that stopped mid-session: its lights may show the session's flags by now, so
+      // none is read again (a light it could not read stays left as it is).
+      log.info(`Room: the lights read before session ${sessionKey}'s first flag are still kept`);
+      return;
+    }
+    const taking: RoomSnapshot = { sessionKey, takenAt: new Date().toISOString(), lights: {} };
+    snapshot = taking;
+    await readRoom(hub, taking.lights);
     if (snapshot !== taking) return;
     save();
-    log.info(`Room: ${Object.keys(taking.lights).length} lights read before the session's first flag`);
+    const unread = Object.values(taking.lights).filter((saved) => !saved.readable).length;
+    log.info(
+      `Room: ${Object.keys(taking.lights).length - unread} lights read before the session's first flag` +
+        (unread > 0 ? `; ${unread} left as they are when it ends (cannot be read)` : ''),
+    );
   }
 
   async function restore(): Promise<void> {
-    if (!snapshot) return;
-    const lights = snapshot.lights;
-    const report = { restored: 0, left: [] as { light: string; reason: string }[] };
-    await Promise.all(
-      hub.drivers().map(async ({ provider, driver }) => {
-        const saved: SavedStates = {};
-        for (const [key, state] of Object.entries(lights))
-          if (key.startsWith(`${provider}:`)) saved[key.slice(provider.length + 1)] = state;
-        if (Object.keys(saved).length === 0 || !hasRoomState(driver)) return;
-        driver.cancelPending();
-        const done = await driver.restoreStates(saved);
-        report.restored += done.restored.length;
-        for (const left of done.left)
-          report.left.push({ light: keyOf(provider, left.id), reason: left.reason });
-      }),
-    );
-    last = { at: new Date().toISOString(), ...report };
-    log.info(
-      `Room: ${report.restored} lights given back as they were` +
-        (report.left.length > 0
-          ? `; left as they are: ${report.left.map((l) => `${l.light} (${l.reason})`).join(', ')}`
-          : ''),
-    );
+    if (snapshot) last = await giveBack(hub, snapshot.lights, log);
   }
 
   async function end(sessionKey: number, action: SessionEndAction): Promise<void> {
@@ -191,4 +175,85 @@ export function createRoomSnapshots(deps: {
       if (orphanTimer) clearTimeout(orphanTimer);
     },
   };
+}
+
+/**
+ * Reads every driven light into `lights`, trying those that do not answer again until
+ * ROOM_READ_WITHIN_MS (the first flag waits for this); one still unread then is kept as one that
+ * cannot be read, so it is never read later, once the session's flags have changed it.
+ */
+async function readRoom(hub: Pick<LightsHub, 'drivers'>, lights: RoomSnapshot['lights']): Promise<void> {
+  const until = Date.now() + ROOM_READ_WITHIN_MS;
+  for (;;) {
+    let missing = 0;
+    await Promise.all(
+      hub.drivers().map(async ({ provider, driver, driven }) => {
+        const unread = driven.filter((id) => !(keyOf(provider, id) in lights));
+        if (unread.length === 0) return;
+        if (!hasRoomState(driver)) {
+          for (const id of unread) lights[keyOf(provider, id)] = { readable: false, reason: CANNOT_BE_READ };
+          return;
+        }
+        const read = await driver.readStates(unread).catch(() => ({}));
+        for (const [id, saved] of Object.entries(read)) lights[keyOf(provider, id)] = saved;
+        missing += unread.filter((id) => !(id in read)).length;
+      }),
+    );
+    if (missing === 0) return;
+    if (Date.now() + ROOM_READ_RETRY_MS > until) break;
+    await new Promise((resolve) => setTimeout(resolve, ROOM_READ_RETRY_MS));
+  }
+  for (const { provider, driven } of hub.drivers())
+    for (const id of driven)
+      if (!(keyOf(provider, id) in lights))
+        lights[keyOf(provider, id)] = { readable: false, reason: NOT_ANSWERING };
+}
+
+/**
+ * Puts each saved light back through the driver that drives it now (a brand may have several: one
+ * per Hue bridge, one per Nanoleaf controller); what was given back and what was left, with why.
+ */
+async function giveBack(
+  hub: Pick<LightsHub, 'drivers' | 'paused'>,
+  lights: RoomSnapshot['lights'],
+  log: Logger,
+): Promise<NonNullable<RoomView['last']>> {
+  const report = { restored: 0, left: [] as { light: string; reason: string }[] };
+  if (hub.paused()) {
+    for (const light of Object.keys(lights)) report.left.push({ light, reason: 'The lights are paused' });
+  } else {
+    const given = new Set<string>();
+    await Promise.all(
+      hub.drivers().map(async ({ provider, driver, driven }) => {
+        const saved: SavedStates = {};
+        for (const id of driven) {
+          const state = lights[keyOf(provider, id)];
+          if (!state) continue;
+          saved[id] = state;
+          given.add(keyOf(provider, id));
+        }
+        if (Object.keys(saved).length === 0) return;
+        if (!hasRoomState(driver)) {
+          for (const id of Object.keys(saved))
+            report.left.push({ light: keyOf(provider, id), reason: CANNOT_BE_READ });
+          return;
+        }
+        driver.cancelPending();
+        const done = await driver.restoreStates(saved);
+        report.restored += done.restored.length;
+        for (const left of done.left)
+          report.left.push({ light: keyOf(provider, left.id), reason: left.reason });
+      }),
+    );
+    for (const [light, state] of Object.entries(lights))
+      if (!given.has(light))
+        report.left.push({ light, reason: state.readable ? 'Not found or not answering now' : state.reason });
+  }
+  log.info(
+    `Room: ${report.restored} lights given back as they were` +
+      (report.left.length > 0
+        ? `; left as they are: ${report.left.map((l) => `${l.light} (${l.reason})`).join(', ')}`
+        : ''),
+  );
+  return { at: new Date().toISOString(), ...report };
 }

@@ -46,13 +46,18 @@ export class ReplayPublisher {
     const speed = o.speed ?? this.defaultSpeed;
     if (!Number.isFinite(speed) || speed < 0) throw new Error('speed must be a number ≥ 0');
     const key = this.nextKey++;
+    // Placed at a position and paused: played up to it at speed 1, then paused there (speed 0
+    // alone would leave it at the recording's start).
+    const pausedAt = speed === 0 && o.positionMinutes !== undefined && o.startedAt === undefined;
+    const now = this.now();
     const replay = new Replay(
       bundle,
       o.sessionKey ?? key,
       o.meetingKey ?? key,
-      resolveStart(o, this.now(), speed),
-      speed,
+      resolveStart(o, now, pausedAt ? 1 : speed),
+      pausedAt ? 1 : speed,
     );
+    if (pausedAt) replay.setSpeed(0, now);
     // What showed before the replay was set up happened "in the past": it is in REST, never pushed.
     replay.published = replay.visibleCount(this.now());
     this.replays.push(replay);

@@ -102,6 +102,18 @@ describe('a recorded session replayed as live', () => {
     expect(rows[1]?.date).toBe(formatOpenF1Date(START));
   });
 
+  test('positionMinutes with speed 0 places the replay there, paused, until it is resumed', async () => {
+    sim.control.replay({ fixture: DEMO_REPLAY_FIXTURE, positionMinutes: GREEN_OFFSET_MS / 60_000, speed: 0 });
+    const paused = await live();
+    expect(paused.map((r) => r.message)).toEqual([
+      'AIR TEMPERATURE 2 HOURS BEFORE THE RACE =  29 DEGREES',
+      'GREEN LIGHT - PIT EXIT OPEN',
+    ]);
+    t += 3_600_000;
+    expect(await live()).toEqual(paused);
+    expect(sim.control.replays()[0]?.positionMs).toBe(GREEN_OFFSET_MS);
+  });
+
   test('at 20x the session ends twenty times sooner', () => {
     const info = sim.control.replay({ fixture: DEMO_REPLAY_FIXTURE, startedAt: START, speed: 20 });
     expect(info.dateEnd).toBe(formatOpenF1Date(START + Math.ceil(SAUDI_LENGTH_MS / 20)));

@@ -1,0 +1,74 @@
+// The companion's command line in a process of its own (`run --demo` against a demo server), for
+// the tests that kill it with SIGKILL and start it again on the same data folder.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { call, until } from './demo-server.js';
+
+const COMPANION_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+export interface CompanionRun {
+  child: ChildProcess;
+  /** Its status page's JSON (`GET /api/status`). */
+  status(): Promise<Record<string, unknown>>;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+  /** kill -9, and waits until it has gone. */
+  kill(): Promise<void>;
+  /** SIGTERM (SIGKILL after 10 s), and waits until it has gone. */
+  stop(): Promise<void>;
+}
+
+/** Starts `flaglight-companion run --demo` with its status page on `port` and its data in `dataDir`. */
+export function runCompanion(options: { server: string; port: number; dataDir: string }): CompanionRun {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/main.ts',
+      'run',
+      '--demo',
+      '--server',
+      options.server,
+      '--no-browser',
+      '--data-dir',
+      options.dataDir,
+      '--port',
+      String(options.port),
+      '--name',
+      'Living room',
+    ],
+    { cwd: COMPANION_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    output: () => output,
+    async status() {
+      const response = await fetch(`http://127.0.0.1:${options.port}/api/status`);
+      if (!response.ok) throw new Error(`the status page answered ${response.status}`);
+      return (await response.json()) as Record<string, unknown>;
+    },
+    async kill() {
+      if (!gone()) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (gone()) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Links a companion started by `runCompanion` to the account of `session`, as a fan approves its code. */
+export async function linkCompanion(run: CompanionRun, server: string, session: string): Promise<void> {
+  const [, code] = await until(() => /confirm ([A-Z]{4}-[A-Z]{4})/.exec(run.output()), 'the link code');
+  await call(server, 'POST', '/api/device/approve', { code }, session);
+}
