@@ -39,6 +39,7 @@ test('red in a chosen blue at 40 % steady and fastest lap left alone are kept ac
   await red.getByLabel('Red flag: Pick a colour').fill('#1e50ff');
   await red.getByRole('spinbutton', { name: 'Red flag brightness in percent' }).fill('40');
   await red.getByRole('combobox', { name: 'Red flag effect' }).selectOption('steady');
+  await red.getByRole('spinbutton', { name: 'Red flag settle brightness in percent' }).fill('40');
   await card(section, 'Fastest lap')
     .getByRole('checkbox', { name: 'Fastest lap: Leave the lights as they are' })
     .check();
@@ -49,6 +50,7 @@ test('red in a chosen blue at 40 % steady and fastest lap left alone are kept ac
       flags: {
         red: {
           kind: 'show',
+          settleBrightness: 40,
           color: { name: 'blue', hue: 227, saturation: 0.88 },
           brightness: 40,
           effect: { kind: 'steady' },
@@ -56,6 +58,14 @@ test('red in a chosen blue at 40 % steady and fastest lap left alone are kept ac
         fastest_lap: { kind: 'leave' },
       },
     });
+
+  // Try plays it now on the on-screen light (no lights connected: it says so too).
+  await red.getByRole('button', { name: 'Try Red flag' }).click();
+  await expect(section.getByTestId('looks-screen-preview')).toHaveAttribute(
+    'aria-label',
+    'On-screen light: blue, 40%',
+  );
+  await expect(red.getByRole('alert')).toContainText('Lights not connected');
 
   await page.reload();
   const again = await openLooks(page);
