@@ -131,7 +131,9 @@ export async function startDemoServer(options: {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   try {
-    await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 60_000);
+    // Seconds on an idle machine; far longer while the machine's cores are busy (CI runs the static
+    // checks beside the journeys): the journeys that start one give it this long.
+    await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 120_000);
   } catch (error) {
     await endProcess(child, 'SIGKILL');
     throw error;

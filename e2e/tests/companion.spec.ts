@@ -150,6 +150,8 @@ async function status(): Promise<CompanionStatus> {
 /** Free ports and a demo server before the journey; every process it started is ended after it. */
 function useCompanionJourney() {
   test.beforeAll(async () => {
+    // A demo server's start (its TypeScript compiled as it loads) is slow while the CPU is busy.
+    test.setTimeout(150_000);
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-server-'));
     companionDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-data-'));
     [port, lifxPort, huePort, bridgePort, brokerPort] = await Promise.all([
