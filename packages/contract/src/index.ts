@@ -6,6 +6,7 @@ import { hueRoutes } from './routes/hue.js';
 import { liveRoutes, replayRoutes, scheduleRoutes } from './routes/live.js';
 import { metaRoutes } from './routes/meta.js';
 import { preferenceRoutes } from './routes/preferences.js';
+import { roomStateRoutes } from './routes/room-state.js';
 
 export * from './define.js';
 export * from './errors.js';
@@ -20,6 +21,7 @@ export * from './routes/hue.js';
 export * from './routes/live.js';
 export * from './routes/meta.js';
 export * from './routes/preferences.js';
+export * from './routes/room-state.js';
 export * from './strings.js';
 
 /** The whole API, by feature. The server registers exactly these routes; clients call them. */
@@ -37,6 +39,7 @@ export const api = {
   govee: goveeRoutes,
   preferences: preferenceRoutes,
   devices: deviceRoutes,
+  roomState: roomStateRoutes,
 };
 
 export type Api = typeof api;

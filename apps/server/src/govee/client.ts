@@ -49,8 +49,17 @@ export interface GoveeControl {
   value: number;
 }
 
+/** What a device reports of itself (`POST /device/state`): absent fields it did not report. */
+export interface GoveeDeviceState {
+  online: boolean;
+  on?: boolean;
+  brightness?: number;
+  rgb?: number;
+}
+
 export interface GoveeCloudClient {
   readonly timeoutMs: number;
+  state(apiKey: string, target: { sku: string; device: string }): Promise<GoveeResult<GoveeDeviceState>>;
   listDevices(apiKey: string): Promise<GoveeResult<GoveeDevice[]>>;
   control(
     apiKey: string,
@@ -104,6 +113,27 @@ function describe(body: unknown, status: number): string {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   for (const field of ['msg', 'message', 'error']) if (typeof b[field] === 'string') return b[field];
   return `HTTP ${status}`;
+}
+
+/** A state answer's capabilities (`payload.capabilities[{instance, state: {value}}]`), read. */
+function readDeviceState(body: unknown): GoveeDeviceState {
+  const capabilities = (body as { payload?: { capabilities?: unknown } } | null)?.payload?.capabilities;
+  const values = new Map<string, unknown>();
+  if (Array.isArray(capabilities))
+    for (const c of capabilities as { instance?: unknown; state?: { value?: unknown } }[])
+      if (typeof c?.instance === 'string') values.set(c.instance, c.state?.value);
+  const whole = (instance: string) => {
+    const value = values.get(instance);
+    return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+  };
+  const state: GoveeDeviceState = { online: values.get('online') !== false };
+  const power = whole('powerSwitch');
+  if (power !== undefined) state.on = power === 1;
+  const brightness = whole('brightness');
+  if (brightness !== undefined && brightness >= 1 && brightness <= 100) state.brightness = brightness;
+  const rgb = whole('colorRgb');
+  if (rgb !== undefined && rgb >= 0 && rgb <= 0xffffff) state.rgb = rgb;
+  return state;
 }
 
 /**
@@ -191,6 +221,14 @@ export function createGoveeCloudClient(options: GoveeCloudClientOptions): GoveeC
           capabilities: Array.isArray(d.capabilities) ? d.capabilities : [],
         }));
       return { ok: true, value: devices, rate: result.rate };
+    },
+    async state(apiKey, target) {
+      const result = await call(apiKey, 'POST', '/device/state', {
+        requestId: crypto.randomUUID(),
+        payload: { sku: target.sku, device: target.device },
+      });
+      if (!result.ok) return result;
+      return { ok: true, value: readDeviceState(result.value), rate: result.rate };
     },
     async control(apiKey, target, capability) {
       const result = await call(apiKey, 'POST', '/device/control', {

@@ -69,6 +69,17 @@ export async function goveeRoutes(fastify: FastifyInstance, opts: { govee: Govee
     },
   });
 
+  // Reading costs one state call per device; giving back is paced like every other update.
+  app.route({
+    ...fromContract(api.roomState.goveeRead, perUser(GOVEE_COMMANDS_PER_MINUTE)),
+    handler: async (request) => ({ lights: await govee.readStates(userId(request), request.body.lightIds) }),
+  });
+
+  app.route({
+    ...fromContract(api.roomState.goveeRestore, perUser(GOVEE_COMMANDS_PER_MINUTE)),
+    handler: async (request) => govee.restoreStates(userId(request), request.body.lights),
+  });
+
   app.route({
     ...fromContract(api.govee.diagnostics, perUser(GOVEE_DIAGNOSTICS_PER_MINUTE)),
     handler: async (request) => govee.diagnostics(userId(request)),

@@ -1,6 +1,11 @@
 import type { GoveeBudgetMode } from '@flaglight/contract';
 import type { Logger } from 'pino';
-import { GOVEE_COALESCE_MS, GOVEE_PER_DEVICE_PER_MINUTE, type GoveeLook } from './budget.js';
+import {
+  GOVEE_COALESCE_MS,
+  GOVEE_PER_DEVICE_PER_MINUTE,
+  type GoveeKnownState,
+  type GoveeLook,
+} from './budget.js';
 import type { GoveeCloudClient, GoveeControl, GoveeFailureKind, GoveeRateInfo } from './client.js';
 import { createDayBudget, type DayBudget } from './day-budget.js';
 import {
@@ -42,7 +47,15 @@ export const GOVEE_SEND_MESSAGES = {
   unreachable: 'Govee could not be reached: light updates are retried.',
   refused: (name: string, detail: string) => `Govee refused an update for ${name}: ${detail}`,
   budgetUsed: "Today's Govee budget is used up: lights are updated again after it resets (midnight UTC).",
+  notListed: 'Govee does not list this light',
+  offline: 'Govee says this light is offline: it could not be read',
+  unreadable: (detail: string) => `Govee could not read this light: ${detail}`,
 } as const;
+
+/** A device as read before a session: its power, brightness and colour, or why it cannot be read. */
+export type GoveeReadState =
+  | { readable: true; on: boolean; state: GoveeKnownState & { on: boolean } }
+  | { readable: false; reason: string };
 
 interface SendFailure {
   kind: GoveeFailureKind;
@@ -109,6 +122,32 @@ function sendDue(
     link.send(slot, capability);
   }
   return soonest;
+}
+
+/** One device's own state, or why it cannot be read; what it shows becomes what updates are measured against. */
+async function readSlotState(
+  deps: Pick<GoveeSenderDeps, 'client' | 'now'>,
+  apiKey: string,
+  slot: Slot | undefined,
+  day: DayBudget,
+): Promise<GoveeReadState> {
+  if (!slot) return { readable: false, reason: GOVEE_SEND_MESSAGES.notListed };
+  if (day.remaining() <= 0) return { readable: false, reason: GOVEE_SEND_MESSAGES.budgetUsed };
+  const at = deps.now();
+  // Counted like a control call: Govee's minute per device may hold both (the simulator's does).
+  slot.sentAt.push(at);
+  day.countSend(at);
+  const result = await deps.client.state(apiKey, { sku: slot.sku, device: slot.device });
+  day.learn(result.rate);
+  if (!result.ok) return { readable: false, reason: GOVEE_SEND_MESSAGES.unreadable(result.detail) };
+  const { online, on, brightness, rgb } = result.value;
+  if (!online || on === undefined) return { readable: false, reason: GOVEE_SEND_MESSAGES.offline };
+  slot.known = {
+    on,
+    ...(rgb === undefined ? {} : { rgb }),
+    ...(brightness === undefined ? {} : { brightness }),
+  };
+  return { readable: true, on, state: { ...slot.known, on } };
 }
 
 /**
@@ -203,6 +242,22 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
 
   return {
     sealedKey,
+    /** One device's own state (a state call, counted in its minute and the day's budget). */
+    readState: (id: string): Promise<GoveeReadState> => readSlotState(deps, apiKey, slots.get(id), day),
+    /**
+     * Gives each device the look it had (read before the session): replaces anything not yet sent,
+     * and a fastest lap's return to the last flag is cancelled, so the room stays as it was.
+     */
+    restore(looks: readonly { id: string; look: GoveeLook }[]): void {
+      if (restoreTimer) clearTimeout(restoreTimer);
+      restoreTimer = null;
+      lasting = null;
+      for (const { id, look } of looks) {
+        const slot = slots.get(id);
+        if (slot) slot.desired = look;
+      }
+      wake(deps.now() + coalesceMs);
+    },
     get closed() {
       return closed;
     },

@@ -1,4 +1,4 @@
-import type { GoveeDiagnostics, GoveeLightView } from '@flaglight/contract';
+import type { GoveeDiagnostics, GoveeLightView, GoveeSavedState } from '@flaglight/contract';
 import type { EffectFlag } from '@flaglight/core';
 import { HttpError } from '../http/errors.js';
 import { planFlag, toGoveeRgb, type GoveeLook } from './budget.js';
@@ -93,6 +93,24 @@ export function createGoveeService(deps: GoveeServiceDeps) {
       const plan = planFlag(flag, mode, await deps.looksOf?.(userId));
       if (plan.send && plan.look) link.playLook(ids, plan.look, plan.restoreAfterMs);
       return { sent: plan.send, mode, note: plan.note, lights: ids.length };
+    },
+
+    /** "As it was": each device read before a session's first change (one state call each). */
+    readStates: async (userId: string, lightIds: readonly string[]) => {
+      const ids = [...new Set(lightIds)];
+      const link = await connections.target(userId, ids);
+      const read = await Promise.all(ids.map(async (id) => [id, await link.readState(id)] as const));
+      return Object.fromEntries(read);
+    },
+
+    /** Gives the devices back their saved looks, paced like every other update. */
+    restoreStates: async (userId: string, lights: readonly { id: string; state: GoveeSavedState }[]) => {
+      const link = await connections.target(
+        userId,
+        lights.map((light) => light.id),
+      );
+      link.restore(lights.map(({ id, state }) => ({ id, look: { ...state } })));
+      return { restored: lights.map((light) => light.id), left: [] };
     },
 
     diagnostics: async (userId: string): Promise<GoveeDiagnostics> => {

@@ -145,4 +145,14 @@ export async function hueRoutes(fastify: FastifyInstance, opts: HueRoutesOptions
       return { success: true as const, flag, lights: lightIds.length };
     },
   });
+
+  app.route({
+    ...fromContract(api.roomState.hueRead),
+    handler: async (request) => ({ lights: await hue.readStates(userId(request), request.body.lightIds) }),
+  });
+
+  app.route({
+    ...fromContract(api.roomState.hueRestore),
+    handler: async (request) => hue.restoreStates(userId(request), request.body.lights),
+  });
 }

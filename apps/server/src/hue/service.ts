@@ -10,6 +10,7 @@ import { createHueFlagPlayer } from './flag-player.js';
 import { createHueLightsClient } from './lights-client.js';
 import { createHueOAuth } from './oauth.js';
 import { createHueRepository } from './repository.js';
+import { createHueRoomStates } from './room-states.js';
 
 export { HUE_DEVICE_TYPE } from './connection-store.js';
 export type { HueDiagnostics, HueDiagnosticsReason } from './diagnostics.js';
@@ -51,6 +52,7 @@ export function createHueService(deps: HueServiceDeps) {
     logger: deps.logger,
     looksOf: deps.looksOf,
   });
+  const room = createHueRoomStates({ lights, stopFlags: flags.drop });
 
   return {
     configured: deps.client !== undefined,
@@ -70,6 +72,9 @@ export function createHueService(deps: HueServiceDeps) {
       flag: EffectFlag,
       options: { test?: boolean } = {},
     ): Promise<void> => flags.play(userId, lightIds, flag, options),
+    /** "As it was": the lights read before a session's first change, and given back after it. */
+    readStates: room.read,
+    restoreStates: room.restore,
     close: flags.close,
   };
 }
