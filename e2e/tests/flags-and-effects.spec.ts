@@ -59,13 +59,13 @@ test('red in a chosen blue at 40 % steady and fastest lap left alone are kept ac
       },
     });
 
-  // Try plays it now on the on-screen light (no lights connected: it says so too).
+  // Try plays it now on the on-screen light (no smart lights picked: it says so).
   await red.getByRole('button', { name: 'Try Red flag' }).click();
   await expect(section.getByTestId('looks-screen-preview')).toHaveAttribute(
     'aria-label',
     'On-screen light: blue, 40%',
   );
-  await expect(red.getByRole('alert')).toContainText('Lights not connected');
+  await expect(red.getByRole('status')).toContainText('Played on the on-screen light only');
 
   await page.reload();
   const again = await openLooks(page);

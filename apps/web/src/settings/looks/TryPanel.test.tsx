@@ -8,6 +8,7 @@ import { buildPreferencesDocument } from '../../../test/preferences';
 import { renderApp, SCREEN_WAIT } from '../../../test/render-app';
 import { buildUser, seedSession } from '../../../test/users';
 import { LIVE_TEXTS } from '../../live/live-texts';
+import { updateLocalSettings } from '../local-settings';
 import { LOOKS_TEXTS as T } from './looks-texts';
 import { SAMPLE_LENGTH_MS, SAMPLE_STEPS, useSample } from './use-sample';
 
@@ -67,13 +68,19 @@ describe('Try and Play a sample', { timeout: 30_000 }, () => {
     expect(saved).toBeLessThan(routes.indexOf('POST /api/devices/test'));
   });
 
-  test('with no lights at all, Try says so beside the flag', async () => {
+  test('with no smart lights, Try plays on the on-screen light and says so; with the screen unused too, the alert', async () => {
     const api = stubAccount([]);
     const section = await openSection();
     const green = within(section).getByRole('region', { name: 'Green flag' });
     await userEvent.click(within(green).getByRole('button', { name: 'Try Green flag' }));
-    expect(await within(green).findByRole('alert')).toHaveTextContent(LIVE_TEXTS.noLights);
+    // The on-screen light (used by default) played it (the journey sees its colour).
+    expect(await within(green).findByRole('status')).toHaveTextContent(T.tryScreenOnly);
     expect(tests(api)).toEqual([]);
+
+    // Without it, nothing played: the dashboard's alert.
+    updateLocalSettings(fan.email, { screenLight: false });
+    await userEvent.click(within(green).getByRole('button', { name: 'Try Green flag' }));
+    expect(await within(green).findByRole('alert')).toHaveTextContent(LIVE_TEXTS.noLights);
   });
 
   test('Play a sample shows its progress and can be stopped', async () => {

@@ -1,11 +1,13 @@
 import type { EffectFlag } from '@flaglight/core';
 import { Play, Square } from 'lucide-react';
 import { Link } from 'react-router';
+import { useAuth } from '../../auth/auth-context';
 import { useCompanionList } from '../../companion/use-companions';
 import { flagLabel } from '../../live/display-flag';
 import { LIVE_TEXTS } from '../../live/live-texts';
 import type { TestResult } from '../../live/use-test-flag';
 import { buttonClass } from '../../ui/button-styles';
+import { useLocalSettings } from '../local-settings';
 import { FLAG_NAMES, LOOKS_TEXTS as T } from './looks-texts';
 import { SAMPLE_STEPS, type SampleState } from './use-sample';
 
@@ -26,16 +28,24 @@ export function TryButton({ flag, onTry }: { flag: EffectFlag; onTry: (flag: Eff
 
 /** What the latest Try did, in the words of the dashboard's "Test your lights". */
 export function TryResultLine({ result }: { result: TestResult | null }) {
+  const { user } = useAuth();
+  const [settings] = useLocalSettings(user?.email);
   if (!result) return null;
-  if (result.kind === 'none')
+  if (result.kind === 'none') {
+    // The on-screen light played it (when it is used): only the smart lights are missing.
+    const screenOnly = settings.screenLight;
     return (
-      <p role="alert" className="text-caption text-danger">
-        {LIVE_TEXTS.noLights} {T.tryNoLights}{' '}
+      <p
+        role={screenOnly ? 'status' : 'alert'}
+        className={`text-caption ${screenOnly ? 'text-ink-300' : 'text-danger'}`}
+      >
+        {screenOnly ? T.tryScreenOnly : `${LIVE_TEXTS.noLights} ${T.tryNoLights}`}{' '}
         <Link to="/dashboard" className="font-semibold text-accent underline">
           {T.openDashboard}
         </Link>
       </p>
     );
+  }
   if (result.kind === 'refused')
     return (
       <p role="alert" className="text-caption text-danger">

@@ -99,7 +99,8 @@ export const LOOKS_TEXTS = {
   capHelp: 'No look goes brighter. For night races.',
   try: 'Try',
   tryLabel: (flag: string) => `Try ${flag}`,
-  tryNoLights: 'Connect and pick lights on the dashboard; the on-screen light shows there too.',
+  tryNoLights: 'Connect your lights in Settings, then pick them on the dashboard.',
+  tryScreenOnly: 'Played on the on-screen light only: no smart lights are picked yet.',
   openDashboard: 'Open the dashboard',
   preview: 'Try your looks',
   sampleHelp:
