@@ -65,6 +65,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
   <section class="wide">
     <h2>Lights on this network</h2>
     <div id="lights"></div>
+    <p id="room-last" class="muted" role="status" hidden></p>
     <p id="govee-advice" class="warn" role="status" hidden></p>
     <div class="row" style="margin-top:10px">
       <button type="button" id="rescan">Search again</button>
@@ -179,8 +180,12 @@ function render(s) {
   if (lights.length === 0) {
     $('lights').replaceChildren(el('p', { className: 'muted', textContent: 'No lights found yet. LIFX bulbs on this network are found by themselves; pair a Hue bridge or a Nanoleaf controller below.' }));
   } else {
+    const unread = roomUnread(s.room);
     const rows = lights.map((l) => el('tr', {}, [
-      el('td', {}, [el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), iso(l.label)])]),
+      el('td', {}, [
+        el('span', { className: 'flag' }, [el('span', { className: 'swatch', style: 'background:' + (l.lastColor ? l.lastColor.css : '#333') }), iso(l.label)]),
+        ...(unread.has(l.provider + ':' + l.id) ? [el('div', { className: 'warn room-unread', textContent: unread.get(l.provider + ':' + l.id) + ', so it is left as it is when the session ends.' })] : []),
+      ]),
       el('td', { textContent: BRANDS[l.provider] || l.provider }),
       el('td', { textContent: l.reachable ? 'reachable' : 'not answering', className: l.reachable ? '' : 'warn' }),
       el('td', { textContent: l.driven ? 'follows the flags' : 'not selected', className: l.driven ? '' : 'muted' }),
@@ -188,6 +193,9 @@ function render(s) {
     ]));
     $('lights').replaceChildren(el('table', {}, [el('thead', {}, [el('tr', {}, ['Light', 'Brand', 'Network', 'Flags', 'Last colour'].map((h) => el('th', { textContent: h })))]), el('tbody', {}, rows)]));
   }
+  const roomLast = roomLastLine(s.room, lights);
+  $('room-last').hidden = !roomLast;
+  $('room-last').replaceChildren(...(roomLast ? [iso(roomLast)] : []));
   // Govee devices stay silent until "LAN Control" is on in the Govee Home app: say so when a scan finds none.
   const govee = s.govee || {};
   const goveeNote = govee.error || govee.advice || '';
@@ -203,6 +211,20 @@ function render(s) {
   renderHomeAssistant(s.homeAssistant);
   renderUpdates(s.updates);
   $('log').replaceChildren(...(s.log || []).slice().reverse().map((e) => el('div', { className: e.level === 'info' ? '' : e.level }, [e.at.slice(11, 19) + '  ', iso(e.message)])));
+}
+
+// "As it was": the lights the session's end leaves as they are (by provider:id, with why), and
+// what the last give-back did, in one line.
+function roomUnread(room) {
+  return new Map(((room && room.unreadable) || []).map((u) => [u.provider + ':' + u.id, u.reason]));
+}
+function roomLastLine(room, lights) {
+  const last = room && room.last;
+  if (!last) return '';
+  const names = new Map(lights.map((l) => [l.provider + ':' + l.id, l.label]));
+  const left = last.left.map((l) => (names.get(l.light) || l.light) + ' (' + l.reason + ')');
+  return 'Room given back at ' + last.at.slice(11, 19) + ': ' + last.restored + (last.restored === 1 ? ' light' : ' lights') + ' as they were' +
+    (left.length ? '; left as they are: ' + left.join(', ') : '') + '.';
 }
 
 async function refresh() {

@@ -15,6 +15,7 @@ import {
   type DemoServer,
 } from '../../test/demo-server.js';
 import { describeRoom, lookChanges, readRoomLooks, type RoomLooks } from '../../test/room-lights.js';
+import { renderStatusPage } from '../../test/status-page-dom.js';
 import type { Companion } from '../companion.js';
 import { ROOM_SNAPSHOT_FILE } from './room-file.js';
 import type { RoomView } from './room-snapshot.js';
@@ -189,6 +190,9 @@ describe('the room when the session ends', () => {
     expect(room.last?.restored).toBe(before.size);
     expect(room.sessionKey).toBeNull();
     expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
+    expect(renderStatusPage(running.status())('room-last').textContent).toMatch(
+      /^Room given back at \d\d:\d\d:\d\d: 24 lights as they were\.$/,
+    );
     // What the race still says after its chequered flag no longer reaches the lights.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(lookChanges(before, await readRoomLooks(server.url))).toEqual([]);

@@ -161,20 +161,29 @@ export function createRoomSnapshots(deps: {
       endTimer = setTimeout(() => void end(sessionKey, deps.sessionEnd()), SESSION_END_AFTER_CHEQUERED_MS);
       endTimer.unref();
     },
-    view: () => ({
-      sessionKey: snapshot?.sessionKey ?? null,
-      unreadable: Object.entries(snapshot?.lights ?? {}).flatMap(([key, saved]) => {
-        if (saved.readable) return [];
-        const at = key.indexOf(':');
-        return [{ provider: key.slice(0, at), id: key.slice(at + 1), reason: saved.reason }];
-      }),
-      last,
-    }),
+    view: () => ({ sessionKey: snapshot?.sessionKey ?? null, unreadable: unreadable(hub, snapshot), last }),
     close() {
       if (endTimer) clearTimeout(endTimer);
       if (orphanTimer) clearTimeout(orphanTimer);
     },
   };
+}
+
+/**
+ * The lights "as it was" leaves as they are: those of a brand that cannot be read (known before any
+ * session), and those the session's snapshot could not read.
+ */
+function unreadable(hub: Pick<LightsHub, 'drivers'>, snapshot: RoomSnapshot | null): RoomView['unreadable'] {
+  const found = new Map<string, RoomView['unreadable'][number]>();
+  for (const { provider, driver, driven } of hub.drivers())
+    if (!hasRoomState(driver))
+      for (const id of driven) found.set(keyOf(provider, id), { provider, id, reason: CANNOT_BE_READ });
+  for (const [key, saved] of Object.entries(snapshot?.lights ?? {})) {
+    if (saved.readable) continue;
+    const at = key.indexOf(':');
+    found.set(key, { provider: key.slice(0, at), id: key.slice(at + 1), reason: saved.reason });
+  }
+  return [...found.values()];
 }
 
 /**
