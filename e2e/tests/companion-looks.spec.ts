@@ -199,10 +199,23 @@ test.describe('the companion plays the account looks', () => {
     expect(await shown()).toBe(before);
 
     // Only races followed: the demo's practice drives no LAN light, and the status page says why.
-    await putPreferences((preferences) => ({
-      ...preferences,
-      lightFollow: { ...presets.DEFAULT_LIGHT_FOLLOW, sessions: ['race'] },
-    }));
+    // Green becomes a dim white, so the practice's green would not look like the race's; with the
+    // broadcast delay off, a practice flag that got through would show at once.
+    const dimWhite = {
+      ...blueRed,
+      color: { name: 'white', hue: 0, saturation: 0 },
+      brightness: 30,
+      settleBrightness: 30,
+    };
+    await putPreferences((preferences) => {
+      const looks = preferences.looks as typeof presets.TRACKSIDE;
+      return {
+        ...preferences,
+        delay: { ...(preferences.delay as object), enabled: false },
+        looks: { ...looks, flags: { ...looks.flags, green: dimWhite } },
+        lightFollow: { ...presets.DEFAULT_LIGHT_FOLLOW, sessions: ['race'] },
+      };
+    });
     const quiet = await shown();
     await setDemoRace(base, PRACTICE_FIXTURE, 0, 30);
     await waitFor(
@@ -212,7 +225,7 @@ test.describe('the companion plays the account looks', () => {
       60_000,
       context,
     );
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await shown()).toBe(quiet);
   });
 });
