@@ -2,17 +2,20 @@ import { PutPreferencesBodySchema, exportLooksFile, type Preferences } from '@fl
 import { CALM, NIGHT_RACE, TRACKSIDE } from '@flaglight/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes } from '../../../test/lights';
 import { buildPreferencesDocument } from '../../../test/preferences';
 import { renderApp, SCREEN_WAIT } from '../../../test/render-app';
 import { buildUser, seedSession } from '../../../test/users';
+import { loadSettingsPage } from '../../routing/lazy-screens';
 import { downloadLooksFile, looksFileName, readLooksFile } from './looks-file-io';
 import { LOOKS_TEXTS as T } from './looks-texts';
 
 const fan = buildUser({ plan: 'lifetime' });
 
+// Settings is a lazy screen: its first import can take seconds on a busy machine.
+beforeAll(() => loadSettingsPage(), 60_000);
 beforeEach(() => seedSession(fan));
 afterEach(() => {
   vi.restoreAllMocks();

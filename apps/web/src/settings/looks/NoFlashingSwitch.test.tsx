@@ -25,7 +25,7 @@ test('once LIFX is connected, No flashing is offered beside it and is the same s
   await waitFor(() => expect(connect).toBeEnabled());
   fireEvent.click(connect);
   const lifx = screen.getByRole('region', { name: 'LIFX Connection' });
-  const beside = await within(lifx).findByRole('switch', { name: T.noFlashing }, { timeout: 5000 });
+  const beside = await within(lifx).findByRole('switch', { name: T.noFlashing }, { timeout: 15_000 });
   expect(beside).not.toBeChecked();
   expect(within(lifx).getByRole('link', { name: T.moreLooks })).toHaveAttribute(
     'href',
@@ -44,4 +44,4 @@ test('once LIFX is connected, No flashing is offered beside it and is the same s
   fireEvent.click(inSection);
   expect(beside).not.toBeChecked();
   expect(readLocalSettings(FAN_EMAIL).looks?.noFlashing).toBe(false);
-});
+}, 30_000);

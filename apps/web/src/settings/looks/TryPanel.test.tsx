@@ -1,6 +1,6 @@
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { companion } from '../../../test/companions';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes } from '../../../test/lights';
@@ -8,12 +8,15 @@ import { buildPreferencesDocument } from '../../../test/preferences';
 import { renderApp, SCREEN_WAIT } from '../../../test/render-app';
 import { buildUser, seedSession } from '../../../test/users';
 import { LIVE_TEXTS } from '../../live/live-texts';
+import { loadSettingsPage } from '../../routing/lazy-screens';
 import { updateLocalSettings } from '../local-settings';
 import { LOOKS_TEXTS as T } from './looks-texts';
 import { SAMPLE_LENGTH_MS, SAMPLE_STEPS, useSample } from './use-sample';
 
 const fan = buildUser({ plan: 'lifetime' });
 
+// Settings is a lazy screen: its first import can take seconds on a busy machine.
+beforeAll(() => loadSettingsPage(), 60_000);
 beforeEach(() => seedSession(fan));
 afterEach(() => {
   vi.useRealTimers();
