@@ -18,7 +18,7 @@ import { describeRoom, lookChanges, readRoomLooks, type RoomLooks } from '../../
 import { renderStatusPage } from '../../test/status-page-dom.js';
 import type { Companion } from '../companion.js';
 import { ROOM_SNAPSHOT_FILE } from './room-file.js';
-import type { RoomView } from './room-snapshot.js';
+import { SESSION_END_AFTER_CHEQUERED_MS, type RoomView } from './room-snapshot.js';
 
 /**
  * "Give the room back": the real server in demo mode (its own process) replays the end of a race;
@@ -30,9 +30,13 @@ import type { RoomView } from './room-snapshot.js';
 const DEMO_FIXTURE = '2025-mexico-city-race';
 /** Minutes into the recording: green (track clear at 140.93), the chequered flag 13 s later at speed 1 (141.22). */
 const BEFORE_CHEQUERED_MINUTES = 141.0;
+const CHEQUERED_MINUTES = 141.22;
 /** The race once resumed: the chequered flag in about a second. */
 const FAST = 10;
-/** "Back as it was within 5 s" of the session's end: here, of the chequered flag reaching the lights. */
+/**
+ * "Back as it was within 5 s" of the session's end: for a race, the end of the chequered flag's
+ * flash (SESSION_END_AFTER_CHEQUERED_MS after it reached the lights, decision 050).
+ */
 const GIVEN_BACK_WITHIN_MS = 5_000;
 
 // A server per test: the server keeps the live session it found a while (30 s), and each test's
@@ -170,7 +174,8 @@ describe('the room when the session ends', () => {
   test('"as it was": after the chequered flag every light of every brand is back as it was within 5 s', async () => {
     const { running, dir, before } = await followBeforeChequered('as-it-was');
     const chequeredAt = await playChequered(running);
-    const outcome = await waitUntilGivenBack(before, chequeredAt + GIVEN_BACK_WITHIN_MS + 5_000 - Date.now());
+    const endedAt = chequeredAt + SESSION_END_AFTER_CHEQUERED_MS;
+    const outcome = await waitUntilGivenBack(before, endedAt + GIVEN_BACK_WITHIN_MS + 5_000 - Date.now());
     if ('left' in outcome) {
       console.info(
         running.log
@@ -181,9 +186,11 @@ describe('the room when the session ends', () => {
       console.info(JSON.stringify(statusOf(running).room));
     }
     expect(outcome).toEqual({ at: expect.any(Number) });
-    const tookMs = (outcome as { at: number }).at - chequeredAt;
-    console.info(`room given back ${tookMs} ms after the chequered flag reached the lights`);
-    expect(tookMs).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
+    const at = (outcome as { at: number }).at;
+    console.info(
+      `room given back ${at - chequeredAt} ms after the chequered flag reached the lights, ${at - endedAt} ms after the session's end`,
+    );
+    expect(at - endedAt).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
 
     const room = statusOf(running).room;
     expect(room.last?.left).toEqual([]);
@@ -222,7 +229,12 @@ describe('the room when the session ends', () => {
     // Mid-session, the companion is killed; the race ends while it is away.
     await first.kill();
     await setDemoRaceSpeed(server.url, FAST);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await until(async () => {
+      const [replay] = (await call(server.url, 'GET', '/sims/openf1/_control/replays')) as {
+        positionMs: number;
+      }[];
+      return replay && replay.positionMs > CHEQUERED_MINUTES * 60_000;
+    }, 'the chequered flag to show while the companion is away');
     expect(lookChanges(before, await readRoomLooks(server.url)).length).toBeGreaterThan(0);
 
     const again = runCompanion({ server: server.url, port, dataDir: dir });
@@ -250,9 +262,10 @@ describe('the room when the session ends', () => {
         return [...now.values()].every((look) => /"on":false|"state":"off"/.test(look)) ? Date.now() : null;
       },
       'every light off',
-      { ms: GIVEN_BACK_WITHIN_MS + 5_000 },
+      { ms: SESSION_END_AFTER_CHEQUERED_MS + GIVEN_BACK_WITHIN_MS + 5_000 },
     );
-    expect(allOff - chequeredAt).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
+    console.info(`every light off ${allOff - chequeredAt} ms after the chequered flag reached the lights`);
+    expect(allOff - chequeredAt - SESSION_END_AFTER_CHEQUERED_MS).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
     expect((await readRoomLooks(server.url)).size).toBe(before.size);
     expect(statusOf(running).room).toMatchObject({ sessionKey: null, last: null });
     expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);

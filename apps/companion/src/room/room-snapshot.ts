@@ -50,6 +50,8 @@ const keyOf = (provider: string, id: string) => `${provider}:${id}`;
 const CANNOT_BE_READ = 'This light cannot be read';
 /** Why a light that did not answer the read before the session's first flag is left as it is. */
 const NOT_ANSWERING = "This light did not answer before the session's first flag";
+/** At the session's end, lights not found again yet are waited for this long (after a restart). */
+const ROOM_FIND_WAIT_MS = 10_000;
 /** Lights that do not answer the read are tried again this often… */
 const ROOM_READ_RETRY_MS = 500;
 /** …until this long after the first try (under the first flag's BEFORE_FIRST_CHANGE_WAIT_MS). */
@@ -67,6 +69,7 @@ export function createRoomSnapshots(deps: {
   let snapshot: RoomSnapshot | null = readRoomSnapshot(dir);
   let last: RoomView['last'] = null;
   let endTimer: NodeJS.Timeout | null = null;
+  let endingNow: RoomSnapshot | null = null;
   let orphanTimer: NodeJS.Timeout | null = null;
 
   const save = () => {
@@ -103,23 +106,25 @@ export function createRoomSnapshots(deps: {
     );
   }
 
-  async function restore(): Promise<void> {
-    if (snapshot) last = await giveBack(hub, snapshot.lights, log);
-  }
-
   async function end(sessionKey: number, action: SessionEndAction): Promise<void> {
-    if (!snapshot || snapshot.sessionKey !== sessionKey) return;
+    const ending = snapshot;
+    // The chequered flag's timer and the follower may both say the session ended: once is enough.
+    if (!ending || ending.sessionKey !== sessionKey || endingNow === ending) return;
+    endingNow = ending;
     if (endTimer) clearTimeout(endTimer);
     endTimer = null;
     if (action === 'as-it-was') {
       hub.cancelAll();
-      await restore();
+      await lightsFound(hub, ending.lights);
+      last = await giveBack(hub, ending.lights, log);
     } else if (action === 'off') {
       log.info('Room: the session ended, the lights go off');
       hub.showLook({ color: { name: 'off', hue: 0, saturation: 0, off: true }, brightness: 0 }, 0);
     }
-    snapshot = null;
-    save();
+    if (snapshot === ending) {
+      snapshot = null;
+      save();
+    }
   }
 
   /** A snapshot a stopped run left: given back once its session is no longer the live one. */
@@ -152,7 +157,7 @@ export function createRoomSnapshots(deps: {
     take,
     sessionEnded: end,
     async giveBack(sessionKey) {
-      if (snapshot?.sessionKey === sessionKey) await restore();
+      if (snapshot?.sessionKey === sessionKey) last = await giveBack(hub, snapshot.lights, log);
     },
     flagPlayed(state, sessionKey, kind) {
       if (state !== 'checkered' || !snapshot || snapshot.sessionKey !== sessionKey) return;
@@ -184,6 +189,23 @@ function unreadable(hub: Pick<LightsHub, 'drivers'>, snapshot: RoomSnapshot | nu
     found.set(key, { provider: key.slice(0, at), id: key.slice(at + 1), reason: saved.reason });
   }
   return [...found.values()];
+}
+
+/**
+ * Waits until every light of the snapshot is driven again, at most ROOM_FIND_WAIT_MS: a run started
+ * after a crash finds its lights one brand after another, and a light not found yet is left.
+ */
+async function lightsFound(
+  hub: Pick<LightsHub, 'drivers' | 'paused'>,
+  lights: RoomSnapshot['lights'],
+): Promise<void> {
+  const wanted = Object.entries(lights).flatMap(([key, saved]) => (saved.readable ? [key] : []));
+  const until = Date.now() + ROOM_FIND_WAIT_MS;
+  while (!hub.paused() && Date.now() < until) {
+    const driven = new Set(hub.drivers().flatMap((d) => d.driven.map((id) => keyOf(d.provider, id))));
+    if (wanted.every((key) => driven.has(key))) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /**
