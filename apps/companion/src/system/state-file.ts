@@ -50,6 +50,10 @@ export const CompanionStateSchema = z.object({
     .object({
       auto: z.boolean().default(true),
       failed: z.array(z.string()).default([]),
+      /** Versions the fan stepped back from by hand (for an older one): not installed again by themselves. */
+      declined: z.array(z.string()).optional(),
+      /** The channel followed: stable (default) or beta. */
+      channel: z.enum(['stable', 'beta']).optional(),
       note: z.string().optional(),
       /** Written before the new version starts; that version takes it as its own at start. */
       pending: z

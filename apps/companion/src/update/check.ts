@@ -35,6 +35,8 @@ export interface CheckInput {
   now: Date;
   /** Versions that failed and were rolled back: never installed again by themselves. */
   failed: readonly string[];
+  /** Versions the fan stepped back from by hand: not installed again by themselves either. */
+  declined?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -44,8 +46,9 @@ export type CheckResult =
   | { kind: 'refused'; manifest: Manifest | null; message: string }
   | { kind: 'available'; manifest: Manifest; file: ManifestFile; url: string; message: string };
 
-export function manifestUrl(server: string): string {
-  return `${server.replace(/\/+$/, '')}/api/downloads/companion-manifest`;
+/** The channel's manifest: `companion-manifest` (stable) or `companion-manifest-beta`. */
+export function manifestUrl(server: string, channel: 'stable' | 'beta' = 'stable'): string {
+  return `${server.replace(/\/+$/, '')}/api/downloads/companion-manifest${channel === 'beta' ? '-beta' : ''}`;
 }
 
 /** https, or http to this computer (demo, tests): a download in the clear could be swapped on the way. */
@@ -60,46 +63,84 @@ export function isAllowedUpdateUrl(address: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(address));
 }
 
-/** Fetches and verifies the manifest, then says whether it offers this computer a newer build. */
+/**
+ * Fetches and verifies the chosen channel's manifest, then says whether it offers this computer a
+ * newer build. On beta both manifests are read: a stable release newer than the last beta is offered
+ * too. On stable only the stable one, and a beta manifest found there is never installed.
+ */
 export async function checkForUpdate(input: CheckInput): Promise<CheckResult> {
-  const address = manifestUrl(input.server);
+  const stable = await checkManifestAt(manifestUrl(input.server, 'stable'), input);
+  if (input.channel !== 'beta') return stable;
+  const beta = await checkManifestAt(manifestUrl(input.server, 'beta'), input);
+  if (stable.kind === 'available' && beta.kind === 'available')
+    return compareVersions(stable.manifest.version, beta.manifest.version) >= 0 ? stable : beta;
+  if (stable.kind === 'available') return stable;
+  // No beta manifest on the server: what the stable one said.
+  return beta.kind === 'none' && stable.kind !== 'none' ? stable : beta;
+}
+
+/** The envelope at `address` (JSON), or the result that says why there is none. */
+export async function fetchSigned(
+  address: string,
+  limit: number,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; envelope: unknown } | { ok: false; result: CheckResult }> {
   if (!isAllowedUpdateUrl(address))
-    return { kind: 'refused', manifest: null, message: UPDATE_MESSAGES.notHttps };
+    return { ok: false, result: { kind: 'refused', manifest: null, message: UPDATE_MESSAGES.notHttps } };
   let response: http.IncomingMessage;
   try {
     response = await httpGet(address, {
       headers: { accept: 'application/json' },
-      signal: input.signal ?? AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      signal: signal ?? AbortSignal.timeout(CHECK_TIMEOUT_MS),
     });
   } catch {
-    return { kind: 'none', message: 'Could not reach the server to check for updates; trying again later.' };
+    const message = 'Could not reach the server to check for updates; trying again later.';
+    return { ok: false, result: { kind: 'none', message } };
   }
   const status = response.statusCode ?? 0;
   if (status !== 200) {
     response.destroy();
-    return status === 404
-      ? { kind: 'none', message: 'The server offers no update information.' }
-      : { kind: 'none', message: `The update check failed (HTTP ${status}); trying again later.` };
+    const message =
+      status === 404
+        ? 'The server offers no update information.'
+        : `The update check failed (HTTP ${status}); trying again later.`;
+    return { ok: false, result: { kind: 'none', message } };
   }
-  const text = await readText(response, MAX_MANIFEST_BYTES).catch(() => null);
-  let envelope: unknown = null;
+  const text = await readText(response, limit).catch(() => null);
   try {
-    envelope = text === null ? null : JSON.parse(text);
+    return { ok: true, envelope: text === null ? null : JSON.parse(text) };
   } catch {
-    // Judged below as malformed.
+    // Judged by the caller as malformed.
+    return { ok: true, envelope: null };
   }
-  const verified = verifyManifest(envelope, input.trustedKeys);
-  if (!verified.ok) {
-    const message = verified.reason.startsWith('The update is not signed')
-      ? UPDATE_MESSAGES.notSigned
-      : `Update refused: ${verified.reason[0]!.toLowerCase()}${verified.reason.slice(1)}`;
-    return { kind: 'refused', manifest: null, message };
-  }
+}
+
+/** The refusal of an envelope whose signature did not verify. */
+export function notVerified(reason: string): CheckResult {
+  const message = reason.startsWith('The update is not signed')
+    ? UPDATE_MESSAGES.notSigned
+    : `Update refused: ${reason[0]!.toLowerCase()}${reason.slice(1)}`;
+  return { kind: 'refused', manifest: null, message };
+}
+
+async function checkManifestAt(address: string, input: CheckInput): Promise<CheckResult> {
+  const fetched = await fetchSigned(address, MAX_MANIFEST_BYTES, input.signal);
+  if (!fetched.ok) return fetched.result;
+  const verified = verifyManifest(fetched.envelope, input.trustedKeys);
+  if (!verified.ok) return notVerified(verified.reason);
   return judgeManifest(verified.manifest, address, input);
 }
 
-/** The checks on a manifest whose signature verified. */
-export function judgeManifest(manifest: Manifest, address: string, input: CheckInput): CheckResult {
+/**
+ * The checks on a manifest whose signature verified. `olderAllowed` names the one older version the
+ * fan picked by hand and confirmed on the status page; every other check still applies to it.
+ */
+export function judgeManifest(
+  manifest: Manifest,
+  address: string,
+  input: CheckInput,
+  olderAllowed?: string,
+): CheckResult {
   const refuse = (message: string): CheckResult => ({ kind: 'refused', manifest, message });
   if (manifest.product !== MANIFEST_PRODUCT) return refuse(UPDATE_MESSAGES.wrongProduct);
   if (manifest.channel === 'beta' && input.channel === 'stable') {
@@ -117,12 +158,17 @@ export function judgeManifest(manifest: Manifest, address: string, input: CheckI
   }
   const order = compareVersions(manifest.version, input.running);
   if (order === 0) return { kind: 'current', manifest, message: `Up to date (${input.running}).` };
-  if (order < 0) {
+  if (order < 0 && olderAllowed !== manifest.version) {
     return refuse(`Update refused: version ${manifest.version} is older than this one (${input.running}).`);
   }
   if (input.failed.includes(manifest.version)) {
     return refuse(
       `Version ${manifest.version} failed before and was rolled back: it is not installed again by itself.`,
+    );
+  }
+  if (input.declined?.includes(manifest.version)) {
+    return refuse(
+      `Version ${manifest.version} was left by hand for an older one: it is not installed again by itself.`,
     );
   }
   const file = input.platform ? manifest.files[input.platform] : undefined;
