@@ -71,7 +71,7 @@ export function LightsProvider({ children }: { children: ReactNode }) {
       playFlag: (flag, options) => engine?.playFlag(flag, options) ?? false,
       playTest: (flag) => engine?.playTest(flag) ?? false,
       cancelPending: () => engine?.cancelPending(),
-      followSession: (session) => engine?.followSession(session),
+      followSession: (session, key) => engine?.followSession(session, key ?? null),
     }),
     [engine, drivenProvider, engineRestoring, email, config.isError],
   );

@@ -32,10 +32,11 @@ export interface LightsApi {
   /** Drops every scheduled flag and pending effect step (disconnect of the live session). */
   cancelPending(): void;
   /**
-   * The session followed from now (null: none). A session whose kind the account does not follow
-   * (`lightFollow.sessions`) drives no light; the dashboard still shows its flags.
+   * The session followed from now (null: none), with `key` naming it for "as it was" (the lights
+   * read before its first flag, given back at its end). A session whose kind the account does not
+   * follow (`lightFollow.sessions`) drives no light; the dashboard still shows its flags.
    */
-  followSession(session: SessionDescription | null): void;
+  followSession(session: SessionDescription | null, key?: string): void;
 }
 
 const NO_LIGHTS: LightsApi = {

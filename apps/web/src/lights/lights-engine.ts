@@ -1,6 +1,8 @@
 import {
   createLightProgram,
+  createTestProgram,
   DEFAULT_LOOK_SET,
+  getFollowedSessionKind,
   getSettledLook,
   isSessionFollowed,
   type EffectFlag,
@@ -20,6 +22,7 @@ import {
   type ScreenDriver,
   toLightErrorInfo,
 } from '@flaglight/lights';
+import { createCloudRoom, type CloudRoom, type DrivenLights, type UnreadableLight } from './cloud-room';
 import type { EngineContext } from './engine-context';
 import { GoveeConnection } from './govee-connection';
 import { HueConnection } from './hue-connection';
@@ -33,6 +36,11 @@ import {
 } from './lights-engine-options';
 import { createProviderStates, type ProviderStores } from './provider-states';
 import { createProviderStore, isProviderReady } from './provider-store';
+import { goveeRoomLights, hueRoomLights, lifxRoomLights, showOnLights, type RoomLook } from './room-lights';
+import { SessionRoom } from './session-room';
+
+/** A green dimmed after it held fades down over this long. */
+const AFTER_GREEN_FADE_MS = 2_000;
 
 /**
  * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
@@ -64,6 +72,14 @@ export class LightsEngine {
   private readonly raceLook = createRaceLook();
   /** The session the live connection follows (null: none, or one that says nothing of itself). */
   private followed: SessionDescription | null = null;
+  /** "As it was": the driven lights read before a session's first change and given back after it. */
+  private readonly room: CloudRoom;
+  private readonly sessionRoom: SessionRoom;
+  /** Lights that cannot be read, and lights the last give-back left (Light Control says so beside each). */
+  readonly roomState = createProviderStore<{ unreadable: UnreadableLight[]; left: UnreadableLight[] }>({
+    unreadable: [],
+    left: [],
+  });
 
   constructor(private readonly options: LightsEngineOptions) {
     this.states = createProviderStates(() => options.selection());
@@ -109,6 +125,24 @@ export class LightsEngine {
         'screen',
       ),
     };
+    this.room = createCloudRoom({
+      lights: { lifx: lifxRoomLights(this.lifx), hue: hueRoomLights, govee: goveeRoomLights },
+      driven: () => this.drivenLights(),
+      stopPlaying: () => this.stopRoomLights(),
+      turnOff: (lights) => this.showOnRoom(lights, null, 0),
+      onChange: () => this.roomState.set({ unreadable: this.room.unreadable(), left: this.room.lastLeft() }),
+      warn: (message) => options.notify.warning(message),
+    });
+    this.sessionRoom = new SessionRoom({
+      room: this.room,
+      follow: () => options.follow?.(),
+      looks: () => this.looks(),
+      dim: (look) => {
+        this.players.screen.showLook(look, AFTER_GREEN_FADE_MS);
+        this.showOnRoom(this.drivenLights(), look, AFTER_GREEN_FADE_MS);
+      },
+      warn: (message) => options.notify.warning(message),
+    });
     if (options.subscribeSelection)
       this.unsubscribe.push(options.subscribeSelection(() => this.states.reselect()));
     this.unsubscribe.push(
@@ -144,8 +178,34 @@ export class LightsEngine {
    * account does not follow (`lightFollow.sessions`) drives no light of this tab, the screen's
    * included; the follow settings are read at each flag, so a change applies to the next one.
    */
-  followSession(session: SessionDescription | null): void {
+  followSession(session: SessionDescription | null, key: string | null = null): void {
     this.followed = session;
+    this.sessionRoom.follow(session === null ? null : key, session ? getFollowedSessionKind(session) : null);
+  }
+
+  /** The lights a flag changes now: the driven provider's selection, and Govee's beside it. */
+  private drivenLights(): DrivenLights {
+    const leading = this.drivenProvider();
+    const govee = isProviderReady(this.providers.govee.getSnapshot()) ? this.selectedIds('govee') : [];
+    return {
+      lifx: leading === 'lifx' ? this.selectedIds('lifx') : [],
+      hue: leading === 'hue' ? this.selectedIds('hue') : [],
+      govee,
+    };
+  }
+
+  /** Nothing queued on the room's lights undoes a give-back (the screen keeps its flag). */
+  private stopRoomLights(): void {
+    this.players.lifx.cancelAll();
+    this.hueConnection.flags.cancelAll();
+    this.goveeConnection.flags.cancelAll();
+  }
+
+  /** One look (null: off) on these lights; a failure is said like any light's. */
+  private showOnRoom(lights: DrivenLights, look: RoomLook | null, transitionMs: number): void {
+    showOnLights({ lifx: this.lifx, hue: this.hue, govee: this.govee }, lights, look, transitionMs).catch(
+      (error: unknown) => this.toastError(toLightErrorInfo(error).message),
+    );
   }
 
   /** Whether the followed session drives the lights now. */
@@ -177,36 +237,53 @@ export class LightsEngine {
       return false;
     }
     const at = options.atEpochMs;
+    const shown = program.program.flag;
     // A left flag is not what the lights show: a light ticked later takes up the flag before it.
-    if (!options.only && !this.isLeft(program.program.flag)) this.raceLook.played(program.program.flag, at);
+    const lasting = !options.only && !this.isLeft(shown);
+    if (lasting) this.raceLook.played(shown, at);
+    if (at === undefined) this.players.screen.play(flag);
+    else this.players.screen.schedule(flag, at);
+    if (options.only) return this.sendFlag(flag, shown, options.only, at);
+    if (lasting) this.sessionRoom.played(shown, at ?? Date.now());
+    // The room's lights change once they are read ("as it was"): the first flag of a session waits.
+    this.sessionRoom.gate(() => this.sendFlag(flag, shown, undefined, at));
+    const leading = this.drivenProvider();
+    return isProviderReady(this.providers.govee.getSnapshot()) || (leading !== null && leading !== 'govee');
+  }
+
+  /** A flag to the room's lights: Govee beside the driven provider, or only the provider tried. */
+  private sendFlag(
+    flag: string,
+    shown: EffectFlag,
+    only: DrivenProvider | undefined,
+    at: number | undefined,
+  ): boolean {
     const run = (player: EffectPlayer) =>
       at === undefined ? player.play(flag) : player.schedule(flag, at) !== null;
-    run(this.players.screen);
     const hue = this.hueConnection;
     const govee = this.goveeConnection;
     // Govee's lights are lights of their own: they follow every flag beside Hue or LIFX.
     const goveeReady = isProviderReady(this.providers.govee.getSnapshot());
-    if (options.only === 'govee' || (!options.only && goveeReady)) {
+    if (only === 'govee' || (!only && goveeReady)) {
       if (!goveeReady) return false;
-      const goveeFlag = program.program.flag;
-      if (at === undefined) govee.sendFlag(goveeFlag);
-      else govee.flags.at(at, () => govee.sendFlag(goveeFlag));
-      if (options.only === 'govee') return true;
-    } else if (!options.only) {
+      if (at === undefined) govee.sendFlag(shown);
+      else govee.flags.at(at, () => govee.sendFlag(shown));
+      if (only === 'govee') return true;
+    } else if (!only) {
       govee.flags.cancelAll();
     }
     const leading = this.drivenProvider();
-    const driven = options.only ?? (leading === 'govee' ? null : leading);
-    if (!driven) return goveeReady && !options.only;
-    if (options.only && !isProviderReady(this.providers[driven].getSnapshot())) return false;
+    const driven = only ?? (leading === 'govee' ? null : leading);
+    if (!driven) return goveeReady && !only;
+    if (only && !isProviderReady(this.providers[driven].getSnapshot())) return false;
     // The provider not driven keeps nothing queued (it may have been driven a moment ago).
     if (driven === 'hue') {
-      if (!options.only) this.players.lifx.cancelAll();
-      if (at === undefined) hue.sendFlag(program.program.flag);
-      else hue.flags.at(at, () => hue.sendFlag(program.program.flag));
+      if (!only) this.players.lifx.cancelAll();
+      if (at === undefined) hue.sendFlag(shown);
+      else hue.flags.at(at, () => hue.sendFlag(shown));
       return true;
     }
-    if (!options.only) hue.flags.cancelAll();
+    if (!only) hue.flags.cancelAll();
     return run(this.players.lifx);
   }
 
@@ -218,10 +295,17 @@ export class LightsEngine {
   playTest(flag: EffectFlag): boolean {
     this.players.screen.playMomentary(flag);
     const goveeReady = isProviderReady(this.providers.govee.getSnapshot());
-    if (goveeReady) this.goveeConnection.sendTest(flag);
     const driven = this.drivenProvider();
-    if (driven === 'hue') this.hueConnection.sendFlag(flag, { test: true });
-    else if (driven === 'lifx') this.players.lifx.playMomentary(flag);
+    const play = () => {
+      if (isProviderReady(this.providers.govee.getSnapshot())) this.goveeConnection.sendTest(flag);
+      const leading = this.drivenProvider();
+      if (leading === 'hue') this.hueConnection.sendFlag(flag, { test: true });
+      else if (leading === 'lifx') this.players.lifx.playMomentary(flag);
+    };
+    // With no session followed the lights are read first and given back as they were after it.
+    const test = createTestProgram(flag, this.looks());
+    if (test.ok && test.program.steps.length > 0) this.sessionRoom.test(play, test.program.durationMs);
+    else play();
     return goveeReady || (driven !== null && driven !== 'govee');
   }
 
@@ -244,6 +328,7 @@ export class LightsEngine {
 
   cancelPending(): void {
     this.raceLook.forget();
+    this.sessionRoom.cancel();
     Object.values(this.players).forEach((player) => player.cancelAll());
     this.hueConnection.flags.cancelAll();
     this.goveeConnection.flags.cancelAll();
@@ -352,6 +437,7 @@ export class LightsEngine {
 
   dispose(): void {
     this.epoch += 1;
+    this.sessionRoom.dispose();
     this.unsubscribe.forEach((fn) => fn());
     this.hueConnection.flags.cancelAll();
     this.goveeConnection.flags.cancelAll();

@@ -14,6 +14,16 @@ export function describeTargetSession(target: LiveTarget): SessionDescription | 
   return target.sessionName ? { session_name: target.sessionName } : null;
 }
 
+/**
+ * Which session a target is, for "as it was" (a snapshot per session): a replay by its recording's
+ * session key, a live session by its name and start. The same session followed again (a replay
+ * moved to another minute, a reconnect) keeps its snapshot; another one ends the one before.
+ */
+export function describeTargetKey(target: LiveTarget): string {
+  if (target.kind === 'replay') return `replay:${target.sessionKey}`;
+  return target.session ? `live:${target.session.date_start}:${target.session.name}` : 'live';
+}
+
 /** The session kinds as a fan reads them, plural ("practice sessions"). */
 const KIND_WORDS: Record<FollowedSessionKind, string> = {
   practice: 'practice sessions',

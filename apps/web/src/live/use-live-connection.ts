@@ -13,7 +13,7 @@ import { useLights, type LightsApi } from '../lights/lights-context';
 import { toast } from '../toasts/toast';
 import { setFlagAccent } from '../ui/flag-accent';
 import { toDisplayFlag } from './display-flag';
-import { describeTargetSession } from './followed-session';
+import { describeTargetKey, describeTargetSession } from './followed-session';
 import type { FlagEvent, StatusEventData } from './live-api';
 import {
   connectingState,
@@ -281,7 +281,7 @@ export function useLiveConnection({
       forgetTracking();
       const now = Date.now();
       // Before the first flag: a session whose kind the fan does not follow drives no light.
-      lightsRef.current.followSession(describeTargetSession(target));
+      lightsRef.current.followSession(describeTargetSession(target) ?? {}, describeTargetKey(target));
       // SPEC §4: green at once; the real initial state follows after the delay. A replay moved to
       // another minute (`resume`) keeps showing its flag instead, so the lights do not blink green.
       if (!options.resume) lightsRef.current.playFlag('green');

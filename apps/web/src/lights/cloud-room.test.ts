@@ -1,0 +1,225 @@
+import { CHECKERED_SOLID_AFTER_MS, DEFAULT_LIGHT_FOLLOW, type LightFollowSettings } from '@flaglight/core';
+import type { SavedStates } from '@flaglight/lights';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  createCloudRoom,
+  NOT_READ,
+  type DrivenLights,
+  type RoomLights,
+  type RoomProvider,
+} from './cloud-room';
+import { SessionRoom, TEST_GIVE_BACK_MARGIN_MS } from './session-room';
+
+/** A provider's lights in memory: what each shows, read and written like a brand would. */
+function roomOf(initial: Record<string, string>, options: { unreadable?: string[]; failing?: boolean } = {}) {
+  const shows = new Map(Object.entries(initial));
+  const lights: RoomLights = {
+    read: (ids) => {
+      if (options.failing) return Promise.reject(new Error('no answer'));
+      const saved: SavedStates = {};
+      for (const id of ids)
+        saved[id] = options.unreadable?.includes(id)
+          ? { readable: false, reason: 'cannot be read' }
+          : { readable: true, on: shows.get(id) !== 'off', state: { look: shows.get(id) } };
+      return Promise.resolve(saved);
+    },
+    restore: (saved) => {
+      const report = { restored: [] as string[], left: [] as { id: string; reason: string }[] };
+      for (const [id, entry] of Object.entries(saved)) {
+        if (!entry.readable) report.left.push({ id, reason: entry.reason });
+        else {
+          shows.set(id, String(entry.state.look));
+          report.restored.push(id);
+        }
+      }
+      return Promise.resolve(report);
+    },
+  };
+  return { shows, lights, paint: (look: string) => shows.forEach((_, id) => shows.set(id, look)) };
+}
+
+function setup(
+  options: { follow?: Partial<LightFollowSettings>; hueUnreadable?: string[]; goveeFailing?: boolean } = {},
+) {
+  const lifx = roomOf({ desk: 'white 80%', lamp: 'off' });
+  const hue = roomOf({ go: 'blue 25%', play: 'warm 100%' }, { unreadable: options.hueUnreadable ?? [] });
+  const govee = roomOf({ strip: 'orange 15%' }, { failing: options.goveeFailing ?? false });
+  const driven: DrivenLights = { lifx: ['desk', 'lamp'], hue: ['go', 'play'], govee: ['strip'] };
+  const offs: Record<RoomProvider, readonly string[]>[] = [];
+  const dims: number[] = [];
+  const warnings: string[] = [];
+  let stopped = 0;
+  const room = createCloudRoom({
+    lights: { lifx: lifx.lights, hue: hue.lights, govee: govee.lights },
+    driven: () => driven,
+    stopPlaying: () => (stopped += 1),
+    turnOff: (lights) => offs.push(lights),
+    onChange: () => undefined,
+    warn: (message) => warnings.push(message),
+  });
+  const follow: LightFollowSettings = { ...DEFAULT_LIGHT_FOLLOW, ...options.follow };
+  const session = new SessionRoom({
+    room,
+    follow: () => follow,
+    looks: () => undefined,
+    dim: (look) => dims.push(look.brightness),
+    warn: (message) => warnings.push(message),
+  });
+  const room_ = { lifx, hue, govee };
+  /** A flag played on every provider's lights, through the gate as the engine does. */
+  const flag = (name: 'green' | 'red' | 'checkered') =>
+    session.gate(() => Object.values(room_).forEach((p) => p.paint(name)));
+  const everything = () =>
+    Object.fromEntries(Object.entries(room_).map(([k, p]) => [k, Object.fromEntries(p.shows)]));
+  const paintAll = (look: string) => Object.values(room_).forEach((p) => p.paint(look));
+  return { room, session, flag, paintAll, everything, offs, dims, warnings, stopped: () => stopped };
+}
+
+const BEFORE = {
+  lifx: { desk: 'white 80%', lamp: 'off' },
+  hue: { go: 'blue 25%', play: 'warm 100%' },
+  govee: { strip: 'orange 15%' },
+};
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('the room as it was around a followed session', () => {
+  test('the first flag waits for the read; the chequered flag of a race gives every light back after its flash', async () => {
+    const { session, flag, everything, room } = setup({ follow: { sessionEnd: 'as-it-was' } });
+    session.follow('replay:9158', 'race');
+    flag('green');
+    // Nothing changed before the lights were read.
+    expect(everything()).toEqual(BEFORE);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(everything().lifx).toEqual({ desk: 'green', lamp: 'green' });
+    expect(room.key()).toBe('replay:9158');
+
+    flag('checkered');
+    session.played('checkered', Date.now());
+    await vi.advanceTimersByTimeAsync(CHECKERED_SOLID_AFTER_MS - 100);
+    expect(everything().hue).toEqual({ go: 'checkered', play: 'checkered' });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(everything()).toEqual(BEFORE);
+    expect(room.key()).toBeNull();
+    // The session is over: a later flag of it changes no light.
+    flag('red');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(everything()).toEqual(BEFORE);
+  });
+
+  test("a qualifying's chequered flag does not end it; following none does, as the fan chose ('off')", async () => {
+    const { session, flag, everything, offs } = setup({ follow: { sessionEnd: 'off' } });
+    session.follow('live:q', 'qualifying');
+    flag('checkered');
+    session.played('checkered', Date.now());
+    await vi.advanceTimersByTimeAsync(CHECKERED_SOLID_AFTER_MS * 2);
+    expect(offs).toEqual([]);
+    expect(everything().govee).toEqual({ strip: 'checkered' });
+    session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(offs).toEqual([{ lifx: ['desk', 'lamp'], hue: ['go', 'play'], govee: ['strip'] }]);
+  });
+
+  test("'leave' leaves the last look; the same session followed again keeps its snapshot", async () => {
+    const { session, flag, everything, room } = setup({ follow: { sessionEnd: 'leave' } });
+    session.follow('replay:1', 'race');
+    flag('red');
+    await vi.advanceTimersByTimeAsync(0);
+    session.follow('replay:1', 'race');
+    expect(room.key()).toBe('replay:1');
+    session.follow('replay:2', 'race');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(everything().lifx).toEqual({ desk: 'red', lamp: 'red' });
+    expect(room.key()).toBeNull();
+  });
+
+  test('green held: dimmed to at most 10 %, or the room given back and kept for the end', async () => {
+    const dim = setup({ follow: { afterGreen: { action: 'dim', afterSeconds: 30 } } });
+    dim.session.follow('s', 'race');
+    dim.flag('green');
+    dim.session.played('green', Date.now());
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(dim.dims).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(dim.dims).toEqual([0.1]);
+
+    const give = setup({
+      follow: { afterGreen: { action: 'give-back', afterSeconds: 5 }, sessionEnd: 'as-it-was' },
+    });
+    give.session.follow('s', 'race');
+    give.flag('green');
+    give.session.played('green', Date.now());
+    // A red before green has held cancels the wait.
+    await vi.advanceTimersByTimeAsync(3_000);
+    give.flag('red');
+    give.session.played('red', Date.now());
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(give.everything().lifx).toEqual({ desk: 'red', lamp: 'red' });
+    give.flag('green');
+    give.session.played('green', Date.now());
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(give.everything()).toEqual(BEFORE);
+    expect(give.room.key()).toBe('s');
+    // The next flag changes the lights again, and the end gives them back once more.
+    give.flag('red');
+    await vi.advanceTimersByTimeAsync(0);
+    give.session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(give.everything()).toEqual(BEFORE);
+  });
+
+  test('a light that cannot be read is named and left; a provider that does not answer is said once', async () => {
+    const { session, flag, room, warnings, everything } = setup({
+      hueUnreadable: ['play'],
+      goveeFailing: true,
+      follow: { sessionEnd: 'as-it-was' },
+    });
+    session.follow('s', null);
+    flag('red');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(room.unreadable()).toEqual([
+      { provider: 'hue', id: 'play', reason: 'cannot be read' },
+      { provider: 'govee', id: 'strip', reason: NOT_READ },
+    ]);
+    expect(warnings).toHaveLength(1);
+    session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(everything()).toEqual({
+      ...BEFORE,
+      hue: { go: 'blue 25%', play: 'red' },
+      govee: { strip: 'red' },
+    });
+    expect(room.lastLeft()).toEqual([
+      { provider: 'hue', id: 'play', reason: 'cannot be read' },
+      { provider: 'govee', id: 'strip', reason: NOT_READ },
+    ]);
+  });
+});
+
+describe('a test with no session followed', () => {
+  test('reads the lights, plays, and gives them back after its hold; a second test keeps the first reading', async () => {
+    const { session, everything, paintAll } = setup();
+    session.test(() => paintAll('red'), 6_000);
+    expect(everything()).toEqual(BEFORE);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(everything().hue).toEqual({ go: 'red', play: 'red' });
+    await vi.advanceTimersByTimeAsync(3_000);
+    session.test(() => paintAll('yellow'), 6_000);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(everything().lifx).toEqual({ desk: 'yellow', lamp: 'yellow' });
+    await vi.advanceTimersByTimeAsync(TEST_GIVE_BACK_MARGIN_MS);
+    expect(everything()).toEqual(BEFORE);
+  });
+
+  test('with a session followed a test plays at once and nothing is given back after it', async () => {
+    const { session, everything, paintAll, flag } = setup();
+    session.follow('s', 'race');
+    flag('green');
+    await vi.advanceTimersByTimeAsync(0);
+    session.test(() => paintAll('red'), 1_000);
+    expect(everything().govee).toEqual({ strip: 'red' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(everything().govee).toEqual({ strip: 'red' });
+  });
+});

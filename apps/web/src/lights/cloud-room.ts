@@ -1,0 +1,141 @@
+import type { SessionEndAction } from '@flaglight/core';
+import type { RestoreReport, SavedStates } from '@flaglight/lights';
+
+// "As it was" for the lights this browser drives (LIFX's cloud itself, Hue and Govee through the
+// app's server): each driven light's own power, colour and brightness, read once per session before
+// the first change, given back when green has held (if the fan chose that; kept for the end) and at
+// the session's end ('as-it-was'), or the lights turned off ('off'), or left ('leave'). Kept in the
+// tab's memory: a tab closed mid-session leaves the lights as the last flag left them.
+
+export type RoomProvider = 'lifx' | 'hue' | 'govee';
+export const ROOM_PROVIDERS: readonly RoomProvider[] = ['lifx', 'hue', 'govee'];
+
+/** How one provider's lights are read and given back. */
+export interface RoomLights {
+  read(ids: readonly string[]): Promise<SavedStates>;
+  restore(saved: SavedStates): Promise<RestoreReport>;
+}
+
+/** Lights by provider. */
+export type DrivenLights = Record<RoomProvider, readonly string[]>;
+
+/** A light that cannot be read, with why ("as it was" leaves it as it is). */
+export interface UnreadableLight {
+  provider: RoomProvider;
+  id: string;
+  reason: string;
+}
+
+export interface CloudRoomDeps {
+  lights: Record<RoomProvider, RoomLights>;
+  /** The lights a flag changes now (the driven provider's selection, and Govee's beside it). */
+  driven(): DrivenLights;
+  /** Drops what the players still have queued: a pending step would undo the give-back. */
+  stopPlaying(): void;
+  /** Turns these lights off (the session ended and the fan chose 'off'). */
+  turnOff(lights: DrivenLights): void;
+  /** The unreadable lights or the last give-back changed (Light Control says so beside each light). */
+  onChange(): void;
+  warn(message: string): void;
+}
+
+interface Snapshot {
+  key: string;
+  lights: Map<string, { provider: RoomProvider; id: string; saved: SavedStates[string] }>;
+}
+
+const keyOf = (provider: RoomProvider, id: string) => `${provider}:${id}`;
+/** A provider that did not answer the read at all: its lights are left as they are. */
+export const NOT_READ = 'Could not be read before the first flag: left as it is';
+
+export interface CloudRoom {
+  /** Reads every driven light not read yet for this session (a new key drops another session's snapshot). */
+  take(key: string): Promise<void>;
+  /** Gives every read light back as it was; the snapshot is kept (green held, 'give-back'). */
+  giveBack(key: string): Promise<void>;
+  /** The session ended: the fan's choice carried out, then the snapshot dropped. */
+  end(key: string, action: SessionEndAction): Promise<void>;
+  /** The session whose snapshot is held, or null. */
+  key(): string | null;
+  unreadable(): UnreadableLight[];
+  /** Lights left by the last give-back, with why (not answering, a refusal). */
+  lastLeft(): UnreadableLight[];
+}
+
+export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
+  let snapshot: Snapshot | null = null;
+  let left: UnreadableLight[] = [];
+
+  async function readProvider(taking: Snapshot, provider: RoomProvider, ids: readonly string[]) {
+    const unread = ids.filter((id) => !taking.lights.has(keyOf(provider, id)));
+    if (unread.length === 0) return;
+    let saved: SavedStates;
+    try {
+      saved = await deps.lights[provider].read(unread);
+    } catch (error) {
+      deps.warn(
+        `Your lights as they were could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      saved = Object.fromEntries(unread.map((id) => [id, { readable: false as const, reason: NOT_READ }]));
+    }
+    for (const id of unread) {
+      const state = saved[id] ?? { readable: false as const, reason: NOT_READ };
+      taking.lights.set(keyOf(provider, id), { provider, id, saved: state });
+    }
+  }
+
+  async function restore(taken: Snapshot): Promise<void> {
+    deps.stopPlaying();
+    const report: UnreadableLight[] = [];
+    await Promise.all(
+      ROOM_PROVIDERS.map(async (provider) => {
+        const saved: SavedStates = {};
+        for (const light of taken.lights.values())
+          if (light.provider === provider) saved[light.id] = light.saved;
+        if (Object.keys(saved).length === 0) return;
+        try {
+          const done = await deps.lights[provider].restore(saved);
+          for (const { id, reason } of done.left) report.push({ provider, id, reason });
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          for (const id of Object.keys(saved)) report.push({ provider, id, reason });
+        }
+      }),
+    );
+    left = report;
+    deps.onChange();
+  }
+
+  return {
+    async take(key) {
+      if (snapshot && snapshot.key !== key) snapshot = null;
+      snapshot ??= { key, lights: new Map() };
+      const taking = snapshot;
+      const driven = deps.driven();
+      await Promise.all(ROOM_PROVIDERS.map((provider) => readProvider(taking, provider, driven[provider])));
+      deps.onChange();
+    },
+    async giveBack(key) {
+      if (snapshot?.key === key) await restore(snapshot);
+    },
+    async end(key, action) {
+      const taken = snapshot;
+      if (!taken || taken.key !== key) return;
+      snapshot = null;
+      if (action === 'as-it-was') await restore(taken);
+      else if (action === 'off') {
+        deps.stopPlaying();
+        const off: Record<RoomProvider, string[]> = { lifx: [], hue: [], govee: [] };
+        for (const light of taken.lights.values()) off[light.provider].push(light.id);
+        deps.turnOff(off);
+      }
+      deps.onChange();
+    },
+    key: () => snapshot?.key ?? null,
+    unreadable: () =>
+      [...(snapshot?.lights.values() ?? [])].flatMap(({ provider, id, saved }) =>
+        saved.readable ? [] : [{ provider, id, reason: saved.reason }],
+      ),
+    lastLeft: () => left,
+  };
+}

@@ -1,0 +1,220 @@
+import {
+  AFTER_GREEN_DIM_PERCENT,
+  CHECKERED_SOLID_AFTER_MS,
+  DEFAULT_LIGHT_FOLLOW,
+  getSettledLook,
+  type EffectFlag,
+  type FollowedSessionKind,
+  type LightColor,
+  type LightFollowSettings,
+  type LookSet,
+} from '@flaglight/core';
+import type { CloudRoom } from './cloud-room';
+
+// When the room is read and given back around a followed session (the companion's rule, decision
+// 048): read before the session's first change; a green that held `afterGreen.afterSeconds` kept,
+// dimmed or given back; the session's end after the chequered flag of a race, sprint or practice
+// has flashed (a live session stays live a while after it), or when the tab follows another
+// session or none. A test with no session followed is read before and given back after its hold.
+
+/** The longest the first flag of a session waits for the lights to be read. */
+export const ROOM_READ_WAIT_MS = 5_000;
+/** A test is given back this long after its program ends (its last step has landed by then). */
+export const TEST_GIVE_BACK_MARGIN_MS = 500;
+/** The key a test's snapshot is kept under (no session followed). */
+const TEST_KEY = 'test';
+/** Kinds whose chequered flag ends the session (a qualifying's ends only a part of it). */
+const ENDS_AT_CHEQUERED: ReadonlySet<FollowedSessionKind | null> = new Set([
+  'race',
+  'sprint',
+  'practice',
+  null,
+]);
+
+export interface SessionRoomDeps {
+  room: CloudRoom;
+  follow(): LightFollowSettings | undefined;
+  looks(): LookSet | undefined;
+  /** Shows one look on every driven light and the screen (a dimmed green), the flag kept. */
+  dim(look: { color: LightColor; brightness: number }): void;
+  warn: (message: string) => void;
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/** Waits for `work`, at most `ms`; a failure is said and waited out like the time. */
+function bounded(work: Promise<void>, ms: number, warn: (message: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        warn(error instanceof Error ? error.message : String(error));
+        resolve();
+      },
+    );
+  });
+}
+
+export class SessionRoom {
+  private key: string | null = null;
+  private kind: FollowedSessionKind | null = null;
+  /** The session's snapshot is being read: flags wait for it, in order. */
+  private reading: Promise<void> | null = null;
+  private taken: string | null = null;
+  /** The session ended (its chequered flag): its later flags change no light. */
+  private over = false;
+  /** Bumped by cancel(): a flag waiting for the read is dropped. */
+  private epoch = 0;
+  private afterGreen: Timer | null = null;
+  private endTimer: Timer | null = null;
+  private testTimer: Timer | null = null;
+  private testReading: Promise<void> | null = null;
+
+  constructor(private readonly deps: SessionRoomDeps) {}
+
+  private settings(): LightFollowSettings {
+    return this.deps.follow() ?? DEFAULT_LIGHT_FOLLOW;
+  }
+
+  /**
+   * The session followed from now (null: none). Another session, or none, ends the one before as the
+   * fan chose; the same one again (a replay moved to another minute) goes on, lights following again.
+   */
+  follow(key: string | null, kind: FollowedSessionKind | null): void {
+    this.kind = kind;
+    if (key !== null && key === this.key) {
+      this.over = false;
+      return;
+    }
+    const ended = this.key;
+    this.key = key;
+    this.over = false;
+    this.reading = null;
+    this.clearSessionTimers();
+    if (ended !== null && this.taken === ended) void this.deps.room.end(ended, this.settings().sessionEnd);
+    this.taken = null;
+    if (key !== null) this.giveTestBack();
+  }
+
+  /**
+   * Runs `send` (a flag reaching the room's lights) once the session's lights are read: at once when
+   * they are, after the read (at most ROOM_READ_WAIT_MS) for the first flag and those behind it.
+   * Without a followed session it runs at once; after the session's end, never.
+   */
+  gate(send: () => void): void {
+    const key = this.key;
+    if (key === null) return send();
+    if (this.over) return;
+    if (this.taken === key && !this.reading) return send();
+    if (!this.reading) {
+      const reading = bounded(this.deps.room.take(key), ROOM_READ_WAIT_MS, this.deps.warn).then(() => {
+        if (this.key !== key) return;
+        this.taken = key;
+        this.reading = null;
+      });
+      this.reading = reading;
+    }
+    const epoch = this.epoch;
+    void this.reading.then(() => {
+      if (epoch === this.epoch && this.key === key && !this.over) send();
+    });
+  }
+
+  /** A lasting race flag reached the lights at `atMs`: green starts the after-green wait; chequered may end the session. */
+  played(flag: EffectFlag, atMs: number): void {
+    const key = this.key;
+    if (key === null || this.over) return;
+    if (this.afterGreen) clearTimeout(this.afterGreen);
+    this.afterGreen = null;
+    const { afterGreen } = this.settings();
+    const wait = Math.max(0, atMs - Date.now());
+    if (flag === 'green' && afterGreen.action !== 'keep')
+      this.afterGreen = setTimeout(() => this.greenHeld(key), wait + afterGreen.afterSeconds * 1000);
+    if (flag === 'checkered' && ENDS_AT_CHEQUERED.has(this.kind)) {
+      if (this.endTimer) clearTimeout(this.endTimer);
+      this.endTimer = setTimeout(() => this.endByFlag(key), wait + CHECKERED_SOLID_AFTER_MS);
+    }
+  }
+
+  private greenHeld(key: string): void {
+    this.afterGreen = null;
+    if (this.key !== key || this.over) return;
+    const { action } = this.settings().afterGreen;
+    if (action === 'give-back') {
+      void this.deps.room.giveBack(key);
+      return;
+    }
+    if (action !== 'dim') return;
+    const green = getSettledLook('green', this.deps.looks());
+    // Green left alone: the lights show the fan's own look, nothing of Flaglight's to dim.
+    if (green)
+      this.deps.dim({
+        color: green.color,
+        brightness: Math.min(green.brightness, AFTER_GREEN_DIM_PERCENT / 100),
+      });
+  }
+
+  private endByFlag(key: string): void {
+    this.endTimer = null;
+    if (this.key !== key || this.over) return;
+    this.over = true;
+    if (this.afterGreen) clearTimeout(this.afterGreen);
+    this.afterGreen = null;
+    if (this.taken === key || this.reading) void this.deps.room.end(key, this.settings().sessionEnd);
+    this.taken = null;
+  }
+
+  /**
+   * A test: with a session followed it plays at once (it goes back to the race's flag itself);
+   * with none, the lights are read first and given back as they were once it is over (`durationMs`).
+   */
+  test(play: () => void, durationMs: number): void {
+    if (this.key !== null) return play();
+    if (this.testTimer) clearTimeout(this.testTimer);
+    this.testTimer = null;
+    // A test pressed while another one plays keeps the first reading (the lights show a test now).
+    this.testReading ??= bounded(this.deps.room.take(TEST_KEY), ROOM_READ_WAIT_MS, this.deps.warn);
+    const reading = this.testReading;
+    void reading.then(() => {
+      if (this.testReading !== reading || this.key !== null) return;
+      play();
+      if (this.testTimer) clearTimeout(this.testTimer);
+      this.testTimer = setTimeout(() => this.giveTestBack(), durationMs + TEST_GIVE_BACK_MARGIN_MS);
+    });
+  }
+
+  private giveTestBack(): void {
+    if (this.testTimer) clearTimeout(this.testTimer);
+    this.testTimer = null;
+    if (!this.testReading) return;
+    this.testReading = null;
+    void this.deps.room.end(TEST_KEY, 'as-it-was');
+  }
+
+  /**
+   * Drops flags waiting for the read and the after-green wait (the feed stopped, a user switch). A
+   * chequered flag's end stays due: the session is over whether or not the feed goes on.
+   */
+  cancel(): void {
+    this.epoch += 1;
+    if (this.afterGreen) clearTimeout(this.afterGreen);
+    this.afterGreen = null;
+  }
+
+  private clearSessionTimers(): void {
+    for (const timer of [this.afterGreen, this.endTimer]) if (timer) clearTimeout(timer);
+    this.afterGreen = null;
+    this.endTimer = null;
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.clearSessionTimers();
+    if (this.testTimer) clearTimeout(this.testTimer);
+  }
+}
