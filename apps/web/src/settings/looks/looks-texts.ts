@@ -1,9 +1,10 @@
-import type {
-  AfterGreenAction,
-  EffectFlag,
-  FollowedSessionKind,
-  LookEffectKind,
-  SessionEndAction,
+import {
+  AFTER_GREEN_DIM_PERCENT,
+  type AfterGreenAction,
+  type EffectFlag,
+  type FollowedSessionKind,
+  type LookEffectKind,
+  type SessionEndAction,
 } from '@flaglight/core';
 
 /** The flags in the order the section lists them: the race's own order of things. */
@@ -58,8 +59,8 @@ export const SESSION_NAMES: Record<FollowedSessionKind, string> = {
 
 export const AFTER_GREEN_NAMES: Record<AfterGreenAction, string> = {
   keep: 'Keep the green',
-  dim: 'Dim it',
-  'give-back': 'Give the room back',
+  dim: `Dim it (to ${AFTER_GREEN_DIM_PERCENT} %)`,
+  'give-back': 'Give the room back (each light as it was before the first flag)',
 };
 
 export const SESSION_END_NAMES: Record<SessionEndAction, string> = {
