@@ -2,6 +2,8 @@
 // the tests that kill it with SIGKILL and start it again on the same data folder.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startCompanion, type Companion } from '../src/companion.js';
+import { GOVEE_DEFAULT_PORTS } from '../src/options.js';
 import { call, until } from './demo-server.js';
 
 const COMPANION_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -71,4 +73,29 @@ export function runCompanion(options: { server: string; port: number; dataDir: s
 export async function linkCompanion(run: CompanionRun, server: string, session: string): Promise<void> {
   const [, code] = await until(() => /confirm ([A-Z]{4}-[A-Z]{4})/.exec(run.output()), 'the link code');
   await call(server, 'POST', '/api/device/approve', { code }, session);
+}
+
+/**
+ * The companion started again in this process on a data folder a companion already linked (after
+ * `kill()`): quicker to start than a new process, the same code.
+ */
+export async function startLinkedAgain(options: { server: string; dataDir: string }): Promise<Companion> {
+  const started = await startCompanion({
+    server: options.server,
+    dataDir: options.dataDir,
+    port: 0,
+    openBrowser: false,
+    demo: true,
+    lifxTargets: [],
+    goveeTargets: [],
+    goveePorts: GOVEE_DEFAULT_PORTS,
+    nanoleaf: [],
+    hueBridges: [],
+    lanScan: false,
+    console: false,
+    logToFile: false,
+    deviceName: 'Living room',
+  });
+  if (started.kind !== 'started') throw new Error('a companion already runs on the port');
+  return started.companion;
 }

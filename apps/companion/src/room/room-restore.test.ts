@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { findFreeTcpPort } from '@flaglight/sims';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { linkCompanion, runCompanion, type CompanionRun } from '../../test/companion-cli.js';
+import {
+  linkCompanion,
+  runCompanion,
+  startLinkedAgain,
+  type CompanionRun,
+} from '../../test/companion-cli.js';
 import {
   call,
   setDemoRace,
@@ -237,19 +242,18 @@ describe('the room when the session ends', () => {
     }, 'the chequered flag to show while the companion is away');
     expect(lookChanges(before, await readRoomLooks(server.url)).length).toBeGreaterThan(0);
 
-    const again = runCompanion({ server: server.url, port, dataDir: dir });
-    runs.push(again);
+    const again = await startLinkedAgain({ server: server.url, dataDir: dir });
+    companion = again;
     const outcome = await waitUntilGivenBack(before, 30_000);
     console.info(
-      again
-        .output()
-        .split('\n')
+      again.log
+        .recent()
+        .map((e) => e.message)
         .filter((line) => /Room|Flag|Following|Linked/.test(line))
         .join('\n'),
     );
     expect(outcome).toEqual({ at: expect.any(Number) });
-    const room = (await statusOfRun(again))?.room;
-    expect(room?.last).toMatchObject({ restored: before.size, left: [] });
+    expect(statusOf(again).room.last).toMatchObject({ restored: before.size, left: [] });
     expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
   }, 60_000);
 
