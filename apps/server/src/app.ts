@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateToLatest } from './db/database.js';
 import { deviceRoutes } from './devices/routes.js';
+import { companionReleaseRoutes } from './downloads/releases.js';
 import { downloadRoutes } from './downloads/routes.js';
 import { goveeRoutes } from './govee/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -161,6 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(goveeRoutes, { govee: context.govee });
   await app.register(downloadRoutes, { downloadsDir: context.config.downloadsDir });
+  await app.register(companionReleaseRoutes, { downloadsDir: context.config.downloadsDir });
   await app.register(webAppRoutes, { distDir: options.webDistDir ?? DEFAULT_WEB_DIST });
 
   return app;

@@ -148,7 +148,7 @@ a:focus-visible{outline:3px solid #fff;outline-offset:3px}
 `;
 }
 
-function notAvailable(request: FastifyRequest, reply: FastifyReply, product: string) {
+export function notAvailable(request: FastifyRequest, reply: FastifyReply, product: string) {
   // Not kept by a CDN or proxy: the build may be published a minute later.
   void reply.header('cache-control', 'no-store');
   if (wantsJson(request))
@@ -177,7 +177,7 @@ interface FileIdentity {
  * instance and after a copy, which size and time do not promise. Hashed once per file version (its
  * device, inode, size and time), by path: a handful of files.
  */
-function createContentTags() {
+export function createContentTags() {
   const known = new Map<string, FileIdentity>();
   async function hash(handle: FileHandle): Promise<string> {
     const digest = crypto.createHash('sha256');
@@ -199,7 +199,7 @@ function createContentTags() {
   };
 }
 
-async function sendInstaller(
+export async function sendInstaller(
   request: FastifyRequest,
   reply: FastifyReply,
   installer: Installer,

@@ -12,7 +12,11 @@ const API_PATH = /^\/(api|auth|admin|hue)(\/|$)/;
  * not wait in a compressor's buffer; it is hijacked and written raw anyway) and the desktop
  * downloads (already-compressed binaries, sent with their exact length).
  */
-const UNCOMPRESSED_ROUTES = new Set<string>([api.live.events.path, api.meta.download.path]);
+const UNCOMPRESSED_ROUTES = new Set<string>([
+  api.live.events.path,
+  api.meta.download.path,
+  api.meta.companionReleaseFile.path,
+]);
 
 /**
  * Compresses the API's answers of 1 KB and more, brotli or gzip as the client accepts (decision

@@ -47,4 +47,26 @@ export const metaRoutes = {
     produces: 'application/octet-stream',
     responses: { ...errors(400, 404, 416, 429) },
   }),
+  companionReleases: defineRoute({
+    method: 'GET',
+    path: '/api/downloads/companion-releases',
+    auth: 'public',
+    summary: 'The signed update manifests of the companion versions this server holds (newest first)',
+    description:
+      'Each entry is a whole signed manifest as `npm run package` wrote it; the server signs nothing and the companion verifies every entry on its own (decision 045). Its status page lists them so a fan can pick a version by hand.',
+    tags: ['downloads'],
+    responses: { 200: z.object({ manifests: z.array(z.unknown()) }), ...errors(429) },
+  }),
+  companionReleaseFile: defineRoute({
+    method: 'GET',
+    path: '/api/downloads/companion-releases/:version/:name',
+    auth: 'public',
+    summary:
+      'One file of a kept companion version, by the name its signed manifest gives (e.g. flaglight-linux)',
+    description: 'Served as `/api/downloads/:product` serves the newest build: ranges, ETag, a short cache.',
+    tags: ['downloads'],
+    params: z.object({ version: z.string(), name: z.string() }),
+    produces: 'application/octet-stream',
+    responses: { ...errors(400, 404, 416, 429) },
+  }),
 };
