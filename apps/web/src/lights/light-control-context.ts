@@ -34,3 +34,22 @@ export function useProviderState<P extends DrivenProvider>(provider: P): Provide
   const empty = () => EMPTY_PROVIDER_SNAPSHOTS[provider];
   return useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.getSnapshot ?? empty, empty);
 }
+
+const NO_ROOM = { unreadable: [], left: [] };
+const noRoom = () => NO_ROOM;
+
+/**
+ * A line beside each of the provider's lights that "as it was" leaves alone: one that cannot be
+ * read before the session, or one the last give-back could not reach (with why).
+ */
+export function useRoomNotes(provider: DrivenProvider): Readonly<Record<string, string>> {
+  const store = useLightControl().engine?.roomState;
+  const room = useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.getSnapshot ?? noRoom, noRoom);
+  const notes: Record<string, string> = {};
+  for (const light of room.left)
+    if (light.provider === provider) notes[light.id] = `Not given back as it was: ${light.reason}`;
+  for (const light of room.unreadable)
+    if (light.provider === provider)
+      notes[light.id] = `Cannot be read: ${light.reason}. It keeps the last flag's look afterwards.`;
+  return notes;
+}

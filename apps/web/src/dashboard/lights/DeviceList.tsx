@@ -15,6 +15,8 @@ interface DeviceListProps {
   onHiddenChange: (ids: string[]) => void;
   /** The words for a device's `connected` state (default Online / Offline). */
   statusLabels?: { on: string; off: string };
+  /** A line beside a light, by id (one that cannot be read: "as it was" leaves it as it is). */
+  notes?: Readonly<Record<string, string>>;
 }
 
 const ONLINE_LABELS = { on: 'Online', off: 'Offline' };
@@ -72,6 +74,7 @@ export function DeviceList({
   onSelectedChange,
   onHiddenChange,
   statusLabels = ONLINE_LABELS,
+  notes,
 }: DeviceListProps) {
   const hiddenSet = useMemo(() => new Set(hidden), [hidden]);
   const selectedSet = useMemo(() => new Set(selected), [selected]);
@@ -145,6 +148,7 @@ export function DeviceList({
               isHidden={hiddenSet.has(device.id)}
               isSelected={selectedSet.has(device.id)}
               statusLabels={statusLabels}
+              note={notes?.[device.id]}
               onToggle={(on) => toggle(device.id, on)}
               onHideToggle={() => (hiddenSet.has(device.id) ? unhide(device.id) : hide(device.id))}
             />
@@ -212,6 +216,7 @@ function DeviceRow({
   isHidden,
   isSelected,
   statusLabels,
+  note,
   onToggle,
   onHideToggle,
 }: {
@@ -219,6 +224,7 @@ function DeviceRow({
   isHidden: boolean;
   isSelected: boolean;
   statusLabels: { on: string; off: string };
+  note: string | undefined;
   onToggle: (on: boolean) => void;
   onHideToggle: () => void;
 }) {
@@ -236,6 +242,7 @@ function DeviceRow({
         <span className="flex min-w-0 flex-col">
           <span className="break-words text-ink-100">{device.label}</span>
           {place && <span className="text-caption text-ink-300">{place}</span>}
+          {note && <span className="text-caption text-flag-yellow">{note}</span>}
         </span>
       </label>
       <span

@@ -2,6 +2,7 @@ import type { LocalSettings } from '@flaglight/core';
 import { Play, RefreshCw, Settings } from 'lucide-react';
 import { Link } from 'react-router';
 import { ConnectionError } from '../../lights/ConnectionError';
+import { useRoomNotes } from '../../lights/light-control-context';
 import type { DrivenProvider } from '../../lights/lights-context';
 import type { LightsEngine } from '../../lights/lights-engine';
 import { LIGHTS_TEXTS as T } from '../../lights/lights-texts';
@@ -61,6 +62,7 @@ export function ProviderTab({
 }: ProviderTabProps) {
   const name = PROVIDER_NAMES[provider];
   const keys = KEYS[provider];
+  const notes = useRoomNotes(provider);
 
   if (!isProviderConnected(state)) {
     if (restoring || state.status === 'connecting')
@@ -129,6 +131,7 @@ export function ProviderTab({
           hidden={settings[keys.hidden]}
           onSelectedChange={(ids) => update({ [keys.selected]: ids })}
           onHiddenChange={(ids) => update({ [keys.hidden]: ids })}
+          notes={notes}
         />
       )}
       <div className="flex flex-wrap items-center gap-3">

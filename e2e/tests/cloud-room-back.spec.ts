@@ -1,0 +1,145 @@
+import type { APIRequestContext } from '@playwright/test';
+import { expect, seedSession, test } from '../fixtures';
+import { connectCloudLights, hueSimLights, lifxBulbs, LightControlPanel } from '../page-models/light-control';
+import { signUpViaApi } from '../support/accounts';
+
+/**
+ * "As it was" on the cloud lights the browser drives: each virtual light starts in its own look (some
+ * off, some dimmed); a test with no session followed gives the LIFX bulbs back after its hold, and a
+ * replayed race that ends (its chequered flag) gives every Hue light and Govee device back, each
+ * within 5 s.
+ */
+
+/** Changes the account's preferences through the API, as another browser would. */
+async function savePreferences(request: APIRequestContext, token: string, patch: object): Promise<void> {
+  const headers = { authorization: `Bearer ${token}` };
+  const current = (await (await request.get('/api/me/preferences', { headers })).json()) as {
+    version: number;
+    preferences: object;
+  };
+  const response = await request.put('/api/me/preferences', {
+    headers,
+    data: { version: current.version, preferences: { ...current.preferences, ...patch } },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+interface GoveeView {
+  device: string;
+  deviceName: string;
+  on: boolean;
+  hex: string;
+  brightness: number;
+}
+
+async function goveeLooks(request: APIRequestContext): Promise<GoveeView[]> {
+  const response = await request.get('/sims/govee/_control/devices');
+  return ((await response.json()) as { devices: GoveeView[] }).devices.slice(0, 4);
+}
+
+/** What each light shows, in words a failure reads well in (a light that is off shows only that). */
+const lifxRoom = async (request: APIRequestContext) =>
+  (await lifxBulbs(request))
+    .slice(0, 4)
+    .map((b) =>
+      b.power === 'off'
+        ? `${b.label}: off`
+        : `${b.label}: ${b.saturation > 0 ? Math.round(b.hue) : 'white'} ${b.saturation.toFixed(2)} ${b.brightness.toFixed(2)}`,
+    );
+const hueRoom = async (request: APIRequestContext) =>
+  (await hueSimLights(request)).map((l) =>
+    l.on
+      ? `${l.label}: ${l.xy.x.toFixed(3)},${l.xy.y.toFixed(3)} ${l.brightness.toFixed(2)}`
+      : `${l.label}: off`,
+  );
+const goveeRoom = async (request: APIRequestContext) =>
+  (await goveeLooks(request)).map((d) =>
+    d.on ? `${d.deviceName}: ${d.hex} ${d.brightness}` : `${d.deviceName}: off`,
+  );
+
+test.describe('the room given back as it was', () => {
+  test.describe.configure({ mode: 'serial', retries: 0 });
+
+  test('a test and a replayed race end with every cloud light back as it was', async ({ page }) => {
+    test.setTimeout(90_000);
+    for (const sim of ['hue', 'lifx', 'govee']) await page.request.post(`/sims/${sim}/_control/reset`);
+    const session = await signUpViaApi(page.request);
+    const bulbs = (await lifxBulbs(page.request)).slice(0, 4);
+    const hueLights = await hueSimLights(page.request);
+    const govee = await goveeLooks(page.request);
+    await savePreferences(page.request, session.token, {
+      autoConnect: false,
+      delay: { enabled: false, seconds: 0 },
+      lightFollow: {
+        sessions: ['practice', 'qualifying', 'sprint_qualifying', 'sprint', 'race'],
+        afterGreen: { action: 'keep', afterSeconds: 60 },
+        sessionEnd: 'as-it-was',
+      },
+      selectedLights: { lifx: bulbs.map((b) => b.id) },
+    });
+    const before = {
+      lifx: await lifxRoom(page.request),
+      hue: await hueRoom(page.request),
+      govee: await goveeRoom(page.request),
+    };
+    // Each light its own look: some off, some dimmed.
+    for (const room of Object.values(before)) {
+      expect(new Set(room).size).toBe(room.length);
+      expect(room.some((look) => look.endsWith(': off'))).toBe(true);
+    }
+
+    await seedSession(page, session);
+    await connectCloudLights(page, { all: true });
+    await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
+    const lights = new LightControlPanel(page);
+    const race = page.getByRole('region', { name: 'Race Control' });
+    await lights.tab('LIFX').click();
+    for (const bulb of bulbs) await expect(lights.device(bulb.label)).toBeChecked();
+
+    // A test with no session followed: the bulbs show red, then are given back after its hold.
+    await race.getByRole('button', { name: 'Red flag', exact: true }).click();
+    await expect
+      .poll(async () => (await lifxRoom(page.request)).every((look) => / 0 1\.00 /.test(`${look} `)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    const tested = Date.now();
+    await expect.poll(() => lifxRoom(page.request), { timeout: 12_000 }).toEqual(before.lifx);
+    // Red's effect (1.5 s) and the test's hold (3 s), then back within 5 s.
+    expect(Date.now() - tested).toBeLessThan(4_500 + 5_000);
+
+    // Hue (then driven) and Govee beside it follow a replayed race to its chequered flag.
+    await lights.panel.getByRole('button', { name: 'Deselect all', exact: true }).click();
+    await lights.tab('Philips Hue').click();
+    await lights.panel.getByRole('button', { name: 'Select all', exact: true }).click();
+    for (const light of hueLights) await expect(lights.device(light.label)).toBeChecked();
+    await lights.panel.getByRole('tab', { name: 'Govee' }).click();
+    for (const device of govee) await lights.device(device.deviceName).check();
+
+    await race.getByRole('button', { name: 'Watch a replay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Watch a replay' });
+    await dialog
+      .getByRole('combobox', { name: 'Recording' })
+      .selectOption({ label: '2025 Mexico City Grand Prix – Race' });
+    await dialog.getByRole('spinbutton', { name: /Speed/ }).fill('10');
+    // 141.22: the chequered flag.
+    await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('141');
+    await dialog.getByRole('button', { name: 'Start replay' }).click();
+    await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Replay/, {
+      timeout: 20_000,
+    });
+    // The session changed the lights (every Hue light is on now)…
+    await expect
+      .poll(async () => (await hueSimLights(page.request)).every((l) => l.on), { timeout: 10_000 })
+      .toBe(true);
+    await expect(race.getByRole('status', { name: 'Current flag' })).toContainText('CHEQUERED FLAG', {
+      timeout: 20_000,
+    });
+    const chequered = Date.now();
+    // …and 3.5 s after the chequered flag (its flash) the session is over: each light back within 5 s.
+    await expect.poll(() => hueRoom(page.request), { timeout: 12_000 }).toEqual(before.hue);
+    await expect.poll(() => goveeRoom(page.request), { timeout: 12_000 }).toEqual(before.govee);
+    expect(Date.now() - chequered).toBeLessThan(3_500 + 5_000);
+    await race.getByRole('button', { name: 'Disconnect' }).click();
+  });
+});
