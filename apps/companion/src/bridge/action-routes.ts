@@ -175,6 +175,48 @@ function installUpdate(_input: Record<string, unknown>, request: ActionRequest):
     });
 }
 
+function setUpdateChannel(input: Record<string, unknown>, request: ActionRequest): void {
+  if (input.channel !== 'stable' && input.channel !== 'beta') {
+    send(request.response, 400, { error: 'channel must be "stable" or "beta".', code: 'invalid_input' });
+    return;
+  }
+  const updates = updatesAllowed(request);
+  if (!updates?.setChannel) return;
+  updates.setChannel(input.channel);
+  send(request.response, 200, { success: true, channel: input.channel });
+}
+
+async function listUpdateVersions(_input: Record<string, unknown>, request: ActionRequest): Promise<void> {
+  const updates = updatesAllowed(request);
+  if (updates?.listVersions)
+    send(request.response, 200, { success: true, updates: await updates.listVersions() });
+}
+
+/** A version picked by hand; an older one answers 409 with `confirm` until asked with `confirmOlder: true`. */
+async function installUpdateVersion(input: Record<string, unknown>, request: ActionRequest): Promise<void> {
+  if (
+    typeof input.version !== 'string' ||
+    input.version.length > 40 ||
+    ((input.confirmOlder ?? false) !== false && input.confirmOlder !== true)
+  ) {
+    send(request.response, 400, {
+      error: 'version must be a version such as "1.2.3"; confirmOlder true or false.',
+      code: 'invalid_input',
+    });
+    return;
+  }
+  const updates = updatesAllowed(request);
+  if (!updates?.installVersion) return;
+  const result = await updates.installVersion(input.version, input.confirmOlder === true);
+  if (result.ok) send(request.response, 200, { success: true, message: result.message });
+  else
+    send(request.response, 409, {
+      error: result.message,
+      code: 'conflict',
+      ...(result.confirm ? { confirm: result.confirm } : {}),
+    });
+}
+
 /** Each POST path and what answers it; any other path is not found. */
 export const ACTION_ROUTES: ReadonlyMap<string, ActionRoute> = new Map<string, ActionRoute>([
   ['/api/test', test],
@@ -189,4 +231,7 @@ export const ACTION_ROUTES: ReadonlyMap<string, ActionRoute> = new Map<string, A
   ['/api/updates/check', checkUpdates],
   ['/api/updates/auto', setAutoUpdate],
   ['/api/updates/install', installUpdate],
+  ['/api/updates/channel', setUpdateChannel],
+  ['/api/updates/versions', listUpdateVersions],
+  ['/api/updates/install-version', installUpdateVersion],
 ]);

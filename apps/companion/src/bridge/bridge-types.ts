@@ -27,10 +27,19 @@ export interface BridgeActions {
   saveHomeAssistantToken?(token: string): Promise<{ ok: true } | { ok: false; error: string }>;
   /** Drops the saved Home Assistant token. */
   forgetHomeAssistantToken?(): Promise<void>;
-  /** Updates (the status page only): check now, the automatic switch, install the downloaded one. */
+  /**
+   * Updates (the status page only): check now, the automatic switch, install the downloaded one,
+   * the channel, the versions offered and one picked by hand (an older one once confirmed).
+   */
   updates?: {
     check(): Promise<unknown>;
     setAuto(auto: boolean): void;
     installWhenQuiet(): boolean;
+    setChannel?(channel: 'stable' | 'beta'): void;
+    listVersions?(): Promise<unknown>;
+    installVersion?(
+      version: string,
+      confirmOlder: boolean,
+    ): Promise<{ ok: boolean; message: string; confirm?: { version: string; running: string } }>;
   };
 }

@@ -1,3 +1,5 @@
+import { UPDATES_CARD_HTML, UPDATES_SCRIPT } from './status-page-updates.js';
+
 /** The local bridge's status page (`GET /`): plain HTML, its script served from the same origin (CSP). */
 export const STATUS_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -104,17 +106,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     <div class="row" id="ha-saved" style="margin-top:10px" hidden><span>Token saved.</span><button type="button" id="ha-forget">Forget</button></div>
     <p id="ha-result" role="status"></p>
   </section>
-  <section class="wide" id="updates-card" hidden>
-    <h2>Updates</h2>
-    <div id="updates"></div>
-    <div class="row" style="margin-top:10px">
-      <button type="button" id="update-check">Check now</button>
-      <button type="button" id="update-install" class="primary" hidden>Install now</button>
-      <label class="switch"><input type="checkbox" id="update-auto"> Install updates automatically</label>
-    </div>
-    <p id="update-result" role="status"></p>
-  </section>
-  <section class="wide">
+${UPDATES_CARD_HTML}  <section class="wide">
     <h2>Recent log</h2>
     <div class="log" id="log"></div>
   </section>
@@ -304,38 +296,7 @@ $('ha-forget').addEventListener('click', async () => {
   catch (error) { text($('ha-result'), error.message); }
   refresh();
 });
-// The manifest's notes and every message come cleaned in the JSON; shown as text, never as HTML.
-function renderUpdates(u) {
-  // A status without updates (an older companion's API): no card rather than an empty one.
-  $('updates-card').hidden = !u;
-  if (!u) return;
-  const rows = [el('div', {}, ['Running version ' + (u.running || '') + (u.newest ? ' · newest version ' + u.newest : '')])];
-  if (u.notes) rows.push(el('div', { className: 'muted' }, ['Release notes: ', iso(u.notes)]));
-  if (u.notice) rows.push(el('div', { className: /failed/.test(u.notice) ? 'warn' : 'muted' }, [iso(u.notice)]));
-  if (u.message) rows.push(el('div', { className: /refused|failed|cut off|Could not/.test(u.message) ? 'warn' : 'muted' }, [iso(u.message)]));
-  $('updates').replaceChildren(...rows);
-  $('update-check').disabled = !u.enabled || u.state === 'checking' || u.state === 'downloading' || u.state === 'installing';
-  $('update-auto').disabled = !u.enabled;
-  $('update-auto').checked = !!u.auto && !!u.enabled;
-  $('update-install').hidden = !(u.enabled && u.state === 'ready' && !u.auto);
-}
-$('update-check').addEventListener('click', async () => {
-  text($('update-result'), 'Checking for updates…');
-  try { const r = await post('/api/updates/check'); text($('update-result'), (r.updates && r.updates.message) || ''); }
-  catch (error) { text($('update-result'), error.message); }
-  refresh();
-});
-$('update-auto').addEventListener('change', async (event) => {
-  const auto = event.target.checked;
-  try { await post('/api/updates/auto', { auto }); text($('update-result'), auto ? 'Updates install by themselves between sessions.' : 'Updates are downloaded and wait for Install now.'); }
-  catch (error) { text($('update-result'), error.message); }
-  refresh();
-});
-$('update-install').addEventListener('click', async () => {
-  try { await post('/api/updates/install'); text($('update-result'), 'It installs when no session is followed and no flag effect plays.'); }
-  catch (error) { text($('update-result'), error.message); }
-  refresh();
-});
+${UPDATES_SCRIPT}
 refresh();
 setInterval(refresh, 2000);
 `;

@@ -65,6 +65,9 @@ export function createBridgeActions(deps: {
       check: () => deps.updater.checkNow(),
       setAuto: (auto) => deps.updater.setAuto(auto),
       installWhenQuiet: () => deps.updater.installWhenQuiet(),
+      setChannel: (channel) => deps.updater.setChannel(channel),
+      listVersions: () => deps.updater.listVersions(),
+      installVersion: (version, confirmOlder) => deps.updater.installVersion(version, confirmOlder),
     },
   });
 }

@@ -4,9 +4,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { renderStatusPage } from '../../test/status-page-dom.js';
+import { FakeElement, renderStatusPage } from '../../test/status-page-dom.js';
 import { startLocalBridge, type LocalBridge } from '../bridge/local-bridge.js';
+import { STATUS_PAGE_SCRIPT } from '../bridge/status-page.js';
 import { createLogger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { publicKeyText, signManifest } from './manifest.js';
@@ -149,5 +151,102 @@ describe("the status page's updates", () => {
   test('a status without updates shows no card', () => {
     const page = renderStatusPage({ version: '0.2.0', platform: 'linux', linked: true });
     expect(page('updates-card').hidden).toBe(true);
+  });
+});
+
+describe('a version picked by hand on the status page', () => {
+  /** The page's script with a fetch that records each request and answers install-version as `answer`. */
+  function pageWith(answer: { status: number; body: unknown }) {
+    const byId = new Map<string, FakeElement>();
+    const getElementById = (id: string) => {
+      let element = byId.get(id);
+      if (!element) byId.set(id, (element = new FakeElement('div')));
+      return element;
+    };
+    const sent: { path: string; body: unknown }[] = [];
+    const context = vm.createContext({
+      document: { getElementById, createElement: (tag: string) => new FakeElement(tag.toUpperCase()) },
+      fetch: (requested: string, init?: { body?: string }) => {
+        if (requested === '/api/status') return new Promise(() => undefined);
+        sent.push({ path: requested, body: JSON.parse(init?.body ?? '{}') });
+        return Promise.resolve({ ok: answer.status === 200, json: () => Promise.resolve(answer.body) });
+      },
+      setInterval: () => 0,
+    });
+    vm.runInContext(STATUS_PAGE_SCRIPT, context);
+    const page = context as unknown as Record<string, (...args: unknown[]) => unknown>;
+    page.render!({
+      version: '0.2.0',
+      platform: 'linux',
+      linked: true,
+      updates: {
+        enabled: true,
+        running: '0.2.0',
+        state: 'idle',
+        auto: true,
+        channel: 'beta',
+        offered: [
+          { version: '0.3.0', channel: 'beta', released: '2026-11-20T10:00:00.000Z', older: false },
+          { version: '0.1.9', channel: 'stable', released: '2026-10-01T10:00:00.000Z', older: true },
+        ],
+      },
+    });
+    return { $: getElementById, sent, page };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+  const installButtons = ($: (id: string) => FakeElement) =>
+    $('update-offered')
+      .descendants()
+      .filter((e) => e.tagName === 'BUTTON');
+
+  test('lists the versions and the channel; an older one asks first and sends nothing yet', async () => {
+    const { $, sent } = pageWith({ status: 200, body: { success: true, message: 'ok' } });
+    expect($('update-channel').value).toBe('beta');
+    expect($('update-offered').textContent).toContain('Version 0.3.0 (beta), released 2026-11-20');
+    expect($('update-offered').textContent).toContain(
+      'Version 0.1.9, released 2026-10-01, older than this one',
+    );
+    const older = installButtons($).find((b) => b.textContent === 'Install 0.1.9')!;
+    (older.onclick as () => void)();
+    await settle();
+    expect($('update-confirm').hidden).toBe(false);
+    expect($('update-confirm-text').textContent).toBe('Install version 0.1.9, older than the running 0.2.0?');
+    expect(sent).toEqual([]);
+  });
+
+  test('Cancel sends nothing; Install in the question sends the confirmation for that version; a newer one needs none', async () => {
+    const { $, sent, page } = pageWith({
+      status: 200,
+      body: { success: true, message: 'Version 0.1.9 is downloaded and checked.' },
+    });
+    page.pickVersion!('0.1.9');
+    page.cancelPick!();
+    await settle();
+    expect($('update-confirm').hidden).toBe(true);
+    expect(sent).toEqual([]);
+    page.pickVersion!('0.1.9');
+    page.confirmPick!();
+    await settle();
+    expect(sent).toEqual([
+      { path: '/api/updates/install-version', body: { version: '0.1.9', confirmOlder: true } },
+    ]);
+    expect($('update-result').textContent).toBe('Version 0.1.9 is downloaded and checked.');
+    page.pickVersion!('0.3.0');
+    await settle();
+    expect(sent[1]).toEqual({
+      path: '/api/updates/install-version',
+      body: { version: '0.3.0', confirmOlder: false },
+    });
+  });
+
+  test('a refusal for want of the confirmation (a list gone stale) asks the question', async () => {
+    const { $, page } = pageWith({
+      status: 409,
+      body: { error: 'Update refused: …', confirm: { version: '0.3.0', running: '0.4.0' } },
+    });
+    page.pickVersion!('0.3.0');
+    await settle();
+    expect($('update-confirm').hidden).toBe(false);
+    expect($('update-confirm-text').textContent).toBe('Install version 0.3.0, older than the running 0.4.0?');
   });
 });
