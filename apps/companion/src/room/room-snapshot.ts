@@ -69,7 +69,7 @@ export function createRoomSnapshots(deps: {
   let snapshot: RoomSnapshot | null = readRoomSnapshot(dir);
   let last: RoomView['last'] = null;
   let endTimer: NodeJS.Timeout | null = null;
-  let endingNow: RoomSnapshot | null = null;
+  let endingNow: { snapshot: RoomSnapshot; done: Promise<void> } | null = null;
   let orphanTimer: NodeJS.Timeout | null = null;
 
   const save = () => {
@@ -106,25 +106,35 @@ export function createRoomSnapshots(deps: {
     );
   }
 
-  async function end(sessionKey: number, action: SessionEndAction): Promise<void> {
+  function end(sessionKey: number, action: SessionEndAction): Promise<void> {
     const ending = snapshot;
-    // The chequered flag's timer and the follower may both say the session ended: once is enough.
-    if (!ending || ending.sessionKey !== sessionKey || endingNow === ending) return;
-    endingNow = ending;
+    if (!ending || ending.sessionKey !== sessionKey) return Promise.resolve();
+    // The chequered flag's timer, the follower and a new session's first flag may all say the
+    // session ended: it ends once, and each waits for that.
+    if (endingNow?.snapshot === ending) return endingNow.done;
     if (endTimer) clearTimeout(endTimer);
     endTimer = null;
-    if (action === 'as-it-was') {
-      hub.cancelAll();
-      await lightsFound(hub, ending.lights);
-      last = await giveBack(hub, ending.lights, log);
-    } else if (action === 'off') {
-      log.info('Room: the session ended, the lights go off');
-      hub.showLook({ color: { name: 'off', hue: 0, saturation: 0, off: true }, brightness: 0 }, 0);
-    }
-    if (snapshot === ending) {
-      snapshot = null;
-      save();
-    }
+    const done = (async () => {
+      if (action === 'as-it-was') {
+        hub.cancelAll();
+        await lightsFound(hub, ending.lights);
+        last = await giveBack(hub, ending.lights, log).catch((error: unknown) => {
+          log.warn(
+            `Room: the lights could not be given back (${error instanceof Error ? error.message : String(error)})`,
+          );
+          return last;
+        });
+      } else if (action === 'off') {
+        log.info('Room: the session ended, the lights go off');
+        hub.showLook({ color: { name: 'off', hue: 0, saturation: 0, off: true }, brightness: 0 }, 0);
+      }
+      if (snapshot === ending) {
+        snapshot = null;
+        save();
+      }
+    })();
+    endingNow = { snapshot: ending, done };
+    return done;
   }
 
   /** A snapshot a stopped run left: given back once its session is no longer the live one. */
