@@ -144,6 +144,8 @@ test.describe('the account looks on the browser players', () => {
     const during = await sampleChanges(async () => `${await screenLook(lights)}`, 2_500);
     expect(during).toEqual([]);
     expect(isBlueHue(await hueLight())).toBe(true);
+    // With no session followed a test gives the light back as it was after its hold (1 s + 3 s).
+    await expect.poll(async () => isBlueHue(await hueLight()), { timeout: 8_000 }).toBe(false);
 
     // Fastest lap is left alone: nothing changes.
     const hueBefore = await hueLight();
@@ -164,6 +166,7 @@ test.describe('the account looks on the browser players', () => {
       requests: { method: string; path: string }[];
     };
     expect(requests.requests.filter((r) => r.path.includes('/effects/'))).toEqual([]);
+    await expect.poll(async () => isBlueBulb(await desk()), { timeout: 8_000 }).toBe(false);
     const deskBefore = await desk();
     await race.getByRole('button', { name: 'Fastest lap', exact: true }).click();
     await page.waitForTimeout(2_500);

@@ -49,11 +49,13 @@ function setup(
   const dims: number[] = [];
   const warnings: string[] = [];
   let stopped = 0;
+  let screenOffs = 0;
   const room = createCloudRoom({
     lights: { lifx: lifx.lights, hue: hue.lights, govee: govee.lights },
     driven: () => driven,
     stopPlaying: () => (stopped += 1),
     turnOff: (lights) => offs.push(lights),
+    screenOff: () => (screenOffs += 1),
     onChange: () => undefined,
     warn: (message) => warnings.push(message),
   });
@@ -72,7 +74,18 @@ function setup(
   const everything = () =>
     Object.fromEntries(Object.entries(room_).map(([k, p]) => [k, Object.fromEntries(p.shows)]));
   const paintAll = (look: string) => Object.values(room_).forEach((p) => p.paint(look));
-  return { room, session, flag, paintAll, everything, offs, dims, warnings, stopped: () => stopped };
+  return {
+    room,
+    session,
+    flag,
+    paintAll,
+    everything,
+    offs,
+    dims,
+    warnings,
+    stopped: () => stopped,
+    screenOffs: () => screenOffs,
+  };
 }
 
 const BEFORE = {
@@ -86,7 +99,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('the room as it was around a followed session', () => {
   test('the first flag waits for the read; the chequered flag of a race gives every light back after its flash', async () => {
-    const { session, flag, everything, room } = setup({ follow: { sessionEnd: 'as-it-was' } });
+    const { session, flag, everything, room, screenOffs } = setup({ follow: { sessionEnd: 'as-it-was' } });
     session.follow('replay:9158', 'race');
     flag('green');
     // Nothing changed before the lights were read.
@@ -102,6 +115,8 @@ describe('the room as it was around a followed session', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(everything()).toEqual(BEFORE);
     expect(room.key()).toBeNull();
+    // The on-screen light is back as it was too: off.
+    expect(screenOffs()).toBe(1);
     // The session is over: a later flag of it changes no light.
     flag('red');
     await vi.advanceTimersByTimeAsync(0);
@@ -199,7 +214,7 @@ describe('the room as it was around a followed session', () => {
 
 describe('a test with no session followed', () => {
   test('reads the lights, plays, and gives them back after its hold; a second test keeps the first reading', async () => {
-    const { session, everything, paintAll } = setup();
+    const { session, everything, paintAll, screenOffs } = setup();
     session.test(() => paintAll('red'), 6_000);
     expect(everything()).toEqual(BEFORE);
     await vi.advanceTimersByTimeAsync(0);
@@ -210,6 +225,8 @@ describe('a test with no session followed', () => {
     expect(everything().lifx).toEqual({ desk: 'yellow', lamp: 'yellow' });
     await vi.advanceTimersByTimeAsync(TEST_GIVE_BACK_MARGIN_MS);
     expect(everything()).toEqual(BEFORE);
+    // The screen plays the test itself and goes back on its own.
+    expect(screenOffs()).toBe(0);
   });
 
   test('with a session followed a test plays at once and nothing is given back after it', async () => {

@@ -34,6 +34,8 @@ export interface CloudRoomDeps {
   stopPlaying(): void;
   /** Turns these lights off (the session ended and the fan chose 'off'). */
   turnOff(lights: DrivenLights): void;
+  /** The on-screen light back as it was before the session: off (it shows nothing until a flag). */
+  screenOff(): void;
   /** The unreadable lights or the last give-back changed (Light Control says so beside each light). */
   onChange(): void;
   warn(message: string): void;
@@ -45,6 +47,8 @@ interface Snapshot {
 }
 
 const keyOf = (provider: RoomProvider, id: string) => `${provider}:${id}`;
+/** A test's snapshot (no session followed): the screen plays the test itself and is left to it. */
+export const TEST_SNAPSHOT_KEY = 'test';
 /** A provider that did not answer the read at all: its lights are left as they are. */
 export const NOT_READ = 'Could not be read before the first flag: left as it is';
 
@@ -86,6 +90,7 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
 
   async function restore(taken: Snapshot): Promise<void> {
     deps.stopPlaying();
+    if (taken.key !== TEST_SNAPSHOT_KEY) deps.screenOff();
     const report: UnreadableLight[] = [];
     await Promise.all(
       ROOM_PROVIDERS.map(async (provider) => {
@@ -128,6 +133,7 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
         const off: Record<RoomProvider, string[]> = { lifx: [], hue: [], govee: [] };
         for (const light of taken.lights.values()) off[light.provider].push(light.id);
         deps.turnOff(off);
+        deps.screenOff();
       }
       deps.onChange();
     },

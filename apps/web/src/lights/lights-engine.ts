@@ -36,9 +36,10 @@ import {
 } from './lights-engine-options';
 import { createProviderStates, type ProviderStores } from './provider-states';
 import { createProviderStore, isProviderReady } from './provider-store';
-import { goveeRoomLights, hueRoomLights, lifxRoomLights, showOnLights, type RoomLook } from './room-lights';
+import { OFF_LOOK, roomLightsOf, showOnLights, type RoomLook } from './room-lights';
 import { SessionRoom } from './session-room';
 
+type RoomNotes = { unreadable: UnreadableLight[]; left: UnreadableLight[] };
 /** A green dimmed after it held fades down over this long. */
 const AFTER_GREEN_FADE_MS = 2_000;
 
@@ -76,10 +77,7 @@ export class LightsEngine {
   private readonly room: CloudRoom;
   private readonly sessionRoom: SessionRoom;
   /** Lights that cannot be read, and lights the last give-back left (Light Control says so beside each). */
-  readonly roomState = createProviderStore<{ unreadable: UnreadableLight[]; left: UnreadableLight[] }>({
-    unreadable: [],
-    left: [],
-  });
+  readonly roomState = createProviderStore<RoomNotes>({ unreadable: [], left: [] });
 
   constructor(private readonly options: LightsEngineOptions) {
     this.states = createProviderStates(() => options.selection());
@@ -126,10 +124,11 @@ export class LightsEngine {
       ),
     };
     this.room = createCloudRoom({
-      lights: { lifx: lifxRoomLights(this.lifx), hue: hueRoomLights, govee: goveeRoomLights },
+      lights: roomLightsOf(this.lifx),
       driven: () => this.drivenLights(),
       stopPlaying: () => this.stopRoomLights(),
       turnOff: (lights) => this.showOnRoom(lights, null, 0),
+      screenOff: () => this.players.screen.showLook(OFF_LOOK, 0),
       onChange: () => this.roomState.set({ unreadable: this.room.unreadable(), left: this.room.lastLeft() }),
       warn: (message) => options.notify.warning(message),
     });

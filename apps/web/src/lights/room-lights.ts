@@ -8,7 +8,7 @@ import type {
   SavedStates,
 } from '@flaglight/lights';
 import { apiCall } from '../api/client';
-import type { DrivenLights, RoomLights } from './cloud-room';
+import type { DrivenLights, RoomLights, RoomProvider } from './cloud-room';
 
 // How the room's lights are read and given back from this tab: LIFX's cloud by its own driver (the
 // token stays in the browser), Hue and Govee through the app's server (their keys stay there).
@@ -57,7 +57,14 @@ export function lifxRoomLights(driver: LifxCloudDriver): RoomLights {
   };
 }
 
+/** Every provider's reads and give-backs, LIFX through this tab's driver. */
+export function roomLightsOf(lifx: LifxCloudDriver): Record<RoomProvider, RoomLights> {
+  return { lifx: lifxRoomLights(lifx), hue: hueRoomLights, govee: goveeRoomLights };
+}
+
 const OFF: LightColor = { name: 'off', hue: 0, saturation: 0, off: true };
+/** A light off, as one look. */
+export const OFF_LOOK = { color: OFF, brightness: 0 };
 
 export type RoomLook = { color: LightColor; brightness: number };
 

@@ -9,10 +9,10 @@ import {
   type LightFollowSettings,
   type LookSet,
 } from '@flaglight/core';
-import type { CloudRoom } from './cloud-room';
+import { TEST_SNAPSHOT_KEY, type CloudRoom } from './cloud-room';
 
 // When the room is read and given back around a followed session (the companion's rule, decision
-// 048): read before the session's first change; a green that held `afterGreen.afterSeconds` kept,
+// 050): read before the session's first change; a green that held `afterGreen.afterSeconds` kept,
 // dimmed or given back; the session's end after the chequered flag of a race, sprint or practice
 // has flashed (a live session stays live a while after it), or when the tab follows another
 // session or none. A test with no session followed is read before and given back after its hold.
@@ -21,8 +21,6 @@ import type { CloudRoom } from './cloud-room';
 export const ROOM_READ_WAIT_MS = 5_000;
 /** A test is given back this long after its program ends (its last step has landed by then). */
 export const TEST_GIVE_BACK_MARGIN_MS = 500;
-/** The key a test's snapshot is kept under (no session followed). */
-const TEST_KEY = 'test';
 /** Kinds whose chequered flag ends the session (a qualifying's ends only a part of it). */
 const ENDS_AT_CHEQUERED: ReadonlySet<FollowedSessionKind | null> = new Set([
   'race',
@@ -178,7 +176,7 @@ export class SessionRoom {
     if (this.testTimer) clearTimeout(this.testTimer);
     this.testTimer = null;
     // A test pressed while another one plays keeps the first reading (the lights show a test now).
-    this.testReading ??= bounded(this.deps.room.take(TEST_KEY), ROOM_READ_WAIT_MS, this.deps.warn);
+    this.testReading ??= bounded(this.deps.room.take(TEST_SNAPSHOT_KEY), ROOM_READ_WAIT_MS, this.deps.warn);
     const reading = this.testReading;
     void reading.then(() => {
       if (this.testReading !== reading || this.key !== null) return;
@@ -193,7 +191,7 @@ export class SessionRoom {
     this.testTimer = null;
     if (!this.testReading) return;
     this.testReading = null;
-    void this.deps.room.end(TEST_KEY, 'as-it-was');
+    void this.deps.room.end(TEST_SNAPSHOT_KEY, 'as-it-was');
   }
 
   /**
