@@ -349,25 +349,28 @@ if (!linuxOnly && !windowsOnly) {
   }
 }
 
-await step('update manifest (signed)', path.join(DIST, 'manifest.json'), () =>
-  writeManifest({
-    dir: DIST,
-    // Only what this run built: a file left from an earlier build is never signed as this version.
-    outputs: {
-      ...(linuxHost && !windowsOnly ? { 'linux-x64': OUTPUTS.linux } : {}),
-      ...(linuxOnly || windowsOnly ? {} : { 'linux-arm64': OUTPUTS.linuxArm64 }),
-      ...(linuxOnly ? {} : { 'win-x64': OUTPUTS.windows }),
-    },
-    version: VERSION,
-    channel: options.channel,
-    notes: options.notesFile
-      ? readFileSync(options.notesFile, 'utf8').trim()
-      : `Flaglight Companion ${VERSION}.`,
-    expiresDays: options.expiresDays,
-    key: signingKey,
-    tools: updateTools,
-    now: new Date(),
-  }).then(() => undefined),
+await step(
+  'update manifest (signed)',
+  path.join(DIST, options.channel === 'beta' ? 'manifest-beta.json' : 'manifest.json'),
+  () =>
+    writeManifest({
+      dir: DIST,
+      // Only what this run built: a file left from an earlier build is never signed as this version.
+      outputs: {
+        ...(linuxHost && !windowsOnly ? { 'linux-x64': OUTPUTS.linux } : {}),
+        ...(linuxOnly || windowsOnly ? {} : { 'linux-arm64': OUTPUTS.linuxArm64 }),
+        ...(linuxOnly ? {} : { 'win-x64': OUTPUTS.windows }),
+      },
+      version: VERSION,
+      channel: options.channel,
+      notes: options.notesFile
+        ? readFileSync(options.notesFile, 'utf8').trim()
+        : `Flaglight Companion ${VERSION}.`,
+      expiresDays: options.expiresDays,
+      key: signingKey,
+      tools: updateTools,
+      now: new Date(),
+    }).then(() => undefined),
 );
 
 rmSync(BLOB, { force: true });

@@ -3,12 +3,26 @@
 // (src/update/manifest.ts and trusted-keys.ts), bundled by esbuild for this script, so packaging and
 // the companion sign and verify with the same code.
 import crypto from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-/** Where each platform's file is fetched, relative to the manifest's address (`/api/downloads/companion-manifest`). */
+/**
+ * Each platform's download name. The manifest signs `companion-releases/<version>/<name>`, relative
+ * to its own address (`/api/downloads/companion-manifest`, `-beta`, or the index
+ * `/api/downloads/companion-releases`): always that version's own file, never "the newest".
+ */
 export const DOWNLOAD_NAMES = {
   'linux-x64': 'flaglight-linux',
   'linux-arm64': 'flaglight-linux-arm64',
@@ -72,17 +86,30 @@ async function sha256File(file) {
   return hash.digest('hex');
 }
 
-/** Writes `<dir>/manifest.json`: the signed description of the executables built in `outputs`. */
+/**
+ * Writes the signed description of the executables built in `outputs`: `<dir>/manifest.json`
+ * (stable) or `<dir>/manifest-beta.json` (beta), and the kept release `<dir>/releases/<version>/`
+ * (the same signed manifest and the files it names, hard-linked). Earlier versions' folders stay: a
+ * server given this folder offers them to pick by hand (decision 045).
+ */
 export async function writeManifest({ dir, outputs, version, channel, notes, expiresDays, key, tools, now }) {
+  const kept = path.join(dir, 'releases', version);
+  rmSync(kept, { recursive: true, force: true });
+  mkdirSync(kept, { recursive: true });
   const files = {};
   for (const [platform, file] of Object.entries(outputs)) {
     if (!existsSync(file)) continue;
     files[platform] = {
       file: path.basename(file),
-      url: DOWNLOAD_NAMES[platform],
+      url: `companion-releases/${version}/${DOWNLOAD_NAMES[platform]}`,
       size: statSync(file).size,
       sha256: await sha256File(file),
     };
+    try {
+      linkSync(file, path.join(kept, path.basename(file)));
+    } catch {
+      copyFileSync(file, path.join(kept, path.basename(file)));
+    }
   }
   const manifest = {
     product: tools.MANIFEST_PRODUCT,
@@ -93,7 +120,9 @@ export async function writeManifest({ dir, outputs, version, channel, notes, exp
     notes,
     files,
   };
-  const target = path.join(dir, 'manifest.json');
-  writeFileSync(target, `${JSON.stringify(tools.signManifest(manifest, key.privateKey), null, 2)}\n`);
+  const text = `${JSON.stringify(tools.signManifest(manifest, key.privateKey), null, 2)}\n`;
+  writeFileSync(path.join(kept, 'manifest.json'), text);
+  const target = path.join(dir, channel === 'beta' ? 'manifest-beta.json' : 'manifest.json');
+  writeFileSync(target, text);
   return target;
 }

@@ -43,7 +43,7 @@ PORT=${PORTS#* }
 node -e '
   const http = require("http"), fs = require("fs"), path = require("path");
   const dir = process.argv[1];
-  const files = { "/api/downloads/companion-manifest": "manifest.json", "/api/downloads/flaglight-companion-win-x64": "flaglight-companion-win-x64.exe" };
+  const files = { "/api/downloads/companion-manifest": "manifest.json", ["/api/downloads/companion-releases/" + process.argv[3] + "/flaglight-companion-win-x64"]: "flaglight-companion-win-x64.exe" };
   http.createServer((q, r) => {
     const name = files[q.url];
     if (!name) return r.writeHead(404, { "content-type": "application/json" }).end("{\"error\":\"not found\"}");
@@ -51,7 +51,7 @@ node -e '
     r.writeHead(200, { "content-length": fs.statSync(file).size });
     fs.createReadStream(file).pipe(r);
   }).listen(Number(process.argv[2]), "127.0.0.1");
-' "$TMP/next" "$SERVER_PORT" &
+' "$TMP/next" "$SERVER_PORT" "$NEXT" &
 server_pid=$!
 
 # Wine 8 reports Windows 7 by default and Node refuses to start there.

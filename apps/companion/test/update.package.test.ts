@@ -101,12 +101,21 @@ interface Installed {
 }
 
 /** Version N copied into a folder of its own (the update replaces that copy) and started there. */
-async function installAndStart(root: string, server: string, name: string): Promise<Installed> {
+async function installAndStart(
+  root: string,
+  server: string,
+  name: string,
+  extra: { args?: string[]; state?: Record<string, unknown> } = {},
+): Promise<Installed> {
   const folder = fs.mkdtempSync(path.join(root, 'install-'));
   const exe = path.join(folder, 'flaglight-companion-linux-x64');
   fs.copyFileSync(EXE, exe);
   fs.chmodSync(exe, 0o755);
   const dataDir = path.join(folder, 'data');
+  if (extra.state) {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dataDir, 'state.json'), JSON.stringify(extra.state), { mode: 0o600 });
+  }
   const port = await freePort();
   const child = spawn(
     exe,
@@ -122,6 +131,7 @@ async function installAndStart(root: string, server: string, name: string): Prom
       dataDir,
       '--name',
       name,
+      ...(extra.args ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );
@@ -130,6 +140,61 @@ async function installAndStart(root: string, server: string, name: string): Prom
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { exe, dataDir, port, child, exited, output: () => output };
+}
+
+/** What the server offers: a manifest and the Linux file it names, newest and kept by version. */
+function publish(downloads: string, manifest: string, file: string, version: string) {
+  for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name), { recursive: true });
+  fs.copyFileSync(manifest, path.join(downloads, 'manifest.json'));
+  fs.linkSync(file, path.join(downloads, 'flaglight-companion-linux-x64'));
+  fs.mkdirSync(path.join(downloads, 'releases', version), { recursive: true });
+  fs.linkSync(file, path.join(downloads, 'releases', version, 'flaglight-companion-linux-x64'));
+}
+
+/** What the fan set up that the handover must keep, as the state file and the snapshot hold it. */
+function kept(dataDir: string) {
+  const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'state.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  const { token, device, server: linkedTo, hueBridges, nanoleafDevices, homeAssistant, mqtt } = state;
+  return {
+    link: { token, device, linkedTo },
+    lights: { hueBridges, nanoleafDevices, homeAssistant, mqtt },
+    paused: state.paused,
+    snapshot: fs.readFileSync(path.join(dataDir, 'room-snapshot.json'), 'utf8'),
+  };
+}
+
+/** Version N with paired lights and an MQTT broker set up, linked and following the demo race. */
+async function startLinkedAndFollowing(
+  at: { root: string; server: string; session: string },
+  mqttUrl: string,
+): Promise<Installed> {
+  // Paired lights and an MQTT broker (none answers: only what is kept matters here).
+  const n = await installAndStart(at.root, at.server, 'Update journey', {
+    args: ['--mqtt', mqttUrl],
+    state: {
+      hueBridges: [
+        { url: 'https://127.0.0.1:9', bridgeId: 'journeybridge', applicationKey: 'journey-hue-key' },
+      ],
+      nanoleafDevices: [
+        { host: '127.0.0.1', port: 9, token: 'journey-nanoleaf-token', id: 'journey-nanoleaf' },
+      ],
+      homeAssistant: { url: 'http://127.0.0.1:9', token: 'journey-ha-token' },
+    },
+  });
+  const code = await until(async () => (await statusOn(n.port))?.userCode, 'the link code');
+  await call(at.server, 'POST', '/api/device/approve', { code }, at.session);
+  await until(
+    async () => {
+      const s = await statusOn(n.port);
+      return s?.linked && s.stream.state === 'following';
+    },
+    'the companion to follow the demo race',
+    { ms: 60_000 },
+  );
+  return n;
 }
 
 describe.skipIf(!built)('the packaged companion updates itself', () => {
@@ -174,15 +239,8 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     fs.rmSync(root, { recursive: true, force: true });
   }, 30_000);
 
-  /** What the server offers: a manifest and the Linux file it names. */
-  function publish(manifest: string, file: string) {
-    for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name));
-    fs.copyFileSync(manifest, path.join(downloads, 'manifest.json'));
-    fs.linkSync(file, path.join(downloads, 'flaglight-companion-linux-x64'));
-  }
-
-  test(`${VERSION} installs ${NEXT} while the lights are paused, comes back on the same port, linked and following, and its lights follow`, async () => {
-    for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name));
+  test(`${VERSION} installs ${NEXT} while the lights are paused, comes back on the same port, linked and following, with nothing lost, and its lights follow`, async () => {
+    for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name), { recursive: true });
     const session = await signUp(server.url);
     // The demo race held just before a yellow flag (green now, yellow 9 s into the race at speed 1):
     // the same session is followed before and after the update, and goes on once the update is done.
@@ -192,21 +250,19 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     const begun = Date.now();
     const phases: string[] = [];
     const mark = (phase: string) => phases.push(`${phase} ${((Date.now() - begun) / 1000).toFixed(1)} s`);
-    const n = await installAndStart(root, server.url, 'Update journey');
+    const mqttUrl = `mqtt://127.0.0.1:${await freePort()}`;
+    const n = await startLinkedAndFollowing({ root, server: server.url, session }, mqttUrl);
     started.push(n);
-    const code = await until(async () => (await statusOn(n.port))?.userCode, 'the link code');
-    await call(server.url, 'POST', '/api/device/approve', { code }, session);
-    await until(
-      async () => {
-        const s = await statusOn(n.port);
-        return s?.linked && s.stream.state === 'following';
-      },
-      'the companion to follow the demo race',
-      { ms: 60_000 },
-    );
     // The release is published while the companion follows; "Check now" finds it. It is downloaded
     // and checked, and waits: a followed session is never interrupted.
-    publish(path.join(nextDir, 'manifest.json'), path.join(nextDir, 'flaglight-companion-linux-x64'));
+    publish(
+      downloads,
+      path.join(nextDir, 'manifest.json'),
+      path.join(nextDir, 'flaglight-companion-linux-x64'),
+      NEXT,
+    );
+    // The session's "as it was" snapshot, written as the followed session began.
+    await until(() => fs.existsSync(path.join(n.dataDir, 'room-snapshot.json')), 'the room snapshot');
     mark('following');
     expect((await post(n.port, '/api/updates/check', {})).status).toBe(200);
     let last: Status | null = null;
@@ -228,6 +284,14 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     mark('downloaded');
     const t0 = Date.now();
     expect((await post(n.port, '/api/pause', { paused: true })).status).toBe(200);
+    const before = { ...kept(n.dataDir), paused: true };
+    expect(before.lights.hueBridges).toContainEqual(
+      expect.objectContaining({ applicationKey: 'journey-hue-key' }),
+    );
+    expect(before.lights.nanoleafDevices).toContainEqual(
+      expect.objectContaining({ token: 'journey-nanoleaf-token' }),
+    );
+    expect(before.link.token).toBeTruthy();
     const after = await until(
       async () => {
         const s = await statusOn(n.port);
@@ -244,6 +308,11 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     expect(sha(n.exe)).toBe(sha(path.join(nextDir, 'flaglight-companion-linux-x64')));
     expect(sha(`${n.exe}.previous`)).toBe(sha(EXE));
     expect(processesOf(n.exe)).toHaveLength(1);
+    // Nothing lost: the link, paired lights' keys, the HA token, MQTT (its id in the state file, its
+    // broker in the arguments the new version was started with), pause, and the room's snapshot.
+    expect(kept(n.dataDir)).toEqual(before);
+    const [pid] = processesOf(n.exe);
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(mqttUrl);
     await until(
       async () => (await statusOn(n.port))?.stream.state === 'following',
       `${NEXT} to follow the race`,
@@ -301,7 +370,7 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     );
     const manifestFile = path.join(root, 'broken-manifest.json');
     fs.writeFileSync(manifestFile, JSON.stringify(manifest));
-    publish(manifestFile, BARE_NODE);
+    publish(downloads, manifestFile, BARE_NODE, BROKEN);
 
     const n = await installAndStart(root, server.url, 'Rollback');
     started.push(n);

@@ -24,6 +24,8 @@ export const KNOWN_BUILDS: Readonly<Record<string, string>> = {
   // The companion's signed update manifest (decision 045): made and signed by the packaging step,
   // served as it is; the server holds no key and signs nothing.
   'companion-manifest': 'manifest.json',
+  // The beta channel's, written by `npm run package -- --channel beta`.
+  'companion-manifest-beta': 'manifest-beta.json',
 };
 
 export const INSTALLER_EXTENSIONS = ['exe', 'msi', 'msix', 'dmg', 'pkg', 'appimage', 'deb', 'zip'] as const;
