@@ -11,7 +11,10 @@ import {
 import { SessionRoom, TEST_GIVE_BACK_MARGIN_MS } from './session-room';
 
 /** A provider's lights in memory: what each shows, read and written like a brand would. */
-function roomOf(initial: Record<string, string>, options: { unreadable?: string[]; failing?: boolean } = {}) {
+function roomOf(
+  initial: Record<string, string>,
+  options: { unreadable?: string[]; failing?: boolean; restoreMs?: number } = {},
+) {
   const shows = new Map(Object.entries(initial));
   const lights: RoomLights = {
     read: (ids) => {
@@ -23,7 +26,9 @@ function roomOf(initial: Record<string, string>, options: { unreadable?: string[
           : { readable: true, on: shows.get(id) !== 'off', state: { look: shows.get(id) } };
       return Promise.resolve(saved);
     },
-    restore: (saved) => {
+    restore: async (saved) => {
+      // A give-back over the network takes a while: what reads the room meanwhile sees the flag.
+      if (options.restoreMs) await new Promise((resolve) => setTimeout(resolve, options.restoreMs));
       const report = { restored: [] as string[], left: [] as { id: string; reason: string }[] };
       for (const [id, entry] of Object.entries(saved)) {
         if (!entry.readable) report.left.push({ id, reason: entry.reason });
@@ -32,16 +37,21 @@ function roomOf(initial: Record<string, string>, options: { unreadable?: string[
           report.restored.push(id);
         }
       }
-      return Promise.resolve(report);
+      return report;
     },
   };
   return { shows, lights, paint: (look: string) => shows.forEach((_, id) => shows.set(id, look)) };
 }
 
 function setup(
-  options: { follow?: Partial<LightFollowSettings>; hueUnreadable?: string[]; goveeFailing?: boolean } = {},
+  options: {
+    follow?: Partial<LightFollowSettings>;
+    hueUnreadable?: string[];
+    goveeFailing?: boolean;
+    lifxRestoreMs?: number;
+  } = {},
 ) {
-  const lifx = roomOf({ desk: 'white 80%', lamp: 'off' });
+  const lifx = roomOf({ desk: 'white 80%', lamp: 'off' }, { restoreMs: options.lifxRestoreMs ?? 0 });
   const hue = roomOf({ go: 'blue 25%', play: 'warm 100%' }, { unreadable: options.hueUnreadable ?? [] });
   const govee = roomOf({ strip: 'orange 15%' }, { failing: options.goveeFailing ?? false });
   const driven: DrivenLights = { lifx: ['desk', 'lamp'], hue: ['go', 'play'], govee: ['strip'] };
@@ -134,6 +144,23 @@ describe('the room as it was around a followed session', () => {
     session.follow(null, null);
     await vi.advanceTimersByTimeAsync(0);
     expect(offs).toEqual([{ lifx: ['desk', 'lamp'], hue: ['go', 'play'], govee: ['strip'] }]);
+  });
+
+  test("a new session's first flag waits for the last one's give-back, so it reads the room as it was", async () => {
+    const { session, flag, everything } = setup({ follow: { sessionEnd: 'as-it-was' }, lifxRestoreMs: 300 });
+    session.follow('replay:1', 'race');
+    flag('red');
+    await vi.advanceTimersByTimeAsync(0);
+    session.follow('replay:2', 'race');
+    flag('green');
+    await vi.advanceTimersByTimeAsync(100);
+    // LIFX is still being given back: nothing of the new session yet.
+    expect(everything().lifx).toEqual({ desk: 'red', lamp: 'red' });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(everything().lifx).toEqual({ desk: 'green', lamp: 'green' });
+    session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(everything()).toEqual(BEFORE);
   });
 
   test("'leave' leaves the last look; the same session followed again keeps its snapshot", async () => {

@@ -69,6 +69,8 @@ export interface CloudRoom {
 export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
   let snapshot: Snapshot | null = null;
   let left: UnreadableLight[] = [];
+  /** A session's end still under way (its give-back): a new session's read waits for it. */
+  let ending: Promise<void> | null = null;
 
   async function readProvider(taking: Snapshot, provider: RoomProvider, ids: readonly string[]) {
     const unread = ids.filter((id) => !taking.lights.has(keyOf(provider, id)));
@@ -113,6 +115,8 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
 
   return {
     async take(key) {
+      // A session's end still giving the room back: the next session reads the room once it is back.
+      if (ending) await ending;
       if (snapshot && snapshot.key !== key) snapshot = null;
       snapshot ??= { key, lights: new Map() };
       const taking = snapshot;
@@ -123,19 +127,28 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
     async giveBack(key) {
       if (snapshot?.key === key) await restore(snapshot);
     },
-    async end(key, action) {
+    end(key, action) {
       const taken = snapshot;
-      if (!taken || taken.key !== key) return;
+      if (!taken || taken.key !== key) return ending ?? Promise.resolve();
       snapshot = null;
-      if (action === 'as-it-was') await restore(taken);
-      else if (action === 'off') {
-        deps.stopPlaying();
-        const off: Record<RoomProvider, string[]> = { lifx: [], hue: [], govee: [] };
-        for (const light of taken.lights.values()) off[light.provider].push(light.id);
-        deps.turnOff(off);
-        deps.screenOff();
-      }
-      deps.onChange();
+      const done = (async () => {
+        if (action === 'as-it-was') await restore(taken);
+        else if (action === 'off') {
+          deps.stopPlaying();
+          const off: Record<RoomProvider, string[]> = { lifx: [], hue: [], govee: [] };
+          for (const light of taken.lights.values()) off[light.provider].push(light.id);
+          deps.turnOff(off);
+          deps.screenOff();
+        }
+        deps.onChange();
+      })();
+      ending = done;
+      void done
+        .finally(() => {
+          if (ending === done) ending = null;
+        })
+        .catch(() => undefined);
+      return done;
     },
     key: () => snapshot?.key ?? null,
     unreadable: () =>
