@@ -62,8 +62,11 @@ describe('the companion versions the server keeps', () => {
     expect((await get('/api/downloads/companion-releases/0.9.9/flaglight-linux')).statusCode).toBe(404);
   });
 
-  test('without DOWNLOADS_DIR the index is empty', async () => {
-    const bare = await buildTestApp();
+  // Not "without DOWNLOADS_DIR": demo mode then serves the companion's own build folder, which
+  // `npm run test:package` fills before Vitest runs in CI.
+  test('a downloads folder that keeps no release has an empty index', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-releases-empty-'));
+    const bare = await buildTestApp({ env: { DOWNLOADS_DIR: empty } });
     const res = await bare.app.inject({
       method: 'GET',
       remoteAddress: freshAddress(),
@@ -71,5 +74,6 @@ describe('the companion versions the server keeps', () => {
     });
     expect(res.json()).toEqual({ manifests: [] });
     await bare.close();
+    fs.rmSync(empty, { recursive: true, force: true });
   });
 });
