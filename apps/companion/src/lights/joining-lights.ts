@@ -10,6 +10,8 @@ export interface JoiningEntry {
   key: string;
   provider: string;
   driver: Pick<LightDriver, 'setState'>;
+  /** The lights the flags drive now, with the new selection. */
+  driven: readonly string[];
 }
 
 /** How quickly a light that joins fades into the flag's look (as SPEC §4's green comes on). */
@@ -21,39 +23,32 @@ const JOIN_TRANSITION_MS = 400;
  * flag. `before` holds each driver's driven ids before the selection changed. A flag the set leaves
  * alone, and the momentary fastest lap, settle on nothing: the light is left as it is.
  */
-export function showFlagOnJoiningLights(options: {
-  entries: Iterable<JoiningEntry>;
-  before: ReadonlyMap<string, readonly string[]>;
-  drivenNow: (entry: JoiningEntry) => readonly string[];
-  flag: string;
-  looks: LookSet | undefined;
-  shown: Map<string, ShownLook>;
-  warn: (key: string, message: string) => void;
-}): void {
-  const { flag, looks } = options;
+export function showFlagOnJoiningLights(
+  entries: readonly JoiningEntry[],
+  before: ReadonlyMap<string, readonly string[]>,
+  flag: string,
+  looks: LookSet | undefined,
+  shown: Map<string, ShownLook>,
+  warn: (key: string, message: string) => void,
+): void {
   const look = isEffectFlag(flag) ? getSettledLook(flag, looks) : null;
   if (!look) return;
-  for (const entry of options.entries) {
-    const was = new Set(options.before.get(entry.key) ?? []);
-    const joined = options.drivenNow(entry).filter((id) => !was.has(id));
+  const swatch = { name: look.color.name, css: css(look.color, look.brightness) };
+  const command = {
+    on: true,
+    color: look.color,
+    brightness: look.brightness,
+    transitionMs: JOIN_TRANSITION_MS,
+  };
+  for (const entry of entries) {
+    const was = new Set(before.get(entry.key) ?? []);
+    const joined = entry.driven.filter((id) => !was.has(id));
     if (joined.length === 0) continue;
-    const command = {
-      on: true,
-      color: look.color,
-      brightness: look.brightness,
-      transitionMs: JOIN_TRANSITION_MS,
-    };
     entry.driver
       .setState(joined, command)
       .then(() => {
-        for (const id of joined)
-          options.shown.set(`${entry.provider}:${id}`, {
-            name: look.color.name,
-            css: css(look.color, look.brightness),
-          });
+        for (const id of joined) shown.set(`${entry.provider}:${id}`, swatch);
       })
-      .catch((error: unknown) =>
-        options.warn(entry.key, error instanceof Error ? error.message : String(error)),
-      );
+      .catch((error: unknown) => warn(entry.key, error instanceof Error ? error.message : String(error)));
   }
 }

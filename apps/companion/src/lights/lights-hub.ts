@@ -18,6 +18,7 @@ import { showFlagOnJoiningLights } from './joining-lights.js';
 import type { LanProvider } from './lan-provider.js';
 import { fallbackLightLabel, normalizeLightLabel } from './light-label.js';
 import { css } from './look-css.js';
+import { createTestGiveBack } from './test-give-back.js';
 
 export { css };
 
@@ -163,6 +164,11 @@ function createFlagTimeline(leaves: (flag: string) => boolean) {
       settle();
       return { lasting, queued: [...queued] };
     },
+    /** A race flag shows, or waits for its time. */
+    racing() {
+      settle();
+      return lasting !== null || queued.length > 0;
+    },
   };
 }
 
@@ -265,6 +271,8 @@ export function createLightsHub(options: {
     return program.ok && program.program.steps.length === 0;
   });
   const warnOnce = createWarnOnce(log);
+  const testGiveBack = createTestGiveBack({ raceOn: () => timeline.racing(), warn: warnOnce });
+
   const changed = () => {
     for (const listener of [...listeners]) listener();
   };
@@ -277,6 +285,7 @@ export function createLightsHub(options: {
     );
 
   const { refresh, refreshDevices } = createDeviceReading(log, changed);
+  const drivenEntries = () => [...entries.values()].map((e) => ({ ...e, driven: isPaused ? [] : idsOf(e) }));
 
   return {
     async add(provider, key, driver) {
@@ -334,25 +343,16 @@ export function createLightsHub(options: {
       return [...entries.values()].flatMap((entry) => hubLights(entry, new Set(idsOf(entry)), lastLook));
     },
     setSelection(next) {
-      const before = new Map([...entries.values()].map((entry) => [entry.key, idsOf(entry)]));
+      const before = new Map(drivenEntries().map((entry) => [entry.key, entry.driven]));
       selection = next;
-      const { lasting } = timeline.now();
-      if (lasting === null || isPaused) return;
-      const drivenNow = (entry: { key: string }) => idsOf(entries.get(entry.key)!);
-      const looks = options.looks?.();
-      showFlagOnJoiningLights({
-        entries: entries.values(),
-        before,
-        drivenNow,
-        flag: lasting,
-        looks,
-        shown: lastLook,
-        warn: warnOnce,
-      });
+      const flag = timeline.now().lasting;
+      if (flag === null || isPaused) return;
+      showFlagOnJoiningLights(drivenEntries(), before, flag, options.looks?.(), lastLook, warnOnce);
     },
     setPaused(paused) {
       isPaused = paused;
       if (!paused) return;
+      testGiveBack.drop();
       timeline.dropQueued();
       for (const entry of entries.values()) entry.player.cancelAll();
     },
@@ -360,12 +360,16 @@ export function createLightsHub(options: {
     play(flag) {
       if (!createLightProgram(flag).ok) return false;
       timeline.played(flag);
+      testGiveBack.drop();
       for (const entry of entries.values()) entry.player.play(flag);
       return true;
     },
     playTest(flag) {
       if (!createTestProgram(flag).ok) return false;
-      for (const entry of entries.values()) entry.player.playMomentary(flag);
+      // With no race followed, the lights are read first and given back once the test ends.
+      void testGiveBack.playTest(flag, options.looks?.(), drivenEntries, () => {
+        for (const entry of entries.values()) entry.player.playMomentary(flag);
+      });
       return true;
     },
     schedule(flag, atEpochMs) {
@@ -378,13 +382,14 @@ export function createLightsHub(options: {
       for (const entry of entries.values()) entry.player.showLook(look, transitionMs);
     },
     cancelAll() {
+      testGiveBack.drop();
       timeline.clear();
       for (const entry of entries.values()) entry.player.cancelAll();
     },
     async rescan() {
       await Promise.all([...entries.values()].map(refresh));
     },
-    drivers: () => [...entries.values()].map((e) => ({ ...e, driven: isPaused ? [] : idsOf(e) })),
+    drivers: drivenEntries,
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
