@@ -3,11 +3,15 @@
 // Measured on the 2-core CI machine, the tests wait far more than they compute: one after another
 // they took 1,134 s of wall time for about 755 s of CPU (0.7 of 2 cores); the real-time journeys,
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
-//   build:      the web app (every journey's demo server serves it), alone, first;
-//   checks:     lint beside (typecheck, then the companion's packages), then Vitest;
+//   build:       the web app (every journey's demo server serves it), alone, first;
+//   then at once:
+//   lint;
+//   types:       the typecheck (it keeps both cores busy), then side by side the companion's
+//                packages (test:package) and Vitest (unit);
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
-//               (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
-//               other journeys (screens) on one more demo server.
+//                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them);
+//   screens:     the other journeys on one more demo server, once the typecheck is done.
+// The package step renames each executable into place, so a journey never starts a half-made one.
 // Every lane runs to its end; the exit code is the first failure's. Each line is prefixed with its
 // lane, and each Playwright run keeps its own artifacts and report (E2E_LANE).
 import { spawn } from 'node:child_process';
@@ -63,20 +67,24 @@ for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results'
 const started = Date.now();
 const built = await npm('build', 'build');
 
+/** Typecheck first: it keeps both cores busy; Vitest and the screens wait for it, not for lint. */
+const typesDone = npm('types', 'typecheck');
+
 async function checks() {
-  const statics = await Promise.all([
-    npm('lint', 'lint'),
-    (async () => (await npm('types', 'typecheck')) || (await npm('package', 'test:package')))(),
+  const lint = npm('lint', 'lint');
+  const types = await typesDone;
+  const rest = await Promise.all([
+    npm('package', 'test:package'),
+    run('unit', 'npx', ['vitest', 'run', '--coverage']),
   ]);
-  const unit = await run('unit', 'npx', ['vitest', 'run', '--coverage']);
-  return first([...statics, unit]);
+  return first([await lint, types, ...rest]);
 }
 
 async function journeys() {
   // Without the web app every journey would fail on a blank page: say it once, run none.
   if (built !== 0) return built;
   const groups = Array.from({ length: REAL_TIME_GROUPS }, (_, i) => i + 1);
-  const realTime = await Promise.all(
+  const realTime = Promise.all(
     groups.map((group) =>
       run(`real-time-${group}`, 'npx', [...PLAYWRIGHT, '--project', 'real-time'], {
         E2E_LANE: `real-time-${group}`,
@@ -85,13 +93,14 @@ async function journeys() {
       }),
     ),
   );
+  await typesDone;
   const screens = await run('screens', 'npx', [...PLAYWRIGHT, '--project', 'screens'], {
     E2E_LANE: 'screens',
     E2E_PORT: String(basePort + REAL_TIME_GROUPS),
-    // Alone in their lane and mostly waiting on the page: three at a time.
+    // Mostly waiting on the page: three at a time.
     E2E_WORKERS: '3',
   });
-  return first([...realTime, screens]);
+  return first([...(await realTime), screens]);
 }
 
 const code = first([built, ...(await Promise.all([checks(), journeys()]))]);

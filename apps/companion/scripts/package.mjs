@@ -262,17 +262,21 @@ await step('blob (node --experimental-sea-config)', BLOB, () => {
 
 if (linuxHost && !windowsOnly) {
   await step('Linux executable (copy, strip, inject)', OUTPUTS.linux, async () => {
-    rmSync(OUTPUTS.linux, { force: true });
-    copyFileSync(blobNode, OUTPUTS.linux);
-    chmodSync(OUTPUTS.linux, 0o755);
+    // Made beside and renamed into place: the browser journeys (running beside this in `npm test`)
+    // start the executable whenever it exists, never a half-made one.
+    const partial = `${OUTPUTS.linux}.partial`;
+    rmSync(partial, { force: true });
+    copyFileSync(blobNode, partial);
+    chmodSync(partial, 0o755);
     let note;
     // Only before injecting: stripping an injected executable makes it crash.
-    if (has('strip')) execFileSync('strip', [OUTPUTS.linux]);
+    if (has('strip')) execFileSync('strip', [partial]);
     else {
       note = 'not stripped: no strip (apt-get install -y binutils)';
       skipped.push(`strip: ${note}`);
     }
-    await injectBlob(OUTPUTS.linux);
+    await injectBlob(partial);
+    renameSync(partial, OUTPUTS.linux);
     return note;
   });
 }
