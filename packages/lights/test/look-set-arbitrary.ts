@@ -1,6 +1,7 @@
 import {
   EFFECT_FLAGS,
   FLAG_LOOK_HOLD_MS,
+  getMinimumEffectMs,
   LOOK_PULSE_MAX_COUNT,
   type EffectFlag,
   type FlagLook,
@@ -10,7 +11,7 @@ import {
 import fc from 'fast-check';
 
 /**
- * Any look set a fan can choose, for property tests over players and drivers. `maxEffectMs` keeps
+ * Any look set a fan can choose (as the contract takes it), for property tests over players and drivers. `maxEffectMs` keeps
  * runs against real simulators short: the densest programs are the short ones (a pulse is never
  * faster than SPEC's strobe, so more time only spreads the same changes out).
  */
@@ -30,17 +31,21 @@ export function lookSetArbitrary(
       { weight: 1, arbitrary: fc.constant({ kind: 'leave' as const }) },
       {
         weight: 5,
-        arbitrary: fc.record({
-          kind: fc.constant('show' as const),
-          color: fc.record({
-            name: fc.constantFrom('red', 'teal', 'custom'),
-            hue: fc.double({ min: 0, max: 360, noNaN: true, maxExcluded: true }),
-            saturation: fc.double({ min: 0, max: 1, noNaN: true }),
-          }),
-          brightness: percent,
-          effect,
-          effectMs: fc.integer({ min: 0, max: Math.min(maxEffectMs, FLAG_LOOK_HOLD_MS[flag]) }),
-          settleBrightness: percent,
+        // As the contract takes them: an effect at least as long as it needs, at most the hold.
+        arbitrary: effect.chain((chosen) => {
+          const max = Math.min(maxEffectMs, FLAG_LOOK_HOLD_MS[flag]);
+          return fc.record({
+            kind: fc.constant('show' as const),
+            color: fc.record({
+              name: fc.constantFrom('red', 'teal', 'custom'),
+              hue: fc.double({ min: 0, max: 360, noNaN: true, maxExcluded: true }),
+              saturation: fc.double({ min: 0, max: 1, noNaN: true }),
+            }),
+            brightness: percent,
+            effect: fc.constant(chosen),
+            effectMs: fc.integer({ min: Math.min(getMinimumEffectMs(flag, chosen), max), max }),
+            settleBrightness: percent,
+          });
         }),
       },
     );
