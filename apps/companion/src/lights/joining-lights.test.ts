@@ -1,6 +1,7 @@
 import { NIGHT_RACE } from '@flaglight/core';
 import { startWledSim, type WledSimDevice } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { until } from '../../test/demo-server.js';
 import { createLogger } from '../system/log.js';
 import { createLightsHub, type LightsHub } from './lights-hub.js';
 import { startWledSupport } from './wled-support.js';
@@ -15,14 +16,6 @@ afterEach(async () => {
   hub = null;
   await Promise.all(sims.splice(0).map((s) => s.close()));
 });
-
-const until = async (condition: () => boolean, what: string, timeoutMs = 4_000) => {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`${what}: not in time`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 async function twoStrips(looks?: () => typeof NIGHT_RACE) {
   for (const k of [1, 2]) sims.push(await startWledSim({ name: `Strip ${k}`, mac: `a0b765e1000${k}` }));
@@ -39,14 +32,20 @@ describe('a LAN light ticked during a race', () => {
   test('takes the flag showing at once, settled, without waiting for the next flag', async () => {
     const { a, b, hub } = await twoStrips();
     hub.play('green');
-    await until(() => a.view().hex === '#00ff00', 'green on the driven strip');
+    await until(() => a.view().hex === '#00ff00', 'green on the driven strip', { ms: 4_000, everyMs: 25 });
     const untouched = b.view();
     expect(untouched.hex).not.toBe('#00ff00');
 
     hub.setSelection({ selectedLights: { wled: [a.id, b.id] }, sharedLightsDriver: 'companion' });
     // Green as it settles (SPEC §4: half brightness), as the first strip shows it once its effect ends.
-    await until(() => b.view().hex === '#008000' && b.view().state.on, 'green on the strip ticked mid-race');
-    await until(() => a.view().hex === '#008000', 'the driven strip settled on the same green', 6_000);
+    await until(() => b.view().hex === '#008000' && b.view().state.on, 'green on the strip ticked mid-race', {
+      ms: 4_000,
+      everyMs: 25,
+    });
+    await until(() => a.view().hex === '#008000', 'the driven strip settled on the same green', {
+      ms: 6_000,
+      everyMs: 25,
+    });
     expect(hub.lights().find((l) => l.id === b.id)?.lastColor?.name).toBe(
       hub.lights().find((l) => l.id === a.id)?.lastColor?.name,
     );
@@ -63,16 +62,26 @@ describe('a LAN light ticked during a race', () => {
 
     hub.setSelection({ selectedLights: { wled: [a.id] }, sharedLightsDriver: 'companion' });
     hub.play('red');
-    await until(() => a.view().state.on, 'the red on the driven strip');
+    await until(() => a.view().state.on, 'the red on the driven strip', { ms: 4_000, everyMs: 25 });
     hub.setSelection({ selectedLights: { wled: [a.id, b.id] }, sharedLightsDriver: 'companion' });
-    await until(() => b.view().hex === '#400000', "the strip ticked mid-race shows Night race's settled red");
-    await until(() => a.view().hex === '#400000', 'the driven strip settles on the same red', 8_000);
+    await until(
+      () => b.view().hex === '#400000',
+      "the strip ticked mid-race shows Night race's settled red",
+      { ms: 4_000, everyMs: 25 },
+    );
+    await until(() => a.view().hex === '#400000', 'the driven strip settles on the same red', {
+      ms: 8_000,
+      everyMs: 25,
+    });
   });
 
   test('a paused companion does not light a ticked light', async () => {
     const { a, b, hub } = await twoStrips();
     hub.play('yellow');
-    await until(() => a.view().state.on && a.view().effect === 'Solid', 'yellow settled', 6_000);
+    await until(() => a.view().state.on && a.view().effect === 'Solid', 'yellow settled', {
+      ms: 6_000,
+      everyMs: 25,
+    });
     hub.setPaused(true);
     const before = b.view().requests.writes;
     hub.setSelection({ selectedLights: { wled: [a.id, b.id] }, sharedLightsDriver: 'companion' });

@@ -1,5 +1,6 @@
 import { startWledSim, type WledSimDevice } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { until } from '../../test/demo-server.js';
 import { createLogger } from '../system/log.js';
 import { createLightsHub, type LightsHub } from './lights-hub.js';
 import { startWledSupport } from './wled-support.js';
@@ -14,14 +15,6 @@ afterEach(async () => {
   hub = null;
   await Promise.all(sims.splice(0).map((s) => s.close()));
 });
-
-const until = async (condition: () => boolean, what: string, timeoutMs = 10_000) => {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`${what}: not in time`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 async function startStrips() {
   for (const k of [1, 2]) sims.push(await startWledSim({ name: `Strip ${k}`, mac: `a0b765e2000${k}` }));
@@ -40,7 +33,10 @@ describe('a test flag on the LAN lights', () => {
     const { hub, strips } = await startStrips();
     const before = strips.map(look);
     expect(hub.playTest('red')).toBe(true);
-    await until(() => strips.every((d) => d.view().hex === '#800000'), "the test's settled red");
+    await until(() => strips.every((d) => d.view().hex === '#800000'), "the test's settled red", {
+      ms: 10_000,
+      everyMs: 25,
+    });
     await until(
       () => strips.every((d, i) => JSON.stringify(look(d)) === JSON.stringify(before[i])),
       'the room as it was',
@@ -50,16 +46,28 @@ describe('a test flag on the LAN lights', () => {
   test('during a race, the test goes back to the race flag, not to the room before the race', async () => {
     const { hub, strips } = await startStrips();
     hub.play('green');
-    await until(() => strips.every((d) => d.view().hex === '#008000'), 'the race green, settled');
+    await until(() => strips.every((d) => d.view().hex === '#008000'), 'the race green, settled', {
+      ms: 10_000,
+      everyMs: 25,
+    });
     hub.playTest('red');
-    await until(() => strips.every((d) => d.view().hex === '#800000'), "the test's settled red");
-    await until(() => strips.every((d) => d.view().hex === '#008000'), 'the race green again');
+    await until(() => strips.every((d) => d.view().hex === '#800000'), "the test's settled red", {
+      ms: 10_000,
+      everyMs: 25,
+    });
+    await until(() => strips.every((d) => d.view().hex === '#008000'), 'the race green again', {
+      ms: 10_000,
+      everyMs: 25,
+    });
   });
 
   test('a race flag during the test takes the lights, and nothing is given back after it', async () => {
     const { hub, strips } = await startStrips();
     hub.playTest('red');
-    await until(() => strips.every((d) => d.view().hex === '#800000'), "the test's settled red");
+    await until(() => strips.every((d) => d.view().hex === '#800000'), "the test's settled red", {
+      ms: 10_000,
+      everyMs: 25,
+    });
     hub.play('yellow');
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect(strips.every((d) => d.view().effect === 'Solid' && d.view().hex !== '#800000')).toBe(true);
