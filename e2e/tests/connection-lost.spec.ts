@@ -16,9 +16,11 @@ import { freePort } from '../support/ports';
 /** What the issue promises: the page tells within 10 s of the server going, and of it answering again. */
 const WITHIN_MS = 10_000;
 
-// The killed stream, and each request refused while the server is down, are logged by the browser.
+// The killed stream, a request in flight when the server dies (reset), and each request refused
+// while the server is down, are logged by the browser.
 test.use({
-  expectedConsoleErrors: /net::ERR_(CONNECTION_REFUSED|EMPTY_RESPONSE|INCOMPLETE_CHUNKED_ENCODING)/,
+  expectedConsoleErrors:
+    /net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|INCOMPLETE_CHUNKED_ENCODING)/,
 });
 
 test.describe('a server that goes away while the dashboard follows the race', () => {
