@@ -110,7 +110,7 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
     expect(bad.body).toContain('brightness must be from 0 to 100');
   });
 
-  test('Govee: each device read with one state call, and given back (power, colour, brightness) after a flag', async () => {
+  test('Govee: each device read with one state call, and given back (power, colour or white, brightness) after a flag', async () => {
     const devices = govee.devices().slice(0, 4);
     const ids = devices.map((d) => d.device);
     const before = ids.map((id) => govee.device(id)!);
@@ -143,6 +143,52 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
         ),
       { timeout: 8000 },
     );
+  });
+
+  test('Govee: a device in white 2700 K is read as its white, driven red, and given back in white at 2700 K', async () => {
+    const white = govee.devices()[0]!;
+    expect(white).toMatchObject({ on: true, colorTemK: 2700, brightness: 60 });
+    const id = white.device;
+    const read = await call('POST', '/api/govee/lights/read-states', { lightIds: [id] });
+    expect(read.json().lights[id]).toEqual({
+      readable: true,
+      on: true,
+      state: { on: true, kelvin: 2700, brightness: 60 },
+    });
+
+    await call('POST', '/api/govee/lights/flag', { lightIds: [id], flag: 'red' });
+    await vi.waitFor(() => expect(govee.device(id)).toMatchObject({ colorTemK: 0, hex: '#ff0000' }), {
+      timeout: 8000,
+    });
+
+    govee.resetRequests();
+    const restored = await call('POST', '/api/govee/lights/restore-states', {
+      lights: [{ id, state: read.json().lights[id].state }],
+    });
+    expect(restored.json()).toEqual({ restored: [id], left: [] });
+    await vi.waitFor(
+      () =>
+        expect(govee.device(id)).toMatchObject({ on: true, colorTemK: 2700, brightness: 60, hex: white.hex }),
+      { timeout: 8000 },
+    );
+    const sent = govee
+      .requests()
+      .filter((r) => r.path.endsWith('/device/control'))
+      .map(
+        (r) =>
+          (r.body as { payload: { capability: { instance: string; value: number } } }).payload.capability,
+      );
+    expect(sent).toContainEqual(expect.objectContaining({ instance: 'colorTemperatureK', value: 2700 }));
+    expect(sent.map((c) => c.instance)).not.toContain('colorRgb');
+  });
+
+  test('Govee: a saved white outside what a device takes is a 400', async () => {
+    const id = govee.devices()[0]!.device;
+    const bad = await call('POST', '/api/govee/lights/restore-states', {
+      lights: [{ id, state: { on: true, kelvin: 50_000 } }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('kelvin must be a whole number from 1000 to 10000');
   });
 
   test('Govee: an offline device cannot be read and says so', async () => {

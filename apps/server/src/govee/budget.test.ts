@@ -70,6 +70,24 @@ describe('Govee cloud budget', () => {
     expect(callsTo(known, lookForFlag('checkered'))).toBe(2);
   });
 
+  test('a white is given back by its kelvin; a colour after a white is sent even if it was the colour before', () => {
+    const known: GoveeKnownState = { on: true, kelvin: 2700, brightness: 60 };
+    expect(nextCapability(known, { on: true, kelvin: 2700, brightness: 60 })).toBeNull();
+    expect(nextCapability(known, { on: true, rgb: 0xff0000, brightness: 60 })).toMatchObject({
+      instance: 'colorRgb',
+      value: 0xff0000,
+    });
+    applyCapability(known, {
+      type: 'devices.capabilities.color_setting',
+      instance: 'colorRgb',
+      value: 0xff0000,
+    });
+    expect(known).toEqual({ on: true, rgb: 0xff0000, brightness: 60 });
+    // Both given (a saved state sent back with both): the white, once.
+    expect(callsTo(known, { on: true, rgb: 0xff0000, kelvin: 2700, brightness: 60 })).toBe(1);
+    expect(known).toEqual({ on: true, kelvin: 2700, brightness: 60 });
+  });
+
   test('the demo race costs 23 calls per light: 230 for 10 lights over 2.6 hours', () => {
     const known: GoveeKnownState = {};
     const calls = SAUDI_2021.reduce((sum, flag) => sum + callsTo(known, lookForFlag(flag)), 0);

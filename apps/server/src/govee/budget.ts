@@ -21,18 +21,44 @@ export const GOVEE_COALESCE_MS = 250;
 /** Track-wide flags: what is left to show when the day's budget runs low. */
 export const GOVEE_TRACK_WIDE_FLAGS: readonly EffectFlag[] = ['red', 'green', 'checkered', 'safety', 'vsc'];
 
-/** A solid look: power, colour as Govee's `colorRgb` (r*65536+g*256+b), brightness 1-100 %. */
+/**
+ * A solid look: power, colour as Govee's `colorRgb` (r*65536+g*256+b) or a white as its
+ * `colorTemperatureK` (kelvin wins when both are given), brightness 1-100 %.
+ */
 export interface GoveeLook {
   on: boolean;
   rgb?: number;
+  kelvin?: number;
   brightness?: number;
 }
 
-/** What a device is known to show (from our own successful calls); unknown fields are absent. */
+/**
+ * What a device is known to show (from our own successful calls, or its state read); unknown fields
+ * are absent. `rgb` and `kelvin` never both: a device shows a colour or a white.
+ */
 export interface GoveeKnownState {
   on?: boolean;
   rgb?: number;
+  kelvin?: number;
   brightness?: number;
+}
+
+/** A device as read before a session: its power, brightness and colour or white, or why it cannot be read. */
+export type GoveeReadState =
+  | { readable: true; on: boolean; state: GoveeKnownState & { on: boolean } }
+  | { readable: false; reason: string };
+
+const COLOUR = 'devices.capabilities.color_setting';
+
+/** The colour call a look needs (a white by its kelvin, else its colour), or null when it shows. */
+function colourCapability(known: GoveeKnownState, want: GoveeLook): GoveeControl | null {
+  if (want.kelvin !== undefined)
+    return known.kelvin === want.kelvin
+      ? null
+      : { type: COLOUR, instance: 'colorTemperatureK', value: want.kelvin };
+  if (want.rgb !== undefined && known.rgb !== want.rgb)
+    return { type: COLOUR, instance: 'colorRgb', value: want.rgb };
+  return null;
 }
 
 /**
@@ -45,8 +71,8 @@ export function nextCapability(known: GoveeKnownState, want: GoveeLook | null): 
   const power = (value: number) => ({ type: 'devices.capabilities.on_off', instance: 'powerSwitch', value });
   if (!want.on) return known.on === false ? null : power(0);
   if (known.on === false) return power(1);
-  if (want.rgb !== undefined && known.rgb !== want.rgb)
-    return { type: 'devices.capabilities.color_setting', instance: 'colorRgb', value: want.rgb };
+  const colour = colourCapability(known, want);
+  if (colour) return colour;
   if (known.on !== true) return power(1);
   if (want.brightness !== undefined && known.brightness !== want.brightness)
     return { type: 'devices.capabilities.range', instance: 'brightness', value: want.brightness };
@@ -56,8 +82,13 @@ export function nextCapability(known: GoveeKnownState, want: GoveeLook | null): 
 /** What a device shows after a call Govee accepted. */
 export function applyCapability(known: GoveeKnownState, capability: GoveeControl): void {
   if (capability.instance === 'powerSwitch') known.on = capability.value === 1;
-  else if (capability.instance === 'colorRgb') known.rgb = capability.value;
-  else if (capability.instance === 'brightness') known.brightness = capability.value;
+  else if (capability.instance === 'colorRgb') {
+    known.rgb = capability.value;
+    delete known.kelvin;
+  } else if (capability.instance === 'colorTemperatureK') {
+    known.kelvin = capability.value;
+    delete known.rgb;
+  } else if (capability.instance === 'brightness') known.brightness = capability.value;
 }
 
 /** How much the remaining day's budget allows (see GOVEE_BUDGET_MODES in the contract). */

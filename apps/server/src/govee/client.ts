@@ -55,6 +55,8 @@ export interface GoveeDeviceState {
   on?: boolean;
   brightness?: number;
   rgb?: number;
+  /** Set only while the device shows a white (`colorTemperatureK` above 0): its colour is not shown. */
+  kelvin?: number;
 }
 
 export interface GoveeCloudClient {
@@ -133,6 +135,11 @@ function readDeviceState(body: unknown): GoveeDeviceState {
   if (brightness !== undefined && brightness >= 1 && brightness <= 100) state.brightness = brightness;
   const rgb = whole('colorRgb');
   if (rgb !== undefined && rgb >= 0 && rgb <= 0xffffff) state.rgb = rgb;
+  // A device reports both instances. As Govee's LAN status says (reference §2.1: a non-zero kelvin
+  // means white, the colour is ignored), a colorTemperatureK above 0 is the white it shows; 0 while
+  // a colour shows. A model without a white channel leaves the instance out.
+  const kelvin = whole('colorTemperatureK');
+  if (kelvin !== undefined && kelvin > 0) state.kelvin = kelvin;
   return state;
 }
 

@@ -1,5 +1,11 @@
 // One Govee device as a link paces it: the look asked for, what it shows, and its minute's calls.
-import { applyCapability, nextCapability, type GoveeKnownState, type GoveeLook } from './budget.js';
+import {
+  applyCapability,
+  nextCapability,
+  type GoveeKnownState,
+  type GoveeLook,
+  type GoveeReadState,
+} from './budget.js';
 import type { GoveeControl } from './client.js';
 
 export const MINUTE_MS = 60_000;
@@ -18,6 +24,8 @@ export interface Slot {
   sentAt: number[];
   pausedUntil: number;
   failures: number;
+  /** Reads waiting for the device's turn (one state call answers them all). */
+  readers: ((state: GoveeReadState) => void)[];
 }
 
 export function createSlot(device: { sku: string; device: string }): Slot {
@@ -30,6 +38,7 @@ export function createSlot(device: { sku: string; device: string }): Slot {
     sentAt: [],
     pausedUntil: 0,
     failures: 0,
+    readers: [],
   };
 }
 

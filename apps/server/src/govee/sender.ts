@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import {
   GOVEE_COALESCE_MS,
   GOVEE_PER_DEVICE_PER_MINUTE,
-  type GoveeKnownState,
   type GoveeLook,
+  type GoveeReadState,
 } from './budget.js';
 import type { GoveeCloudClient, GoveeControl, GoveeFailureKind, GoveeRateInfo } from './client.js';
 import { createDayBudget, type DayBudget } from './day-budget.js';
+import { answerReads, GOVEE_READ_MESSAGES, sendRead } from './device-read.js';
 import {
   backOff,
   blockedUntil,
@@ -47,15 +48,10 @@ export const GOVEE_SEND_MESSAGES = {
   unreachable: 'Govee could not be reached: light updates are retried.',
   refused: (name: string, detail: string) => `Govee refused an update for ${name}: ${detail}`,
   budgetUsed: "Today's Govee budget is used up: lights are updated again after it resets (midnight UTC).",
-  notListed: 'Govee does not list this light',
-  offline: 'Govee says this light is offline: it could not be read',
-  unreadable: (detail: string) => `Govee could not read this light: ${detail}`,
 } as const;
 
-/** A device as read before a session: its power, brightness and colour, or why it cannot be read. */
-export type GoveeReadState =
-  | { readable: true; on: boolean; state: GoveeKnownState & { on: boolean } }
-  | { readable: false; reason: string };
+export type { GoveeReadState } from './budget.js';
+export { GOVEE_READ_MESSAGES } from './device-read.js';
 
 interface SendFailure {
   kind: GoveeFailureKind;
@@ -94,24 +90,39 @@ function failureOutcome(
 }
 
 /**
- * Sends the next capability of every device that may send now (one call in flight per device);
- * returns when the soonest held-back one may go (Infinity: none waits).
+ * Sends the next call of every device that may send now (one call in flight per device): a read
+ * waiting for its turn first, else the next capability; returns when the soonest held-back one may
+ * go (Infinity: none waits). Reads and controls share the device's minute.
  */
 function sendDue(
   slots: Iterable<Slot>,
   at: number,
   perMinute: number,
   day: DayBudget,
-  link: { fail(message: string): void; send(slot: Slot, capability: GoveeControl): void },
+  link: {
+    fail(message: string): void;
+    send(slot: Slot, capability: GoveeControl): void;
+    read(slot: Slot): void;
+  },
 ): number {
   let soonest = Infinity;
   for (const slot of slots) {
     if (slot.inFlight) continue;
-    const capability = nextFor(slot);
-    if (!capability) continue;
+    const reading = slot.readers.length > 0;
+    const capability = reading ? null : nextFor(slot);
+    if (!reading && !capability) continue;
+    // A read is answered at once when the day is used up: it would wait until midnight.
+    if (reading && day.remaining() <= 0) {
+      answerReads(slot, { readable: false, reason: GOVEE_SEND_MESSAGES.budgetUsed });
+      continue;
+    }
     const blocked = blockedUntil(slot, at, perMinute);
     if (blocked !== null) {
       soonest = Math.min(soonest, blocked);
+      continue;
+    }
+    if (capability === null) {
+      link.read(slot);
       continue;
     }
     if (day.remaining() <= 0) {
@@ -124,30 +135,37 @@ function sendDue(
   return soonest;
 }
 
-/** One device's own state, or why it cannot be read; what it shows becomes what updates are measured against. */
-async function readSlotState(
-  deps: Pick<GoveeSenderDeps, 'client' | 'now'>,
-  apiKey: string,
-  slot: Slot | undefined,
+/** One control call for a device: in flight until it answers, counted in its minute and the day's budget. */
+function sendControl(
+  deps: { client: GoveeCloudClient; now: () => number; apiKey: string; onError(error: unknown): void },
+  slot: Slot,
+  capability: GoveeControl,
   day: DayBudget,
-): Promise<GoveeReadState> {
-  if (!slot) return { readable: false, reason: GOVEE_SEND_MESSAGES.notListed };
-  if (day.remaining() <= 0) return { readable: false, reason: GOVEE_SEND_MESSAGES.budgetUsed };
+  then: { failed(failure: SendFailure): void; done(): void },
+): void {
   const at = deps.now();
-  // Counted like a control call: Govee's minute per device may hold both (the simulator's does).
+  slot.inFlight = true;
   slot.sentAt.push(at);
   day.countSend(at);
-  const result = await deps.client.state(apiKey, { sku: slot.sku, device: slot.device });
-  day.learn(result.rate);
-  if (!result.ok) return { readable: false, reason: GOVEE_SEND_MESSAGES.unreadable(result.detail) };
-  const { online, on, brightness, rgb } = result.value;
-  if (!online || on === undefined) return { readable: false, reason: GOVEE_SEND_MESSAGES.offline };
-  slot.known = {
-    on,
-    ...(rgb === undefined ? {} : { rgb }),
-    ...(brightness === undefined ? {} : { brightness }),
-  };
-  return { readable: true, on, state: { ...slot.known, on } };
+  void deps.client
+    .control(deps.apiKey, { sku: slot.sku, device: slot.device }, capability)
+    .then((result) => {
+      day.learn(result.rate);
+      if (result.ok) {
+        recordSent(slot, capability);
+        slot.failures = 0;
+      } else {
+        then.failed(result);
+      }
+    })
+    .catch((error: unknown) => {
+      deps.onError(error);
+      then.failed({ kind: 'unreachable', detail: 'unexpected failure' });
+    })
+    .finally(() => {
+      slot.inFlight = false;
+      then.done();
+    });
 }
 
 /**
@@ -190,29 +208,15 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
   }
 
   function send(slot: Slot, capability: GoveeControl): void {
-    const at = deps.now();
-    slot.inFlight = true;
-    slot.sentAt.push(at);
-    day.countSend(at);
-    void deps.client
-      .control(apiKey, { sku: slot.sku, device: slot.device }, capability)
-      .then((result) => {
-        day.learn(result.rate);
-        if (result.ok) {
-          recordSent(slot, capability);
-          slot.failures = 0;
-        } else {
-          onFailure(slot, capability, result);
-        }
-      })
-      .catch((error: unknown) => {
-        deps.logger.warn({ userId, err: error }, 'Govee control call failed');
-        onFailure(slot, capability, { kind: 'unreachable', detail: 'unexpected failure' });
-      })
-      .finally(() => {
-        slot.inFlight = false;
-        pump();
-      });
+    const onError = (error: unknown) => deps.logger.warn({ userId, err: error }, 'Govee control call failed');
+    sendControl({ client: deps.client, now: deps.now, apiKey, onError }, slot, capability, day, {
+      failed: (failure) => onFailure(slot, capability, failure),
+      done: pump,
+    });
+  }
+
+  function read(slot: Slot): void {
+    sendRead({ client: deps.client, now: deps.now, apiKey }, slot, day, pump);
   }
 
   /** Sends what each device may send now, and wakes when the next one may. */
@@ -220,7 +224,7 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
     if (closed) return;
     const at = deps.now();
     if (pausedUntil > at) return wake(pausedUntil);
-    const soonest = sendDue(slots.values(), at, perMinute, day, { fail, send });
+    const soonest = sendDue(slots.values(), at, perMinute, day, { fail, send, read });
     if (soonest < Infinity) wake(soonest);
   }
 
@@ -237,13 +241,24 @@ export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: s
     timer.stop();
     if (restoreTimer) clearTimeout(restoreTimer);
     restoreTimer = null;
-    for (const slot of slots.values()) slot.desired = null;
+    for (const slot of slots.values()) {
+      slot.desired = null;
+      answerReads(slot, { readable: false, reason: GOVEE_READ_MESSAGES.closed });
+    }
   }
 
   return {
     sealedKey,
-    /** One device's own state (a state call, counted in its minute and the day's budget). */
-    readState: (id: string): Promise<GoveeReadState> => readSlotState(deps, apiKey, slots.get(id), day),
+    /** One device's own state: a state call in its turn (before its next control), in its minute and the day's budget. */
+    readState(id: string): Promise<GoveeReadState> {
+      const slot = slots.get(id);
+      if (!slot) return Promise.resolve({ readable: false, reason: GOVEE_READ_MESSAGES.notListed });
+      if (closed) return Promise.resolve({ readable: false, reason: GOVEE_READ_MESSAGES.closed });
+      return new Promise((resolve) => {
+        slot.readers.push(resolve);
+        pump();
+      });
+    },
     /**
      * Gives each device the look it had (read before the session): replaces anything not yet sent,
      * and a fastest lap's return to the last flag is cancelled, so the room stays as it was.

@@ -32,7 +32,11 @@ export const HueSavedStateSchema = z.strictObject({
 });
 export type HueSavedState = z.infer<typeof HueSavedStateSchema>;
 
-/** A Govee device's saved state (cloud): power, brightness 1–100 %, colour as r*65536+g*256+b. */
+/**
+ * A Govee device's saved state (cloud): power, brightness 1–100 %, colour as r*65536+g*256+b, or the
+ * white it showed as its colour temperature in kelvin (given back with `colorTemperatureK`; when
+ * both are sent, the white).
+ */
 export const GoveeSavedStateSchema = z.strictObject({
   on: z.boolean({ error: 'on must be true or false' }),
   brightness: z
@@ -46,6 +50,12 @@ export const GoveeSavedStateSchema = z.strictObject({
     .int('rgb must be a whole number from 0 to 16777215')
     .min(0, 'rgb must be a whole number from 0 to 16777215')
     .max(0xffffff, 'rgb must be a whole number from 0 to 16777215')
+    .optional(),
+  kelvin: z
+    .number({ error: 'kelvin must be a whole number from 1000 to 10000' })
+    .int('kelvin must be a whole number from 1000 to 10000')
+    .min(1000, 'kelvin must be a whole number from 1000 to 10000')
+    .max(10_000, 'kelvin must be a whole number from 1000 to 10000')
     .optional(),
 });
 export type GoveeSavedState = z.infer<typeof GoveeSavedStateSchema>;
@@ -121,7 +131,8 @@ export const roomStateRoutes = {
     method: 'POST',
     path: '/api/govee/lights/read-states',
     auth: 'user',
-    summary: 'Read the given Govee devices as they are (power, brightness, colour), one state call each',
+    summary:
+      'Read the given Govee devices as they are (power, brightness, colour or white), one state call each',
     tags: ['govee'],
     body: GoveeReadStatesBodySchema,
     responses: {

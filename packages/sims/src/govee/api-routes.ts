@@ -108,6 +108,10 @@ function checkValue(instance: string, value: unknown, parameters: Record<string,
   return null;
 }
 
+/**
+ * What a control call changes. A colour ends a white (colorTemperatureK reads 0 again); a white
+ * keeps the last colour, which the state still reports, as Govee's LAN status does (reference §2.1).
+ */
 function apply(device: GoveeDevice, instance: string, value: number): void {
   if (instance === 'powerSwitch') device.on = value === 1;
   else if (instance === 'brightness') device.brightness = value;

@@ -81,6 +81,30 @@ describe('Govee cloud simulator', () => {
     expect((await control(sku, device, 'colorTemperatureK', 4000)).status).toBe(200);
   });
 
+  test('colour temperature: the first device starts in white 2700 K; a colour ends the white, a white keeps the colour', async () => {
+    const { sku, device } = await firstDevice();
+    const read = async () => {
+      const state = await call('POST', '/router/api/v1/device/state', {
+        requestId: 'r',
+        payload: { sku, device },
+      });
+      const caps = (state.body.payload as { capabilities: { instance: string; state: { value: unknown } }[] })
+        .capabilities;
+      return Object.fromEntries(caps.map((c) => [c.instance, c.state.value]));
+    };
+    expect(await read()).toMatchObject({ powerSwitch: 1, brightness: 60, colorTemperatureK: 2700 });
+    expect(sim.control.device(device)).toMatchObject({ colorTemK: 2700, hex: '#ffaa62' });
+    expect((await control(sku, device, 'colorTemperatureK', 1999)).status).toBe(400);
+    expect((await control(sku, device, 'colorRgb', 0xff0000)).status).toBe(200);
+    expect(await read()).toMatchObject({ colorRgb: 0xff0000, colorTemperatureK: 0 });
+    expect(sim.control.device(device)?.hex).toBe('#ff0000');
+    expect((await control(sku, device, 'colorTemperatureK', 6500)).status).toBe(200);
+    expect(await read()).toMatchObject({ colorRgb: 0xff0000, colorTemperatureK: 6500 });
+    // A model without a white channel starts in plain white and reports no colour temperature.
+    const noWhite = sim.control.devices()[2]!;
+    expect(noWhite.colorTemK).toBe(0);
+  });
+
   test('10 per device per minute, then 429 with Retry-After; another device still has its own', async () => {
     const { body } = await list();
     const [a, b] = body.data as { sku: string; device: string }[];

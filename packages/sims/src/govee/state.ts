@@ -32,9 +32,9 @@ export interface GoveeDevice {
   on: boolean;
   /** 1-100. */
   brightness: number;
-  /** r*65536 + g*256 + b. */
+  /** r*65536 + g*256 + b: the colour it shows, or the last one while it shows a white. */
   rgb: number;
-  /** 0 while a colour shows. */
+  /** Above 0: it shows a white at this colour temperature (its colour is kept, not shown); 0 while a colour shows. */
   colorTemK: number;
 }
 
@@ -146,28 +146,32 @@ function capabilitiesOf(index: number): GoveeCapability[] {
 }
 
 /**
- * How each device starts, in turn: the first as it always did (on, white, 60 %), then one off, one
- * dimmed orange, one green at full brightness. A room given back "as it was" shows its own mix.
+ * How each device starts, in turn: the first in warm white (2700 K, its colour temperature: a model
+ * without a white channel shows plain white instead) at 60 %, then one off, one dimmed orange, one
+ * green at full brightness. A room given back "as it was" shows its own mix, a white included.
  */
-const INITIAL_LOOKS: Pick<GoveeDevice, 'on' | 'brightness' | 'rgb'>[] = [
-  { on: true, brightness: 60, rgb: 0xffffff },
-  { on: false, brightness: 40, rgb: 0x3366ff },
-  { on: true, brightness: 15, rgb: 0xff8800 },
-  { on: true, brightness: 100, rgb: 0x00cc66 },
+const INITIAL_LOOKS: Pick<GoveeDevice, 'on' | 'brightness' | 'rgb' | 'colorTemK'>[] = [
+  { on: true, brightness: 60, rgb: 0xffffff, colorTemK: 2700 },
+  { on: false, brightness: 40, rgb: 0x3366ff, colorTemK: 0 },
+  { on: true, brightness: 15, rgb: 0xff8800, colorTemK: 0 },
+  { on: true, brightness: 100, rgb: 0x00cc66, colorTemK: 0 },
 ];
 
 export function createGoveeDevices(count: number): GoveeDevice[] {
   return Array.from({ length: count }, (_, i) => {
     const model = SKUS[i % SKUS.length]!;
     const hex = (i + 1).toString(16).padStart(2, '0').toUpperCase();
+    const capabilities = capabilitiesOf(i);
+    const look = INITIAL_LOOKS[i % INITIAL_LOOKS.length]!;
+    const white = capabilities.some((c) => c.instance === 'colorTemperatureK');
     return {
       device: `7A:4B:D4:AD:FC:${hex}:C0:${hex}`,
       sku: model.sku,
       deviceName: i < SKUS.length ? model.name : `${model.name} ${Math.floor(i / SKUS.length) + 1}`,
-      capabilities: capabilitiesOf(i),
+      capabilities,
       online: true,
-      ...INITIAL_LOOKS[i % INITIAL_LOOKS.length]!,
-      colorTemK: 0,
+      ...look,
+      colorTemK: white ? look.colorTemK : 0,
     };
   });
 }
