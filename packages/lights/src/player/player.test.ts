@@ -213,6 +213,18 @@ describe('effect player: cancellation and delayed flags', () => {
     expect(offsets()).toEqual([]);
   });
 
+  test('a scheduled flag whose `stillPlays` says no when its time comes plays nothing; the next one plays', async () => {
+    const { player, timers, offsets, t0 } = setup();
+    let plays = true;
+    player.schedule('red', t0 + 1000, () => plays);
+    player.schedule('green', t0 + 2000, () => true);
+    plays = false;
+    await timers.advance(1500);
+    expect(offsets()).toEqual([]);
+    await timers.advance(1000);
+    expect(offsets()).toEqual([2000]);
+  });
+
   test('a flag that starts late catches up to the latest step due', async () => {
     const { player, timers, offsets, sent } = setup();
     player.schedule('red', timers.now() - 2000);

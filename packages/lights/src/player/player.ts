@@ -54,8 +54,11 @@ export interface EffectPlayer {
    * flag stays what it was (a test's restore still goes back to that flag's look).
    */
   showLook(look: { color: LightColor; brightness: number }, transitionMs: number): void;
-  /** Plays a flag at its target time (behind the broadcast delay). Unknown flag: warning, null. */
-  schedule(flag: string, atEpochMs: number): ScheduledFlag | null;
+  /**
+   * Plays a flag at its target time (behind the broadcast delay). Unknown flag: warning, null.
+   * `stillPlays`, asked at that time, can drop it then (its session no longer drives the lights).
+   */
+  schedule(flag: string, atEpochMs: number, stillPlays?: () => boolean): ScheduledFlag | null;
   /** Cancels every scheduled flag and every pending step (disconnect, user or token switch). */
   cancelAll(): void;
   /** Scheduled flags not yet started. */
@@ -180,11 +183,12 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
       options.onStep?.({ flag: current ?? 'green', step, targetMs: timers.now(), firedAt: timers.now() });
       send(ids, step);
     },
-    schedule(flag, atEpochMs) {
+    schedule(flag, atEpochMs, stillPlays) {
       const prog = program(flag);
       if (!prog) return null;
       const id = flagTimers.at(atEpochMs, () => {
         scheduled.delete(id);
+        if (stillPlays && !stillPlays()) return;
         // Built again when it starts: a look changed behind the delay applies to this flag.
         start(program(prog.flag) ?? prog, atEpochMs);
       });
