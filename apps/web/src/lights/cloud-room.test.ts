@@ -8,7 +8,8 @@ import {
   type RoomLights,
   type RoomProvider,
 } from './cloud-room';
-import { SessionRoom, TEST_GIVE_BACK_MARGIN_MS } from './session-room';
+import { createRoomStore, parseKeptRoom, roomSnapshotKey, type RoomStore } from './room-store';
+import { KEPT_CHECK_MS, SessionRoom, TEST_GIVE_BACK_MARGIN_MS } from './session-room';
 
 /** A provider's lights in memory: what each shows, read and written like a brand would. */
 function roomOf(
@@ -43,17 +44,24 @@ function roomOf(
   return { shows, lights, paint: (look: string) => shows.forEach((_, id) => shows.set(id, look)) };
 }
 
+type Rooms = Record<RoomProvider, ReturnType<typeof roomOf>>;
+
 function setup(
   options: {
     follow?: Partial<LightFollowSettings>;
     hueUnreadable?: string[];
     goveeFailing?: boolean;
     lifxRestoreMs?: number;
+    /** The same lights as another page's (a page loaded again). */
+    rooms?: Rooms;
+    store?: RoomStore;
   } = {},
 ) {
-  const lifx = roomOf({ desk: 'white 80%', lamp: 'off' }, { restoreMs: options.lifxRestoreMs ?? 0 });
-  const hue = roomOf({ go: 'blue 25%', play: 'warm 100%' }, { unreadable: options.hueUnreadable ?? [] });
-  const govee = roomOf({ strip: 'orange 15%' }, { failing: options.goveeFailing ?? false });
+  const { lifx, hue, govee } = options.rooms ?? {
+    lifx: roomOf({ desk: 'white 80%', lamp: 'off' }, { restoreMs: options.lifxRestoreMs ?? 0 }),
+    hue: roomOf({ go: 'blue 25%', play: 'warm 100%' }, { unreadable: options.hueUnreadable ?? [] }),
+    govee: roomOf({ strip: 'orange 15%' }, { failing: options.goveeFailing ?? false }),
+  };
   const driven: DrivenLights = { lifx: ['desk', 'lamp'], hue: ['go', 'play'], govee: ['strip'] };
   const offs: Record<RoomProvider, readonly string[]>[] = [];
   const dims: number[] = [];
@@ -68,6 +76,7 @@ function setup(
     screenOff: () => (screenOffs += 1),
     onChange: () => undefined,
     warn: (message) => warnings.push(message),
+    store: options.store,
   });
   const follow: LightFollowSettings = { ...DEFAULT_LIGHT_FOLLOW, ...options.follow };
   const session = new SessionRoom({
@@ -77,14 +86,14 @@ function setup(
     dim: (look) => dims.push(look.brightness),
     warn: (message) => warnings.push(message),
   });
-  const room_ = { lifx, hue, govee };
+  const room_: Rooms = { lifx, hue, govee };
   /** A flag played on every provider's lights, through the gate as the engine does. */
-  const flag = (name: 'green' | 'red' | 'checkered') =>
-    session.gate(() => Object.values(room_).forEach((p) => p.paint(name)));
+  const flag = (name: string) => session.gate(() => Object.values(room_).forEach((p) => p.paint(name)));
   const everything = () =>
     Object.fromEntries(Object.entries(room_).map(([k, p]) => [k, Object.fromEntries(p.shows)]));
   const paintAll = (look: string) => Object.values(room_).forEach((p) => p.paint(look));
   return {
+    rooms: room_,
     room,
     session,
     flag,
@@ -265,5 +274,142 @@ describe('a test with no session followed', () => {
     expect(everything().govee).toEqual({ strip: 'red' });
     await vi.advanceTimersByTimeAsync(5_000);
     expect(everything().govee).toEqual({ strip: 'red' });
+  });
+});
+
+describe('as it was kept over a reload', () => {
+  const EMAIL = 'kept-room@example.com';
+  const kept = () => window.localStorage.getItem(roomSnapshotKey(EMAIL));
+  afterEach(() => window.localStorage.removeItem(roomSnapshotKey(EMAIL)));
+
+  /** A page that follows `key` and shows a flag, its snapshot kept; then the page goes away. */
+  async function firstPage(key: string, follow: Partial<LightFollowSettings> = {}) {
+    const page = setup({ store: createRoomStore(EMAIL), follow });
+    page.session.follow(key, 'race');
+    page.flag('green');
+    await vi.advanceTimersByTimeAsync(0);
+    page.flag('red');
+    expect(page.everything().hue).toEqual({ go: 'red', play: 'red' });
+    page.session.dispose();
+    return page.rooms;
+  }
+
+  /** Connections as the engine reports them: `connect()` says the lights are connected now. */
+  function connections() {
+    let connected = false;
+    const listeners = new Set<() => void>();
+    return {
+      ready: () => connected,
+      subscribe: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      connect: () => {
+        connected = true;
+        listeners.forEach((listener) => listener());
+      },
+    };
+  }
+
+  test('the snapshot is kept once read and removed once the session has ended', async () => {
+    const page = setup({ store: createRoomStore(EMAIL), follow: { sessionEnd: 'as-it-was' } });
+    page.session.follow('replay:7', 'race');
+    page.flag('green');
+    expect(kept()).toBeNull();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(parseKeptRoom(kept())).toMatchObject({ key: 'replay:7' });
+    expect(parseKeptRoom(kept())?.lights).toHaveLength(5);
+    page.session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(page.everything()).toEqual(BEFORE);
+    expect(kept()).toBeNull();
+  });
+
+  test('the page loaded again follows the same session: the kept snapshot is used, the lights are not read again', async () => {
+    const rooms = await firstPage('live:2026-03-08:Race');
+    const page = setup({ store: createRoomStore(EMAIL), rooms, follow: { sessionEnd: 'as-it-was' } });
+    expect(page.room.key()).toBe('live:2026-03-08:Race');
+    page.session.follow('live:2026-03-08:Race', 'race');
+    page.flag('yellow');
+    // Played at once: nothing to read first.
+    expect(page.everything().lifx).toEqual({ desk: 'yellow', lamp: 'yellow' });
+    page.session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(page.everything()).toEqual(BEFORE);
+    expect(kept()).toBeNull();
+  });
+
+  test('another session followed first: the kept one ends as the fan chose before the new one reads the room', async () => {
+    const rooms = await firstPage('replay:1');
+    const page = setup({ store: createRoomStore(EMAIL), rooms, follow: { sessionEnd: 'as-it-was' } });
+    page.session.follow('replay:2', 'race');
+    page.flag('green');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(parseKeptRoom(kept())?.key).toBe('replay:2');
+    page.session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(page.everything()).toEqual(BEFORE);
+  });
+
+  test('a kept session that is over is given back once the lights are connected; one still live waits', async () => {
+    const rooms = await firstPage('replay:3');
+    const page = setup({ store: createRoomStore(EMAIL), rooms, follow: { sessionEnd: 'as-it-was' } });
+    const lights = connections();
+    page.session.watchKept({ over: () => Promise.resolve(true), ...lights });
+    await vi.advanceTimersByTimeAsync(KEPT_CHECK_MS * 2);
+    expect(page.everything().hue).toEqual({ go: 'red', play: 'red' });
+    lights.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(page.everything()).toEqual(BEFORE);
+    expect(kept()).toBeNull();
+
+    const liveRooms = await firstPage('live:x', { sessionEnd: 'off' });
+    const later = setup({ store: createRoomStore(EMAIL), rooms: liveRooms, follow: { sessionEnd: 'off' } });
+    let live = true;
+    later.session.watchKept({
+      over: () => Promise.resolve(!live),
+      ready: () => true,
+      subscribe: () => () => true,
+    });
+    await vi.advanceTimersByTimeAsync(KEPT_CHECK_MS * 2);
+    expect(later.offs).toEqual([]);
+    live = false;
+    await vi.advanceTimersByTimeAsync(KEPT_CHECK_MS);
+    // The fan's choice for the session's end: off.
+    expect(later.offs).toEqual([{ lifx: ['desk', 'lamp'], hue: ['go', 'play'], govee: ['strip'] }]);
+    expect(kept()).toBeNull();
+  });
+
+  test('bad or foreign data kept in storage is ignored: the room is read as usual', async () => {
+    for (const text of ['{', 'null', '[]', '"x"', '{"v":2,"key":"s","lights":[]}'])
+      expect(parseKeptRoom(text)).toBeNull();
+    const light = { provider: 'lifx', id: 'desk', saved: { readable: true, on: true, state: {} } };
+    const versioned = (lights: unknown[]) => JSON.stringify({ v: 1, key: 's', lights });
+    expect(parseKeptRoom(versioned([light]))).toEqual({ key: 's', lights: [light] });
+    for (const bad of [
+      { ...light, provider: 'nanoleaf' },
+      { ...light, id: 7 },
+      { ...light, saved: { readable: true, on: 'yes', state: {} } },
+      { ...light, saved: { readable: false } },
+      null,
+    ])
+      expect(parseKeptRoom(versioned([light, bad]))).toBeNull();
+
+    window.localStorage.setItem(roomSnapshotKey(EMAIL), '{"v":1,"key":"s","lights":[{"provider":"lifx"}]}');
+    const page = setup({ store: createRoomStore(EMAIL), follow: { sessionEnd: 'as-it-was' } });
+    expect(page.room.key()).toBeNull();
+    page.session.follow('s', 'race');
+    page.flag('red');
+    await vi.advanceTimersByTimeAsync(0);
+    page.session.follow(null, null);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(page.everything()).toEqual(BEFORE);
+    // Storage that refuses every call keeps nothing and throws nothing.
+    const refusing = createRoomStore(EMAIL, () => {
+      throw new Error('blocked');
+    });
+    expect(refusing.read()).toBeNull();
+    expect(() => refusing.write({ key: 's', lights: [] })).not.toThrow();
+    expect(() => refusing.remove()).not.toThrow();
   });
 });

@@ -1,11 +1,13 @@
 import type { SessionEndAction } from '@flaglight/core';
 import type { RestoreReport, SavedStates } from '@flaglight/lights';
+import type { RoomStore } from './room-store';
 
 // "As it was" for the lights this browser drives (LIFX's cloud itself, Hue and Govee through the
 // app's server): each driven light's own power, colour and brightness, read once per session before
 // the first change, given back when green has held (if the fan chose that; kept for the end) and at
 // the session's end ('as-it-was'), or the lights turned off ('off'), or left ('leave'). Kept in the
-// tab's memory: a tab closed mid-session leaves the lights as the last flag left them.
+// browser's storage too (`store`): a page loaded again mid-session takes its session's snapshot up
+// and reads nothing again (the lights show a flag by then), and gives back one whose session is over.
 
 export type RoomProvider = 'lifx' | 'hue' | 'govee';
 export const ROOM_PROVIDERS: readonly RoomProvider[] = ['lifx', 'hue', 'govee'];
@@ -39,6 +41,8 @@ export interface CloudRoomDeps {
   /** The unreadable lights or the last give-back changed (Light Control says so beside each light). */
   onChange(): void;
   warn(message: string): void;
+  /** Where the snapshot is kept beyond this page (none: this page's memory only). */
+  store?: RoomStore;
 }
 
 interface Snapshot {
@@ -59,15 +63,26 @@ export interface CloudRoom {
   giveBack(key: string): Promise<void>;
   /** The session ended: the fan's choice carried out, then the snapshot dropped. */
   end(key: string, action: SessionEndAction): Promise<void>;
-  /** The session whose snapshot is held, or null. */
+  /** The session whose snapshot is held (read on this page or kept by an earlier one), or null. */
   key(): string | null;
+  /** The providers of the held snapshot's lights. */
+  providers(): RoomProvider[];
   unreadable(): UnreadableLight[];
   /** Lights left by the last give-back, with why (not answering, a refusal). */
   lastLeft(): UnreadableLight[];
 }
 
+/** A kept snapshot as this page holds it. */
+function fromKept(kept: ReturnType<RoomStore['read']>): Snapshot | null {
+  if (!kept) return null;
+  return {
+    key: kept.key,
+    lights: new Map(kept.lights.map((light) => [keyOf(light.provider, light.id), light])),
+  };
+}
+
 export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
-  let snapshot: Snapshot | null = null;
+  let snapshot: Snapshot | null = fromKept(deps.store?.read() ?? null);
   let left: UnreadableLight[] = [];
   /** A session's end still under way (its give-back): a new session's read waits for it. */
   let ending: Promise<void> | null = null;
@@ -122,6 +137,8 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
       const taking = snapshot;
       const driven = deps.driven();
       await Promise.all(ROOM_PROVIDERS.map((provider) => readProvider(taking, provider, driven[provider])));
+      // Ended or replaced while the lights were read: not this session's to keep any more.
+      if (snapshot === taking) deps.store?.write({ key, lights: [...taking.lights.values()] });
       deps.onChange();
     },
     async giveBack(key) {
@@ -132,13 +149,19 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
       if (!taken || taken.key !== key) return ending ?? Promise.resolve();
       snapshot = null;
       const done = (async () => {
-        if (action === 'as-it-was') await restore(taken);
-        else if (action === 'off') {
-          deps.stopPlaying();
-          const off: Record<RoomProvider, string[]> = { lifx: [], hue: [], govee: [] };
-          for (const light of taken.lights.values()) off[light.provider].push(light.id);
-          deps.turnOff(off);
-          deps.screenOff();
+        try {
+          if (action === 'as-it-was') await restore(taken);
+          else if (action === 'off') {
+            deps.stopPlaying();
+            const off: Record<RoomProvider, string[]> = { lifx: [], hue: [], govee: [] };
+            for (const light of taken.lights.values()) off[light.provider].push(light.id);
+            deps.turnOff(off);
+            deps.screenOff();
+          }
+        } finally {
+          // Carried out: a page loaded later has nothing of this session to give back. (The next
+          // session's snapshot is written after this: its read waits for `ending`.)
+          if (!snapshot) deps.store?.remove();
         }
         deps.onChange();
       })();
@@ -151,6 +174,7 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
       return done;
     },
     key: () => snapshot?.key ?? null,
+    providers: () => [...new Set([...(snapshot?.lights.values() ?? [])].map((light) => light.provider))],
     unreadable: () =>
       [...(snapshot?.lights.values() ?? [])].flatMap(({ provider, id, saved }) =>
         saved.readable ? [] : [{ provider, id, reason: saved.reason }],

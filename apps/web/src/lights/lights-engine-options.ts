@@ -1,5 +1,6 @@
 import type { LightFollowSettings, LookSet } from '@flaglight/core';
 import type { DrivenProvider } from './lights-context';
+import type { RoomStore } from './room-store';
 
 // The lights engine's options, and the small helpers it shares with its callers.
 
@@ -35,6 +36,13 @@ export interface LightsEngineOptions {
    * reduced motion and the fan has not turned flashing on for this screen (decision 046).
    */
   screenNoFlashing?: () => boolean;
+  /** Keeps "as it was" beyond this page (a reload mid-session); none: the page's memory only. */
+  roomStore?: RoomStore;
+  /**
+   * Whether the session of a snapshot an earlier page kept is over by now (then it is given back);
+   * none: every kept snapshot is.
+   */
+  sessionOver?: (key: string) => Promise<boolean>;
   /** Keeps the LIFX token in the browser (SPEC §3). */
   tokenStore: { read(): string | null; write(token: string): void; clear(): void };
 }

@@ -22,8 +22,9 @@ import {
   type ScreenDriver,
   toLightErrorInfo,
 } from '@flaglight/lights';
-import { createCloudRoom, type CloudRoom, type DrivenLights, type UnreadableLight } from './cloud-room';
+import type { DrivenLights } from './cloud-room';
 import type { EngineContext } from './engine-context';
+import { createEngineRoom, type RoomNotes } from './engine-room';
 import { GoveeConnection } from './govee-connection';
 import { HueConnection } from './hue-connection';
 import { createRaceLook, watchJoiningLights } from './joining-lights';
@@ -36,12 +37,8 @@ import {
 } from './lights-engine-options';
 import { createProviderStates, type ProviderStores } from './provider-states';
 import { createProviderStore, isProviderReady } from './provider-store';
-import { OFF_LOOK, roomLightsOf, showOnLights, type RoomLook } from './room-lights';
-import { SessionRoom } from './session-room';
-
-type RoomNotes = { unreadable: UnreadableLight[]; left: UnreadableLight[] };
-/** A green dimmed after it held fades down over this long. */
-const AFTER_GREEN_FADE_MS = 2_000;
+import type { ProviderStore } from './provider-store';
+import type { SessionRoom } from './session-room';
 
 /**
  * Every light connection of one browser tab: the LIFX cloud driver (token in the browser), the Hue
@@ -74,10 +71,9 @@ export class LightsEngine {
   /** The session the live connection follows (null: none, or one that says nothing of itself). */
   private followed: SessionDescription | null = null;
   /** "As it was": the driven lights read before a session's first change and given back after it. */
-  private readonly room: CloudRoom;
   private readonly sessionRoom: SessionRoom;
   /** Lights that cannot be read, and lights the last give-back left (Light Control says so beside each). */
-  readonly roomState = createProviderStore<RoomNotes>({ unreadable: [], left: [] });
+  readonly roomState: ProviderStore<RoomNotes>;
 
   constructor(private readonly options: LightsEngineOptions) {
     this.states = createProviderStates(() => options.selection());
@@ -123,25 +119,20 @@ export class LightsEngine {
         'screen',
       ),
     };
-    this.room = createCloudRoom({
-      lights: roomLightsOf(this.lifx),
+    const room = createEngineRoom({
+      options,
+      drivers: { lifx: this.lifx, hue: this.hue, govee: this.govee },
+      screen: this.players.screen,
+      providers: this.providers,
+      restoring: this.session,
+      looks: () => this.looks(),
       driven: () => this.drivenLights(),
       stopPlaying: () => this.stopRoomLights(),
-      turnOff: (lights) => this.showOnRoom(lights, null, 0),
-      screenOff: () => this.players.screen.showLook(OFF_LOOK, 0),
-      onChange: () => this.roomState.set({ unreadable: this.room.unreadable(), left: this.room.lastLeft() }),
-      warn: (message) => options.notify.warning(message),
+      sessionFollowed: () => this.sessionFollowed(),
+      toastError: (message) => this.toastError(message),
     });
-    this.sessionRoom = new SessionRoom({
-      room: this.room,
-      follow: () => options.follow?.(),
-      looks: () => this.looks(),
-      dim: (look) => {
-        this.players.screen.showLook(look, AFTER_GREEN_FADE_MS);
-        this.showOnRoom(this.drivenLights(), look, AFTER_GREEN_FADE_MS);
-      },
-      warn: (message) => options.notify.warning(message),
-    });
+    this.sessionRoom = room.session;
+    this.roomState = room.notes;
     if (options.subscribeSelection)
       this.unsubscribe.push(options.subscribeSelection(() => this.states.reselect()));
     this.unsubscribe.push(
@@ -200,17 +191,13 @@ export class LightsEngine {
     this.goveeConnection.flags.cancelAll();
   }
 
-  /** One look (null: off) on these lights; a failure is said like any light's. */
-  private showOnRoom(lights: DrivenLights, look: RoomLook | null, transitionMs: number): void {
-    showOnLights({ lifx: this.lifx, hue: this.hue, govee: this.govee }, lights, look, transitionMs).catch(
-      (error: unknown) => this.toastError(toLightErrorInfo(error).message),
-    );
-  }
-
   /** Whether the followed session drives the lights now. */
   sessionFollowed(): boolean {
     return this.followed === null || isSessionFollowed(this.options.follow?.(), this.followed);
   }
+
+  /** `sessionFollowed`, asked when a queued flag is due. */
+  private readonly followedNow = (): boolean => this.sessionFollowed();
 
   selectedIds(provider: DrivenProvider): string[] {
     return [...this.providers[provider].getSnapshot().selectedIds];
@@ -241,7 +228,7 @@ export class LightsEngine {
     const lasting = !options.only && !this.isLeft(shown);
     if (lasting) this.raceLook.played(shown, at);
     if (at === undefined) this.players.screen.play(flag);
-    else this.players.screen.schedule(flag, at);
+    else this.players.screen.schedule(flag, at, options.only ? undefined : this.followedNow);
     if (options.only) return this.sendFlag(flag, shown, options.only, at);
     if (lasting) this.sessionRoom.played(shown, at ?? Date.now());
     // The room's lights change once they are read ("as it was"): the first flag of a session waits.
@@ -257,8 +244,14 @@ export class LightsEngine {
     only: DrivenProvider | undefined,
     at: number | undefined,
   ): boolean {
+    // A flag behind the broadcast delay plays only if its session is still followed by then (the
+    // fan may turn its kind off meanwhile); a light's own try plays whatever is followed.
+    const due = only ? undefined : this.followedNow;
+    const later = (send: () => void) => () => {
+      if (!due || due()) send();
+    };
     const run = (player: EffectPlayer) =>
-      at === undefined ? player.play(flag) : player.schedule(flag, at) !== null;
+      at === undefined ? player.play(flag) : player.schedule(flag, at, due) !== null;
     const hue = this.hueConnection;
     const govee = this.goveeConnection;
     // Govee's lights are lights of their own: they follow every flag beside Hue or LIFX.
@@ -266,7 +259,11 @@ export class LightsEngine {
     if (only === 'govee' || (!only && goveeReady)) {
       if (!goveeReady) return false;
       if (at === undefined) govee.sendFlag(shown);
-      else govee.flags.at(at, () => govee.sendFlag(shown));
+      else
+        govee.flags.at(
+          at,
+          later(() => govee.sendFlag(shown)),
+        );
       if (only === 'govee') return true;
     } else if (!only) {
       govee.flags.cancelAll();
@@ -279,7 +276,11 @@ export class LightsEngine {
     if (driven === 'hue') {
       if (!only) this.players.lifx.cancelAll();
       if (at === undefined) hue.sendFlag(shown);
-      else hue.flags.at(at, () => hue.sendFlag(shown));
+      else
+        hue.flags.at(
+          at,
+          later(() => hue.sendFlag(shown)),
+        );
       return true;
     }
     if (!only) hue.flags.cancelAll();

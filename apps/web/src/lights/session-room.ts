@@ -9,18 +9,23 @@ import {
   type LightFollowSettings,
   type LookSet,
 } from '@flaglight/core';
-import { TEST_SNAPSHOT_KEY, type CloudRoom } from './cloud-room';
+import { TEST_SNAPSHOT_KEY, type CloudRoom, type RoomProvider } from './cloud-room';
 
 // When the room is read and given back around a followed session (the companion's rule, decision
 // 050): read before the session's first change; a green that held `afterGreen.afterSeconds` kept,
 // dimmed or given back; the session's end after the chequered flag of a race, sprint or practice
 // has flashed (a live session stays live a while after it), or when the tab follows another
 // session or none. A test with no session followed is read before and given back after its hold.
+// A snapshot an earlier page kept (a reload mid-session) is taken up when its session is followed
+// again, without reading the lights, and given back once its session is over and the lights are
+// connected (`watchKept`).
 
 /** The longest the first flag of a session waits for the lights to be read. */
 export const ROOM_READ_WAIT_MS = 5_000;
 /** A test is given back this long after its program ends (its last step has landed by then). */
 export const TEST_GIVE_BACK_MARGIN_MS = 500;
+/** A kept snapshot whose session may still be live is asked about again this often. */
+export const KEPT_CHECK_MS = 15_000;
 /** Kinds whose chequered flag ends the session (a qualifying's ends only a part of it). */
 const ENDS_AT_CHEQUERED: ReadonlySet<FollowedSessionKind | null> = new Set([
   'race',
@@ -36,6 +41,16 @@ export interface SessionRoomDeps {
   /** Shows one look on every driven light and the screen (a dimmed green), the flag kept. */
   dim(look: { color: LightColor; brightness: number }): void;
   warn: (message: string) => void;
+}
+
+/** What gives back a snapshot an earlier page kept. */
+export interface KeptRoomChecks {
+  /** Whether its session is over by now (a replay or a test stopped with the page that played it). */
+  over(key: string): Promise<boolean>;
+  /** Whether these providers' lights are connected, so the give-back reaches them. */
+  ready(providers: RoomProvider[]): boolean;
+  /** Tells when the lights' connections change. */
+  subscribe(listener: () => void): () => void;
 }
 
 type Timer = ReturnType<typeof setTimeout>;
@@ -72,6 +87,7 @@ export class SessionRoom {
   private endTimer: Timer | null = null;
   private testTimer: Timer | null = null;
   private testReading: Promise<void> | null = null;
+  private stopWatchingKept: (() => void) | null = null;
 
   constructor(private readonly deps: SessionRoomDeps) {}
 
@@ -89,14 +105,58 @@ export class SessionRoom {
       this.over = false;
       return;
     }
-    const ended = this.key;
     this.key = key;
     this.over = false;
     this.reading = null;
     this.clearSessionTimers();
-    if (ended !== null && this.taken === ended) void this.deps.room.end(ended, this.settings().sessionEnd);
-    this.taken = null;
+    // The session before (or one an earlier page kept) ends as the fan chose; a test playing with no
+    // session followed goes on until one is.
+    const held = this.deps.room.key();
+    if (key !== null || held !== TEST_SNAPSHOT_KEY) this.endHeld(key);
+    // Kept by an earlier page for this very session: its lights show the session by now, none is read.
+    this.taken = held !== null && held === key ? key : null;
     if (key !== null) this.giveTestBack();
+  }
+
+  /** Ends the snapshot held unless it is `key`'s: a test's given back, a session's as the fan chose. */
+  private endHeld(key: string | null): void {
+    const held = this.deps.room.key();
+    if (held === null || held === key) return;
+    void this.deps.room.end(held, held === TEST_SNAPSHOT_KEY ? 'as-it-was' : this.settings().sessionEnd);
+  }
+
+  /**
+   * A snapshot an earlier page kept, with no session followed yet: given back (as the fan chose) once
+   * its session is over and the lights are connected. Following a session ends the watch: the same
+   * one takes the snapshot up, another ends it first.
+   */
+  watchKept(checks: KeptRoomChecks): void {
+    const key = this.deps.room.key();
+    if (key === null || this.key !== null) return;
+    this.stopWatchingKept?.();
+    const gone = () => this.deps.room.key() !== key || this.key !== null;
+    let asking = false;
+    let unsubscribe = (): void => undefined;
+    const timer = setInterval(() => void check(), KEPT_CHECK_MS);
+    const stop = () => {
+      unsubscribe();
+      clearInterval(timer);
+      if (this.stopWatchingKept === stop) this.stopWatchingKept = null;
+    };
+    const check = async (): Promise<void> => {
+      if (gone()) return stop();
+      if (asking || !checks.ready(this.deps.room.providers())) return;
+      asking = true;
+      const over = await checks.over(key).catch(() => false);
+      asking = false;
+      if (gone()) return stop();
+      if (!over) return;
+      stop();
+      this.endHeld(null);
+    };
+    this.stopWatchingKept = stop;
+    unsubscribe = checks.subscribe(() => void check());
+    void check();
   }
 
   /**
@@ -175,6 +235,8 @@ export class SessionRoom {
     if (this.key !== null) return play();
     if (this.testTimer) clearTimeout(this.testTimer);
     this.testTimer = null;
+    // A snapshot an earlier page kept is given back first: the test reads the room as it was.
+    if (!this.testReading) this.endHeld(TEST_SNAPSHOT_KEY);
     // A test pressed while another one plays keeps the first reading (the lights show a test now).
     this.testReading ??= bounded(this.deps.room.take(TEST_SNAPSHOT_KEY), ROOM_READ_WAIT_MS, this.deps.warn);
     const reading = this.testReading;
@@ -211,6 +273,7 @@ export class SessionRoom {
   }
 
   dispose(): void {
+    this.stopWatchingKept?.();
     this.cancel();
     this.clearSessionTimers();
     if (this.testTimer) clearTimeout(this.testTimer);

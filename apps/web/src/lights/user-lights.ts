@@ -2,11 +2,14 @@ import { pruneLightSelection } from '@flaglight/core';
 import { readStoredToken } from '../auth/auth-storage';
 import { browserSelection } from '../companion/companion-lights';
 import { readCompanionDevices, subscribeCompanionDevices } from '../companion/companion-store';
+import { isKeptSessionOver } from '../live/followed-session';
+import { fetchCurrentSession } from '../live/live-api';
 import { readLocalSettings, subscribeLocalSettings, updateLocalSettings } from '../settings/local-settings';
 import { toast } from '../toasts/toast';
 import { REDUCED_MOTION_QUERY } from '../ui/use-reduced-motion';
 import { clearLifxToken, readLifxTokenFor, storeLifxToken } from './lifx-token';
 import { LightsEngine } from './lights-engine';
+import { createRoomStore } from './room-store';
 
 /** The system asks for less motion (read at each flag, so a change applies to the next). */
 function prefersReducedMotion(): boolean {
@@ -39,6 +42,9 @@ export function createUserLights(email: string, lifxApiUrl: string) {
     looks: () => readLocalSettings(email).looks,
     follow: () => readLocalSettings(email).lightFollow,
     screenNoFlashing: () => prefersReducedMotion() && !readLocalSettings(email).screenFlashing,
+    // "As it was" outlives a reload: the session followed again takes it up, one over is given back.
+    roomStore: createRoomStore(email),
+    sessionOver: (key) => isKeptSessionOver(key, () => fetchCurrentSession()),
     // The selection decides the driven provider: the engine's stores follow its changes, and the
     // companions' (one coming online takes its lights over; one going offline gives them back).
     subscribeSelection: (listener) => {

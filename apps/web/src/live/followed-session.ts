@@ -5,6 +5,7 @@ import {
   type LightFollowSettings,
   type SessionDescription,
 } from '@flaglight/core';
+import type { CurrentSession } from './live-api';
 import type { LiveTarget } from './live-connection-state';
 
 /** What a followed target says of its session: the live session's name and type, a replay's name. */
@@ -22,6 +23,20 @@ export function describeTargetSession(target: LiveTarget): SessionDescription | 
 export function describeTargetKey(target: LiveTarget): string {
   if (target.kind === 'replay') return `replay:${target.sessionKey}`;
   return target.session ? `live:${target.session.date_start}:${target.session.name}` : 'live';
+}
+
+/**
+ * Whether the session of a snapshot an earlier page kept (`describeTargetKey`) is over by now: a
+ * replay or a test stopped with the page that played it; a live session once it is no longer the
+ * live one (`current`: the server's answer, asked only for a live session).
+ */
+export async function isKeptSessionOver(
+  key: string,
+  current: () => Promise<CurrentSession>,
+): Promise<boolean> {
+  if (key !== 'live' && !key.startsWith('live:')) return true;
+  const now = await current();
+  return now.kind !== 'live' || describeTargetKey({ kind: 'live', session: now.session }) !== key;
 }
 
 /** The session kinds as a fan reads them, plural ("practice sessions"). */
