@@ -172,7 +172,8 @@ function sendControl(
  * One account's light updates to Govee's cloud, made with that account's key only. Each device
  * keeps the look last asked for; a paced pump sends, per device, one capability at a time
  * (colour, power, brightness: only what differs from what the device is known to show), at most
- * `perDeviceMinute` calls in any minute, so a burst of flags sends only the latest look.
+ * `perDeviceMinute` calls in any minute, so a burst of flags sends only the latest look. A state
+ * read takes its turn the same way, ahead of the device's next control call.
  * A 429 pauses (the device, or the account when the day is used up) for Retry-After.
  */
 export function createGoveeLink(deps: GoveeSenderDeps, userId: string, apiKey: string, sealedKey: string) {
