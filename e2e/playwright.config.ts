@@ -37,6 +37,7 @@ const REAL_TIME_GROUPS = [
     'every-brand-choice.spec.ts',
     'companion-looks.spec.ts',
     'cloud-room-back.spec.ts',
+    'cloud-room-afterwards.spec.ts',
   ],
 ];
 const REAL_TIME_FILES = REAL_TIME_GROUPS.flat();

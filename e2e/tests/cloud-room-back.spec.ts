@@ -1,7 +1,7 @@
-import type { APIRequestContext } from '@playwright/test';
 import { expect, seedSession, test } from '../fixtures';
 import { connectCloudLights, hueSimLights, lifxBulbs, LightControlPanel } from '../page-models/light-control';
 import { signUpViaApi } from '../support/accounts';
+import { goveeLooks, goveeRoom, hueRoom, lifxRoom, savePreferences } from '../support/cloud-room';
 
 /**
  * "As it was" on the cloud lights the browser drives: each virtual light starts in its own look (some
@@ -9,53 +9,6 @@ import { signUpViaApi } from '../support/accounts';
  * replayed race that ends (its chequered flag) gives every Hue light and Govee device back, each
  * within 5 s.
  */
-
-/** Changes the account's preferences through the API, as another browser would. */
-async function savePreferences(request: APIRequestContext, token: string, patch: object): Promise<void> {
-  const headers = { authorization: `Bearer ${token}` };
-  const current = (await (await request.get('/api/me/preferences', { headers })).json()) as {
-    version: number;
-    preferences: object;
-  };
-  const response = await request.put('/api/me/preferences', {
-    headers,
-    data: { version: current.version, preferences: { ...current.preferences, ...patch } },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-interface GoveeView {
-  device: string;
-  deviceName: string;
-  on: boolean;
-  hex: string;
-  brightness: number;
-}
-
-async function goveeLooks(request: APIRequestContext): Promise<GoveeView[]> {
-  const response = await request.get('/sims/govee/_control/devices');
-  return ((await response.json()) as { devices: GoveeView[] }).devices.slice(0, 4);
-}
-
-/** What each light shows, in words a failure reads well in (a light that is off shows only that). */
-const lifxRoom = async (request: APIRequestContext) =>
-  (await lifxBulbs(request))
-    .slice(0, 4)
-    .map((b) =>
-      b.power === 'off'
-        ? `${b.label}: off`
-        : `${b.label}: ${b.saturation > 0 ? Math.round(b.hue) : 'white'} ${b.saturation.toFixed(2)} ${b.brightness.toFixed(2)}`,
-    );
-const hueRoom = async (request: APIRequestContext) =>
-  (await hueSimLights(request)).map((l) =>
-    l.on
-      ? `${l.label}: ${l.xy.x.toFixed(3)},${l.xy.y.toFixed(3)} ${l.brightness.toFixed(2)}`
-      : `${l.label}: off`,
-  );
-const goveeRoom = async (request: APIRequestContext) =>
-  (await goveeLooks(request)).map((d) =>
-    d.on ? `${d.deviceName}: ${d.hex} ${d.brightness}` : `${d.deviceName}: off`,
-  );
 
 test.describe('the room given back as it was', () => {
   test.describe.configure({ mode: 'serial', retries: 0 });
