@@ -95,4 +95,57 @@ test.describe('the room given back as it was', () => {
     expect(Date.now() - chequered).toBeLessThan(3_500 + 5_000);
     await race.getByRole('button', { name: 'Disconnect' }).click();
   });
+
+  test('a reload mid-session: the session followed again and a replay that stopped with the page both give the room back as it was', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await page.request.post('/sims/lifx/_control/reset');
+    const session = await signUpViaApi(page.request);
+    const bulbs = (await lifxBulbs(page.request)).slice(0, 4);
+    // Auto-connect: the page loaded again reconnects the lights, and on the dashboard the live race.
+    await savePreferences(page.request, session.token, {
+      autoConnect: true,
+      delay: { enabled: false, seconds: 0 },
+      lightFollow: {
+        sessions: ['practice', 'qualifying', 'sprint_qualifying', 'sprint', 'race'],
+        afterGreen: { action: 'keep', afterSeconds: 60 },
+        sessionEnd: 'as-it-was',
+      },
+      selectedLights: { lifx: bulbs.map((b) => b.id) },
+    });
+    const before = await lifxRoom(page.request);
+    const changed = async () => (await lifxRoom(page.request)).every((look, i) => look !== before[i]);
+    await seedSession(page, session);
+    await connectCloudLights(page, { all: false });
+    const nav = page.getByRole('navigation');
+    const race = page.getByRole('region', { name: 'Race Control' });
+    const connection = race.getByRole('status', { name: 'Connection' });
+
+    // The live race, followed again after a reload: what was read before its first flag is kept.
+    await nav.getByRole('link', { name: 'Dashboard' }).first().click();
+    await expect(connection).toHaveText(/Connected · Live/, { timeout: 20_000 });
+    await expect.poll(changed, { timeout: 10_000 }).toBe(true);
+    await page.reload();
+    await expect(connection).toHaveText(/Connected · Live/, { timeout: 20_000 });
+    await expect.poll(changed, { timeout: 10_000 }).toBe(true);
+    await race.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => lifxRoom(page.request), { timeout: 10_000 }).toEqual(before);
+
+    // A replay stops with the page: loaded again (on Settings, nothing followed), the lights are given
+    // back once they are connected.
+    await race.getByRole('button', { name: 'Watch a replay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Watch a replay' });
+    await dialog
+      .getByRole('combobox', { name: 'Recording' })
+      .selectOption({ label: '2025 Mexico City Grand Prix – Race' });
+    // Minute 137: green for a while.
+    await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('137');
+    await dialog.getByRole('button', { name: 'Start replay' }).click();
+    await expect(connection).toHaveText(/Connected · Replay/, { timeout: 20_000 });
+    await expect.poll(changed, { timeout: 10_000 }).toBe(true);
+    await nav.getByRole('link', { name: 'Settings' }).first().click();
+    await page.reload();
+    await expect.poll(() => lifxRoom(page.request), { timeout: 15_000 }).toEqual(before);
+  });
 });
