@@ -1,6 +1,12 @@
 import { DEFAULT_LIGHT_FOLLOW, type LightFollowSettings } from '@flaglight/core';
 import { describe, expect, test } from 'vitest';
-import { describeTargetSession, describeUnfollowedSession } from './followed-session';
+import {
+  describeTargetKey,
+  describeTargetSession,
+  describeUnfollowedSession,
+  isKeptSessionOver,
+} from './followed-session';
+import type { CurrentSession } from './live-api';
 import type { LiveTarget } from './live-connection-state';
 
 const replay = (sessionName?: string): LiveTarget => ({
@@ -30,5 +36,33 @@ describe('which followed sessions drive the lights', () => {
     expect(describeUnfollowedSession(replay('Practice 2'), undefined)).toBeNull();
     expect(describeUnfollowedSession(replay(), onlyRace)).toBeNull();
     expect(describeUnfollowedSession(null, onlyRace)).toBeNull();
+  });
+});
+
+describe('a snapshot an earlier page kept', () => {
+  const race = {
+    name: 'Race',
+    date_start: '2026-03-08T04:00:00Z',
+    date_end: '2026-03-08T06:00:00Z',
+    type: 'Race',
+    race_name: 'Australian Grand Prix',
+    circuit_name: 'Melbourne',
+  };
+  const key = describeTargetKey({ kind: 'live', session: race });
+
+  test('a replay or a test is over at once; a live session once it is no longer the live one', async () => {
+    let asked = 0;
+    const current = (answer: CurrentSession) => () => {
+      asked += 1;
+      return Promise.resolve(answer);
+    };
+    expect(await isKeptSessionOver('replay:9877', current({ kind: 'none' }))).toBe(true);
+    expect(await isKeptSessionOver('test', current({ kind: 'none' }))).toBe(true);
+    expect(asked).toBe(0);
+    expect(await isKeptSessionOver(key, current({ kind: 'live', session: race }))).toBe(false);
+    expect(
+      await isKeptSessionOver(key, current({ kind: 'live', session: { ...race, name: 'Sprint' } })),
+    ).toBe(true);
+    expect(await isKeptSessionOver(key, current({ kind: 'none' }))).toBe(true);
   });
 });
