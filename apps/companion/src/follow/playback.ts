@@ -3,6 +3,7 @@
 // lights show now is kept for the status page, the F1 fallback and the home outputs. A session the
 // fan does not follow reaches no light (session-lights.ts), and the account's looks are played.
 import { createTestProgram, type FlagEventData, type LookSet } from '@flaglight/core';
+import { askOnce } from '../lights/flag-timeline.js';
 import { flagLook, type LightsHub } from '../lights/lights-hub.js';
 import type { Logger } from '../system/log.js';
 import type { DeliveredFlag } from './follower.js';
@@ -24,7 +25,8 @@ export interface Playback {
   /**
    * Plays a test now (the status page's buttons, the web app's Test your lights): the lights, and
    * what the status page says they show, go back to the race's flag when the test is over. False
-   * for an unknown flag, or while the lights are paused.
+   * for an unknown flag, or while the lights are paused. During a live followed session whose room
+   * is not read yet, the test plays once it is (a few seconds at most).
    */
   showTest: (state: string, message: string) => boolean;
   /**
@@ -49,7 +51,7 @@ export function createPlayback(options: {
   /** The account's look set (what the status page says a flag shows). */
   looks?: () => LookSet | undefined;
   /** The fan's session filter and the session's moments; absent, every session drives the lights. */
-  sessions?: Pick<SessionLights, 'admit' | 'played'>;
+  sessions?: Pick<SessionLights, 'admit' | 'played' | 'mayPlay' | 'beforeTest'>;
   /** A followed flag reached the lights (not a test). */
   onPlayed: (data: FlagEventData, delayMs: number) => void;
 }): Playback {
@@ -85,10 +87,8 @@ export function createPlayback(options: {
     show(state, message);
   };
 
-  const showTest: Playback['showTest'] = (state, message) => {
-    const test = createTestProgram(state);
-    // Paused, the lights keep their look: a test changes nothing, and is not said to.
-    if (!test.ok || hub.paused() || !hub.playTest(state)) return false;
+  const playTest = (state: string, message: string, durationMs: number) => {
+    if (hub.paused() || !hub.playTest(state)) return;
     const before = shown;
     show(state, message, true);
     const during = shown;
@@ -97,7 +97,17 @@ export function createPlayback(options: {
       if (shown !== during) return;
       shown = before;
       if (before) log.info(`Test over: back to ${before.state}`);
-    }, test.program.durationMs).unref();
+    }, durationMs).unref();
+  };
+
+  const showTest: Playback['showTest'] = (state, message) => {
+    const test = createTestProgram(state);
+    // Paused, the lights keep their look: a test changes nothing, and is not said to.
+    if (!test.ok || hub.paused()) return false;
+    // A live session's room is read before anything of Flaglight's changes it, a test included.
+    const reading = options.sessions?.beforeTest() ?? null;
+    if (!reading) playTest(state, message, test.program.durationMs);
+    else void reading.then(() => playTest(state, message, test.program.durationMs));
     return true;
   };
 
@@ -121,10 +131,15 @@ export function createPlayback(options: {
     }
     for (const entry of timed.filter((e) => e.at > now)) {
       const id = ++pendingId;
+      const { sessionKey } = entry.flag.data;
+      // Asked once, at its time (here and by the hub): a session whose kind was turned off, or whose
+      // end was carried out meanwhile, no longer reaches the lights.
+      const stillPlays = askOnce(() => options.sessions?.mayPlay(sessionKey) ?? true);
       // The hub plays it at its time on its own clock; this only follows what is shown.
-      hub.schedule(entry.flag.data.state, entry.at);
+      hub.schedule(entry.flag.data.state, entry.at, stillPlays);
       const timer = setTimeout(() => {
         pending.delete(id);
+        if (!stillPlays()) return;
         options.onPlayed(entry.flag.data, delay);
         options.sessions?.played(entry.flag.data.state, entry.flag.data.sessionKey);
         show(entry.flag.data.state, entry.flag.data.cause.message);

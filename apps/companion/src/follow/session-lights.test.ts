@@ -126,6 +126,32 @@ describe('the moments of a session', () => {
     expect(ended).toHaveBeenCalledTimes(2);
   });
 
+  test('a test during a live followed session waits for beforeFirstChange, which runs once for the test and the flags', async () => {
+    const { sessions } = setup();
+    const before = vi.fn(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));
+    sessions.setHooks({ beforeFirstChange: before });
+    expect(sessions.beforeTest()).toBeNull();
+    sessions.followerStatus({ state: 'following', sessionKey: 7 });
+    const reading = sessions.beforeTest();
+    expect(reading).not.toBeNull();
+    expect(await sessions.admit(7)).toBe(true);
+    await reading;
+    expect(before).toHaveBeenCalledTimes(1);
+    expect(sessions.beforeTest()).toBeNull();
+  });
+
+  test('a session whose end was carried out admits and plays no flag; a kind turned off plays none either', async () => {
+    const { sessions, setFollow } = setup();
+    expect(await sessions.admit(7)).toBe(true);
+    expect(sessions.mayPlay(7)).toBe(true);
+    sessions.sessionOver(7);
+    expect(sessions.mayPlay(7)).toBe(false);
+    expect(await sessions.admit(7)).toBe(false);
+    expect(await sessions.admit(8)).toBe(true);
+    setFollow({ sessions: ['practice'] });
+    expect(sessions.mayPlay(8)).toBe(false);
+  });
+
   test('a session that never changed a light ends without a word (unlinked is no end either)', async () => {
     const { sessions } = setup();
     const ended = vi.fn();

@@ -68,6 +68,19 @@ export interface SessionLights {
    * SESSION_LOOKUP_WAIT_MS), and for a followed session `beforeFirstChange` has run.
    */
   admit(sessionKey: number): Promise<boolean>;
+  /**
+   * Whether a session's flag still drives the lights at its time (behind the delay): its kind still
+   * followed, and its end not carried out yet (a race's room given back after its chequered flag).
+   */
+  mayPlay(sessionKey: number): boolean;
+  /**
+   * Before a test flag: with a followed session live whose lights Flaglight has not changed yet, the
+   * promise `beforeFirstChange` (the room read before the test changes it); null when there is
+   * nothing to wait for (no live session, or its room read already).
+   */
+  beforeTest(): Promise<void> | null;
+  /** The session's end was carried out (the room given back, or the lights off or left): its later flags reach no light. */
+  sessionOver(sessionKey: number): void;
   /** A race flag of a session reached the lights (not a test): a green starts the after-green wait. */
   played(state: string, sessionKey: number): void;
   /** The follower's status: a followed session that ends is told to `sessionEnded`. */
@@ -88,46 +101,35 @@ function describeChoice(sessions: readonly FollowedSessionKind[]): string {
   return `the account follows only ${list}`;
 }
 
-export function createSessionLights(deps: {
-  /** The live session's name and type (`GET /api/f1/current`); null when none is live. */
-  describe: () => Promise<SessionDescription | null>;
-  follow: () => LightFollowSettings;
-  looks: () => LookSet | undefined;
-  hub: Pick<LightsHub, 'showLook'>;
-  log: Logger;
-}): SessionLights {
-  const { log } = deps;
-  let hooks: SessionLightHooks = {};
+/** `work`'s outcome, or `fallback` after `ms` (or when it fails, said in the log). */
+function withTimeout<T>(log: Logger, work: Promise<T> | T, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    timer.unref();
+    Promise.resolve(work).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        log.warn(`Session lights: ${error instanceof Error ? error.message : String(error)}`);
+        resolve(fallback);
+      },
+    );
+  });
+}
+
+/** Each session's name and type, asked once (at most SESSION_LOOKUP_WAIT_MS); `kinds` holds those known. */
+function createSessionDescriber(describe: () => Promise<SessionDescription | null>, log: Logger) {
   const described = new Map<number, Promise<SessionDescription | null>>();
   /** The last session description read: used when the server cannot be asked (an outage). */
   let lastKnown: SessionDescription | null = null;
-  const changed = new Set<number>();
-  let current: number | null = null;
-  let afterGreen: NodeJS.Timeout | null = null;
-  let toldNoGiveBack = false;
   const kinds = new Map<number, SessionDescription | null>();
-
-  const withTimeout = <T>(work: Promise<T> | T, ms: number, fallback: T): Promise<T> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(fallback), ms);
-      timer.unref();
-      Promise.resolve(work).then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          log.warn(`Session lights: ${error instanceof Error ? error.message : String(error)}`);
-          resolve(fallback);
-        },
-      );
-    });
-
   const describeSession = (sessionKey: number) => {
     let lookup = described.get(sessionKey);
     if (!lookup) {
-      lookup = deps.describe().then(
+      lookup = describe().then(
         (session) => {
           lastKnown = session ?? lastKnown;
           kinds.set(sessionKey, session ?? lastKnown);
@@ -142,7 +144,44 @@ export function createSessionLights(deps: {
       );
       described.set(sessionKey, lookup);
     }
-    return withTimeout(lookup, SESSION_LOOKUP_WAIT_MS, lastKnown);
+    return withTimeout(log, lookup, SESSION_LOOKUP_WAIT_MS, lastKnown);
+  };
+  return { describeSession, kinds };
+}
+
+export function createSessionLights(deps: {
+  /** The live session's name and type (`GET /api/f1/current`); null when none is live. */
+  describe: () => Promise<SessionDescription | null>;
+  follow: () => LightFollowSettings;
+  looks: () => LookSet | undefined;
+  hub: Pick<LightsHub, 'showLook'>;
+  log: Logger;
+}): SessionLights {
+  const { log } = deps;
+  let hooks: SessionLightHooks = {};
+  const { describeSession, kinds } = createSessionDescriber(deps.describe, log);
+  /** Per session: `beforeFirstChange` running or done; `read`, once it is done. */
+  const firstChange = new Map<number, Promise<void>>();
+  const read = new Set<number>();
+  /** Sessions whose end was carried out: their flags reach no light any more. */
+  const over = new Set<number>();
+  let current: number | null = null;
+  let afterGreen: NodeJS.Timeout | null = null;
+  let toldNoGiveBack = false;
+
+  /** `beforeFirstChange` once per session; every change of that session waits for the same run. */
+  const beforeFirstChange = (sessionKey: number): Promise<void> => {
+    let running = firstChange.get(sessionKey);
+    if (!running) {
+      running = withTimeout(
+        log,
+        hooks.beforeFirstChange?.(sessionKey),
+        BEFORE_FIRST_CHANGE_WAIT_MS,
+        undefined,
+      ).then(() => void read.add(sessionKey));
+      firstChange.set(sessionKey, running);
+    }
+    return running;
   };
 
   const stopAfterGreen = () => {
@@ -163,7 +202,7 @@ export function createSessionLights(deps: {
     } else if (action === 'give-back') {
       if (hooks.giveBack) {
         log.info('Green held: giving the room back');
-        void withTimeout(hooks.giveBack(sessionKey), 30_000, undefined);
+        void withTimeout(log, hooks.giveBack(sessionKey), 30_000, undefined);
       } else if (!toldNoGiveBack) {
         toldNoGiveBack = true;
         log.warn('Green held, but this companion cannot give the room back yet: the green stays.');
@@ -178,14 +217,25 @@ export function createSessionLights(deps: {
 
   return {
     async admit(sessionKey) {
+      if (over.has(sessionKey)) return false;
       const session = await describeSession(sessionKey);
       if (!isSessionFollowed(deps.follow(), session ?? {})) return false;
-      if (!changed.has(sessionKey)) {
-        changed.add(sessionKey);
-        if (hooks.beforeFirstChange)
-          await withTimeout(hooks.beforeFirstChange(sessionKey), BEFORE_FIRST_CHANGE_WAIT_MS, undefined);
-      }
-      return true;
+      await beforeFirstChange(sessionKey);
+      return !over.has(sessionKey);
+    },
+    mayPlay: (sessionKey) => !over.has(sessionKey) && followed(sessionKey),
+    beforeTest() {
+      const live = current;
+      // Outside a live session, or once its room was read, a test plays at once.
+      if (live === null || read.has(live) || over.has(live)) return null;
+      return (async () => {
+        const session = await describeSession(live);
+        if (isSessionFollowed(deps.follow(), session ?? {})) await beforeFirstChange(live);
+      })();
+    },
+    sessionOver(sessionKey) {
+      over.add(sessionKey);
+      if (sessionKey === current) stopAfterGreen();
     },
     played(state, sessionKey) {
       stopAfterGreen();
@@ -200,8 +250,8 @@ export function createSessionLights(deps: {
       if (current !== null && next !== current) {
         const ended = current;
         stopAfterGreen();
-        if (changed.has(ended) && hooks.sessionEnded)
-          void withTimeout(hooks.sessionEnded(ended, deps.follow().sessionEnd), 30_000, undefined);
+        if (firstChange.has(ended) && hooks.sessionEnded)
+          void withTimeout(log, hooks.sessionEnded(ended, deps.follow().sessionEnd), 30_000, undefined);
       }
       current = next;
       if (next !== null) void describeSession(next);

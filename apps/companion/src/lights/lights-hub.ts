@@ -14,7 +14,14 @@ import {
   type LightDeviceInfo,
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
-import { showFlagOnJoiningLights } from './joining-lights.js';
+import { askOnce, createFlagTimeline } from './flag-timeline.js';
+import {
+  createLightJoins,
+  joiningLights,
+  showFlagOnJoiningLights,
+  type JoiningEntry,
+  type JoinRead,
+} from './joining-lights.js';
 import type { LanProvider } from './lan-provider.js';
 import { fallbackLightLabel, normalizeLightLabel } from './light-label.js';
 import { css } from './look-css.js';
@@ -100,8 +107,11 @@ export interface LightsHub {
   play(flag: string): boolean;
   /** Plays a test of a flag now, then the lights go back to the flag they showed. False for an unknown flag. */
   playTest(flag: string): boolean;
-  /** Plays a flag at its target time (behind the broadcast delay). */
-  schedule(flag: string, atEpochMs: number): void;
+  /**
+   * Plays a flag at its target time (behind the broadcast delay); `stillPlays`, asked then, can
+   * drop it (its session no longer drives the lights).
+   */
+  schedule(flag: string, atEpochMs: number, stillPlays?: () => boolean): void;
   /**
    * Shows one look now on every driven light (a green dimmed after it held): what the flag still had
    * to send is dropped, the race's flag stays what it was. Nothing while paused.
@@ -116,6 +126,11 @@ export interface LightsHub {
   rescan(): Promise<void>;
   /** Each driver with the ids of its lights the flags drive now (the room's snapshot reads and restores them). */
   drivers(): { provider: LanProvider; driver: LanDriver; driven: string[] }[];
+  /**
+   * Lights that join the driven ones (ticked, or a driver added) are read by `read` before any flag
+   * reaches them, when it reads (the room's snapshot mid-session).
+   */
+  readBeforeJoining(read: JoinRead<LanDriver> | null): void;
   /** Called when the list of lights or their reachability changes. */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
@@ -129,47 +144,6 @@ export function flagLook(flag: string, looks?: LookSet): { name: string; css: st
   if (!isEffectFlag(flag)) return null;
   const look = getSettledLook(flag, looks);
   return look ? { name: look.color.name, css: css(look.color, look.brightness) } : null;
-}
-
-/**
- * The race's flags as the hub was given them: the one the lights show and those waiting for their
- * time. `leaves` tells a flag the look set leaves alone: the lights keep the flag before it.
- */
-function createFlagTimeline(leaves: (flag: string) => boolean) {
-  let lasting: string | null = null;
-  let queued: { flag: string; at: number }[] = [];
-  const lasts = (flag: string) => flag !== 'fastest_lap' && !leaves(flag);
-  const settle = () => {
-    const now = Date.now();
-    // A fastest lap passes: the flag before it is what the lights settle on.
-    for (const due of queued.filter((q) => q.at <= now)) if (lasts(due.flag)) lasting = due.flag;
-    queued = queued.filter((q) => q.at > now);
-  };
-  return {
-    played(flag: string) {
-      settle();
-      if (lasts(flag)) lasting = flag;
-    },
-    queue(flag: string, at: number) {
-      queued.push({ flag, at });
-    },
-    dropQueued() {
-      queued = [];
-    },
-    clear() {
-      lasting = null;
-      queued = [];
-    },
-    now() {
-      settle();
-      return { lasting, queued: [...queued] };
-    },
-    /** A race flag shows, or waits for its time. */
-    racing() {
-      settle();
-      return lasting !== null || queued.length > 0;
-    },
-  };
 }
 
 /** Reading each driver's device list; a driver that cannot read it cannot reach its lights either. */
@@ -250,6 +224,55 @@ function hubLights(
   }));
 }
 
+/** One driver's entry: its player plays on `devices`, each step it sends is what its driven lights last showed. */
+function createEntry(
+  provider: LanProvider,
+  key: string,
+  driver: LanDriver,
+  deps: {
+    devices: (entry: Entry) => string[];
+    driven: (entry: Entry) => string[];
+    looks: () => LookSet | undefined;
+    warn: (key: string, message: string) => void;
+    refreshDevices: (entry: Entry) => Promise<void>;
+    lastLook: Map<string, { name: string; css: string }>;
+  },
+): Entry {
+  const { warn } = deps;
+  const entry: Entry = {
+    provider,
+    key,
+    driver,
+    devices: [],
+    reading: null,
+    unsubscribe: () => undefined,
+    refresher: setInterval(() => void deps.refreshDevices(entry), DEVICE_REFRESH_MS),
+    player: createEffectPlayer({
+      driver,
+      devices: () => deps.devices(entry),
+      looks: deps.looks,
+      onWarning: (message) => {
+        if (!message.startsWith('No devices selected')) warn(key, message);
+      },
+      onError: (error) => warn(key, error.message),
+      onStep: ({ step }) => {
+        const look = stepLook(step);
+        const answering = new Set(entry.devices.filter((d) => d.connected).map((d) => d.id));
+        for (const id of deps.driven(entry))
+          if (answering.has(id)) deps.lastLook.set(`${provider}:${id}`, look);
+      },
+    }),
+  };
+  entry.refresher.unref();
+  entry.unsubscribe = driver.subscribe((event) => {
+    if (event.type === 'error' || event.type === 'disconnect') warn(key, event.error.message);
+    else if (event.type === 'warning') warn(key, event.message);
+    // Reachability is part of the device list: read it again.
+    void deps.refreshDevices(entry);
+  });
+  return entry;
+}
+
 /**
  * Every LAN light of the companion behind one face: one effect player per driver (the same player
  * and effect programs as the web app), the selection from the account's preferences, pause, and
@@ -272,6 +295,7 @@ export function createLightsHub(options: {
   });
   const warnOnce = createWarnOnce(log);
   const testGiveBack = createTestGiveBack({ raceOn: () => timeline.racing(), warn: warnOnce });
+  const joins = createLightJoins<LanDriver>();
 
   const changed = () => {
     for (const listener of [...listeners]) listener();
@@ -286,46 +310,41 @@ export function createLightsHub(options: {
 
   const { refresh, refreshDevices } = createDeviceReading(log, changed);
   const drivenEntries = () => [...entries.values()].map((e) => ({ ...e, driven: isPaused ? [] : idsOf(e) }));
+  /** Every entry's lights the selection drives, paused or not. */
+  const selected = (): JoiningEntry<LanDriver>[] =>
+    [...entries.values()].map((e) => ({
+      key: e.key,
+      provider: e.provider,
+      driver: e.driver,
+      driven: idsOf(e),
+    }));
+  /** Of the lights that joined, those still driven now (the fan may untick one while it is read). */
+  const stillDriven = (joined: readonly JoiningEntry<LanDriver>[]) => {
+    const ids = new Map(joined.map((e) => [e.key, new Set(e.driven)]));
+    return selected().map((e) => ({ ...e, driven: e.driven.filter((id) => ids.get(e.key)?.has(id)) }));
+  };
 
   return {
     async add(provider, key, driver) {
       await this.remove(key);
-      const entry: Entry = {
-        provider,
-        key,
-        driver,
-        devices: [],
-        reading: null,
-        unsubscribe: () => undefined,
-        refresher: setInterval(() => void refreshDevices(entry), DEVICE_REFRESH_MS),
-        player: createEffectPlayer({
-          driver,
-          devices: () => (isPaused ? [] : idsOf(entry)),
-          looks: () => options.looks?.(),
-          onWarning: (message) => {
-            if (!message.startsWith('No devices selected')) warnOnce(key, message);
-          },
-          onError: (error) => warnOnce(key, error.message),
-          onStep: ({ step }) => {
-            const look = stepLook(step);
-            const answering = new Set(entry.devices.filter((d) => d.connected).map((d) => d.id));
-            for (const id of idsOf(entry)) if (answering.has(id)) lastLook.set(`${provider}:${id}`, look);
-          },
-        }),
-      };
-      entry.refresher.unref();
-      entry.unsubscribe = driver.subscribe((event) => {
-        if (event.type === 'error' || event.type === 'disconnect') warnOnce(key, event.error.message);
-        else if (event.type === 'warning') warnOnce(key, event.message);
-        // Reachability is part of the device list: read it again.
-        void refreshDevices(entry);
+      const entry = createEntry(provider, key, driver, {
+        // A light that joined mid-session takes no flag before the room has read it.
+        devices: (e) => (isPaused ? [] : joins.ready(key, idsOf(e))),
+        driven: idsOf,
+        looks: () => options.looks?.(),
+        warn: warnOnce,
+        refreshDevices,
+        lastLook,
       });
       entries.set(key, entry);
       await refresh(entry);
-      // The race goes on: these lights show its flag now, and the queued ones at their time.
-      const { lasting, queued } = timeline.now();
-      if (lasting !== null && !isPaused) entry.player.play(lasting);
-      for (const next of queued) entry.player.schedule(next.flag, next.at);
+      // The race goes on: these lights show its flag now (mid-session once the room read them), and
+      // the queued ones at their time.
+      for (const next of timeline.now().queued) entry.player.schedule(next.flag, next.at, next.plays);
+      joins.join(joiningLights([{ key, provider, driver, driven: idsOf(entry) }], new Map()), () => {
+        const { lasting } = timeline.now();
+        if (lasting !== null && !isPaused && entries.get(key) === entry) entry.player.play(lasting);
+      });
       changed();
     },
     async remove(key) {
@@ -343,11 +362,14 @@ export function createLightsHub(options: {
       return [...entries.values()].flatMap((entry) => hubLights(entry, new Set(idsOf(entry)), lastLook));
     },
     setSelection(next) {
-      const before = new Map(drivenEntries().map((entry) => [entry.key, entry.driven]));
+      const before = new Map(selected().map((entry) => [entry.key, entry.driven]));
       selection = next;
-      const flag = timeline.now().lasting;
-      if (flag === null || isPaused) return;
-      showFlagOnJoiningLights(drivenEntries(), before, flag, options.looks?.(), lastLook, warnOnce);
+      const joined = joiningLights(selected(), before);
+      joins.join(joined, () => {
+        const flag = timeline.now().lasting;
+        if (flag === null || isPaused) return;
+        showFlagOnJoiningLights(stillDriven(joined), flag, options.looks?.(), lastLook, warnOnce);
+      });
     },
     setPaused(paused) {
       isPaused = paused;
@@ -372,10 +394,11 @@ export function createLightsHub(options: {
       });
       return true;
     },
-    schedule(flag, atEpochMs) {
+    schedule(flag, atEpochMs, stillPlays) {
       if (!createLightProgram(flag).ok) return;
-      timeline.queue(flag, atEpochMs);
-      for (const entry of entries.values()) entry.player.schedule(flag, atEpochMs);
+      const plays = askOnce(stillPlays);
+      timeline.queue(flag, atEpochMs, plays);
+      for (const entry of entries.values()) entry.player.schedule(flag, atEpochMs, plays);
     },
     showLook(look, transitionMs) {
       if (isPaused) return;
@@ -390,6 +413,7 @@ export function createLightsHub(options: {
       await Promise.all([...entries.values()].map(refresh));
     },
     drivers: drivenEntries,
+    readBeforeJoining: (read) => joins.setRead(read),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

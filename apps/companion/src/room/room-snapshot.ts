@@ -9,6 +9,15 @@ import { hasRoomState, type SavedStates } from '@flaglight/lights/lan';
 import type { LightsHub } from '../lights/lights-hub.js';
 import type { Logger } from '../system/log.js';
 import { readRoomSnapshot, removeRoomSnapshot, writeRoomSnapshot, type RoomSnapshot } from './room-file.js';
+import {
+  CANNOT_BE_READ,
+  JOINED_NOT_ANSWERING,
+  keyOf,
+  notInSnapshot,
+  NOT_ANSWERING,
+  readLights,
+  type LightsToRead,
+} from './room-reads.js';
 
 /** After the chequered flag of a race, sprint or practice reached the lights: its flash, then the room back. */
 export const SESSION_END_AFTER_CHEQUERED_MS = CHECKERED_SOLID_AFTER_MS;
@@ -41,21 +50,18 @@ export interface RoomSnapshots {
   giveBack(sessionKey: number): Promise<void>;
   /** A race flag reached the lights: the chequered flag of a race, sprint or practice ends the session. */
   flagPlayed(state: string, sessionKey: number, kind: FollowedSessionKind | null): void;
+  /**
+   * Lights that join the driven ones mid-session (ticked, a device added): read into the snapshot
+   * before the session's flag first reaches them (the hub waits for the promise). Null when there is
+   * nothing to read: no session read in this run, or lights read already.
+   */
+  readJoining(joined: readonly LightsToRead[]): Promise<void> | null;
   view(): RoomView;
   close(): void;
 }
 
-const keyOf = (provider: string, id: string) => `${provider}:${id}`;
-/** Why a light of a brand that cannot be read is left as it is. */
-const CANNOT_BE_READ = 'This light cannot be read';
-/** Why a light that did not answer the read before the session's first flag is left as it is. */
-const NOT_ANSWERING = "This light did not answer before the session's first flag";
 /** At the session's end, lights not found again yet are waited for this long (after a restart). */
 const ROOM_FIND_WAIT_MS = 10_000;
-/** Lights that do not answer the read are tried again this often… */
-const ROOM_READ_RETRY_MS = 500;
-/** …until this long after the first try (under the first flag's BEFORE_FIRST_CHANGE_WAIT_MS). */
-export const ROOM_READ_WITHIN_MS = 3_500;
 
 export function createRoomSnapshots(deps: {
   dir: string;
@@ -64,9 +70,13 @@ export function createRoomSnapshots(deps: {
   sessionEnd: () => SessionEndAction;
   /** The session the follower is on now and whether any is live (a snapshot left by a stopped run). */
   following: () => { sessionKey: number | null; live: boolean | null };
+  /** The session's end is being carried out: its later flags must reach no light. */
+  sessionOver?: (sessionKey: number) => void;
 }): RoomSnapshots {
   const { dir, hub, log } = deps;
   let snapshot: RoomSnapshot | null = readRoomSnapshot(dir);
+  /** The snapshot this run read (one kept by a run that stopped is not: its lights may show flags). */
+  let readHere: RoomSnapshot | null = null;
   let last: RoomView['last'] = null;
   let endTimer: NodeJS.Timeout | null = null;
   let endingNow: { snapshot: RoomSnapshot; done: Promise<void> } | null = null;
@@ -96,14 +106,11 @@ export function createRoomSnapshots(deps: {
     }
     const taking: RoomSnapshot = { sessionKey, takenAt: new Date().toISOString(), lights: {} };
     snapshot = taking;
-    await readRoom(hub, taking.lights);
+    readHere = taking;
+    await readLights(() => hub.drivers(), taking.lights, NOT_ANSWERING);
     if (snapshot !== taking) return;
     save();
-    const unread = Object.values(taking.lights).filter((saved) => !saved.readable).length;
-    log.info(
-      `Room: ${Object.keys(taking.lights).length - unread} lights read before the session's first flag` +
-        (unread > 0 ? `; ${unread} left as they are when it ends (cannot be read)` : ''),
-    );
+    log.info(describeRead(taking.lights, "before the session's first flag"));
   }
 
   function end(sessionKey: number, action: SessionEndAction): Promise<void> {
@@ -114,6 +121,9 @@ export function createRoomSnapshots(deps: {
     if (endingNow?.snapshot === ending) return endingNow.done;
     if (endTimer) clearTimeout(endTimer);
     endTimer = null;
+    // From now on the session's flags (race control's "pit exit open" after the chequered flag)
+    // would light the room again.
+    deps.sessionOver?.(sessionKey);
     const done = (async () => {
       if (action === 'as-it-was') {
         hub.cancelAll();
@@ -176,12 +186,35 @@ export function createRoomSnapshots(deps: {
       endTimer = setTimeout(() => void end(sessionKey, deps.sessionEnd()), SESSION_END_AFTER_CHEQUERED_MS);
       endTimer.unref();
     },
+    readJoining(joined) {
+      const open = snapshot;
+      if (!open || open !== readHere || endingNow?.snapshot === open) return null;
+      const unread = notInSnapshot(joined, open.lights);
+      if (unread.length === 0) return null;
+      return (async () => {
+        const read: RoomSnapshot['lights'] = {};
+        await readLights(() => unread, read, JOINED_NOT_ANSWERING);
+        if (snapshot !== open) return;
+        for (const [key, saved] of Object.entries(read)) open.lights[key] ??= saved;
+        save();
+        log.info(describeRead(read, 'added during the session, before its flag reached them'));
+      })();
+    },
     view: () => ({ sessionKey: snapshot?.sessionKey ?? null, unreadable: unreadable(hub, snapshot), last }),
     close() {
       if (endTimer) clearTimeout(endTimer);
       if (orphanTimer) clearTimeout(orphanTimer);
     },
   };
+}
+
+/** "Room: 5 lights read before the session's first flag; 1 left as they are when it ends (cannot be read)". */
+function describeRead(lights: RoomSnapshot['lights'], when: string): string {
+  const unread = Object.values(lights).filter((saved) => !saved.readable).length;
+  return (
+    `Room: ${Object.keys(lights).length - unread} lights read ${when}` +
+    (unread > 0 ? `; ${unread} left as they are when it ends (cannot be read)` : '')
+  );
 }
 
 /**
@@ -216,38 +249,6 @@ async function lightsFound(
     if (wanted.every((key) => driven.has(key))) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/**
- * Reads every driven light into `lights`, trying those that do not answer again until
- * ROOM_READ_WITHIN_MS (the first flag waits for this); one still unread then is kept as one that
- * cannot be read, so it is never read later, once the session's flags have changed it.
- */
-async function readRoom(hub: Pick<LightsHub, 'drivers'>, lights: RoomSnapshot['lights']): Promise<void> {
-  const until = Date.now() + ROOM_READ_WITHIN_MS;
-  for (;;) {
-    let missing = 0;
-    await Promise.all(
-      hub.drivers().map(async ({ provider, driver, driven }) => {
-        const unread = driven.filter((id) => !(keyOf(provider, id) in lights));
-        if (unread.length === 0) return;
-        if (!hasRoomState(driver)) {
-          for (const id of unread) lights[keyOf(provider, id)] = { readable: false, reason: CANNOT_BE_READ };
-          return;
-        }
-        const read = await driver.readStates(unread).catch(() => ({}));
-        for (const [id, saved] of Object.entries(read)) lights[keyOf(provider, id)] = saved;
-        missing += unread.filter((id) => !(id in read)).length;
-      }),
-    );
-    if (missing === 0) return;
-    if (Date.now() + ROOM_READ_RETRY_MS > until) break;
-    await new Promise((resolve) => setTimeout(resolve, ROOM_READ_RETRY_MS));
-  }
-  for (const { provider, driven } of hub.drivers())
-    for (const id of driven)
-      if (!(keyOf(provider, id) in lights))
-        lights[keyOf(provider, id)] = { readable: false, reason: NOT_ANSWERING };
 }
 
 /**

@@ -1,5 +1,7 @@
 // The room's snapshot ("as it was"), attached to the session hooks: read before a followed session's
-// first flag, given back at its end or after a long green, as the fan chose (`room/room-snapshot.ts`).
+// first flag (and a light added mid-session before the flag reaches it), given back at its end or
+// after a long green, as the fan chose (`room/room-snapshot.ts`); once its end is carried out, the
+// session drives no light.
 import type { CompanionOptions } from '../companion-types.js';
 import type { SessionLights } from '../follow/session-lights.js';
 import type { LightsHub } from '../lights/lights-hub.js';
@@ -27,7 +29,10 @@ export function startRoomSnapshots(deps: {
       const live = state === 'waiting' ? false : state === 'following' || state === 'polling' ? true : null;
       return { sessionKey, live };
     },
+    sessionOver: (sessionKey) => deps.sessions.sessionOver(sessionKey),
   });
+  // A light ticked (or a device added) mid-session is read before the session's flag reaches it.
+  deps.hub.readBeforeJoining((joined) => room.readJoining(joined));
   deps.sessions.setHooks({
     beforeFirstChange: (sessionKey) => room.take(sessionKey),
     sessionEnded: (sessionKey, action) => room.sessionEnded(sessionKey, action),
