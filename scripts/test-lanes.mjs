@@ -60,7 +60,7 @@ const first = (codes) => codes.find((code) => code !== 0) ?? 0;
 
 // Reports of an earlier run would be counted again by scripts/test-summary.mjs.
 for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results') : []) {
-  if (/^playwright(-[a-z0-9-]+)?\.json$/.test(name)) fs.rmSync(`test-results/${name}`);
+  if (/^(playwright|vitest)(-[a-z0-9-]+)?\.json$/.test(name)) fs.rmSync(`test-results/${name}`);
 }
 
 const started = Date.now();
@@ -94,10 +94,22 @@ async function realTimeThenScreens() {
   return [...realTime, screens];
 }
 
+/**
+ * Vitest in two runs: the core project with coverage (its own tests cover flags and sessions whole,
+ * vitest.config.ts), then every other project without it; V8's precise coverage made their tests
+ * cost about a tenth more CPU, on a machine the lanes keep busy.
+ */
+async function unitTests() {
+  const core = await run('unit-core', 'npx', ['vitest', 'run', '--coverage', '--project', 'core'], {
+    VITEST_REPORT: 'test-results/vitest-core.json',
+  });
+  return [core, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
+}
+
 async function checks() {
   const types = await npm('types', 'typecheck');
   const packages = await npm('package', 'test:package');
-  return [types, packages, await run('unit', 'npx', ['vitest', 'run', '--coverage'])];
+  return [types, packages, ...(await unitTests())];
 }
 
 const lanes = await Promise.all([npm('lint', 'lint'), checks(), realTimeThenScreens()]);

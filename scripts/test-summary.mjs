@@ -15,7 +15,11 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 // The whole-repo Vitest run, and the companion executable's tests that `test:package` runs.
-const vitestReports = ['test-results/vitest.json', 'test-results/vitest-package.json'].map(read);
+const vitestReports = [
+  'test-results/vitest.json',
+  'test-results/vitest-core.json',
+  'test-results/vitest-package.json',
+].map(read);
 for (const report of vitestReports) {
   if (!report) continue;
   passed += report.numPassedTests ?? 0;
