@@ -55,10 +55,22 @@ const keyOf = (provider: RoomProvider, id: string) => `${provider}:${id}`;
 export const TEST_SNAPSHOT_KEY = 'test';
 /** A provider that did not answer the read at all: its lights are left as they are. */
 export const NOT_READ = 'Could not be read before the first flag: left as it is';
+/** A light added mid-session whose read did not answer in time (it takes the flags as it is). */
+export const JOINED_NOT_READ = 'Could not be read when it was added during the session: left as it is';
+/** A light added mid-session is read within this long; a later answer is not kept. */
+export const JOIN_READ_WITHIN_MS = 3_500;
+/** A read of lights added mid-session that failed is tried again this often. */
+const JOIN_READ_RETRY_MS = 500;
 
 export interface CloudRoom {
   /** Reads every driven light not read yet for this session (a new key drops another session's snapshot). */
   take(key: string): Promise<void>;
+  /**
+   * Lights added to the driven ones mid-session, read into `key`'s snapshot before a flag reaches
+   * them (within JOIN_READ_WITHIN_MS, else kept as unreadable). Null when there is nothing to read:
+   * no snapshot of `key`, or every light read already.
+   */
+  join(key: string, lights: DrivenLights): Promise<void> | null;
   /** Gives every read light back as it was; the snapshot is kept (green held, 'give-back'). */
   giveBack(key: string): Promise<void>;
   /** The session ended: the fan's choice carried out, then the snapshot dropped. */
@@ -81,26 +93,66 @@ function fromKept(kept: ReturnType<RoomStore['read']>): Snapshot | null {
   };
 }
 
+/** `work`'s answer if it comes within `ms`, else nothing read (a later answer is not kept). */
+function readWithin(work: Promise<SavedStates>, ms: number): Promise<SavedStates> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve({}), Math.max(0, ms));
+    work.then(
+      (saved) => {
+        clearTimeout(timer);
+        resolve(saved);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * Reads lights added mid-session until JOIN_READ_WITHIN_MS: a read that fails (the flags the others
+ * play meanwhile may drop it from LIFX's queue) is tried again every JOIN_READ_RETRY_MS. What has
+ * not answered by then is nothing read.
+ */
+async function readJoined(lights: RoomLights, ids: readonly string[]): Promise<SavedStates> {
+  const until = Date.now() + JOIN_READ_WITHIN_MS;
+  for (;;) {
+    try {
+      return await readWithin(lights.read(ids), until - Date.now());
+    } catch {
+      if (Date.now() + JOIN_READ_RETRY_MS >= until) return {};
+      await new Promise((resolve) => setTimeout(resolve, JOIN_READ_RETRY_MS));
+    }
+  }
+}
+
 export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
   let snapshot: Snapshot | null = fromKept(deps.store?.read() ?? null);
   let left: UnreadableLight[] = [];
   /** A session's end still under way (its give-back): a new session's read waits for it. */
   let ending: Promise<void> | null = null;
 
-  async function readProvider(taking: Snapshot, provider: RoomProvider, ids: readonly string[]) {
+  /** Reads `ids` not in `taking` yet (lights added mid-session `joined`: within a time, kept as that). */
+  async function readProvider(
+    taking: Snapshot,
+    provider: RoomProvider,
+    ids: readonly string[],
+    joined = false,
+  ) {
     const unread = ids.filter((id) => !taking.lights.has(keyOf(provider, id)));
     if (unread.length === 0) return;
-    let saved: SavedStates;
+    let saved: SavedStates = {};
     try {
-      saved = await deps.lights[provider].read(unread);
+      saved = await (joined ? readJoined(deps.lights[provider], unread) : deps.lights[provider].read(unread));
     } catch (error) {
       deps.warn(
         `Your lights as they were could not be read: ${error instanceof Error ? error.message : String(error)}`,
       );
-      saved = Object.fromEntries(unread.map((id) => [id, { readable: false as const, reason: NOT_READ }]));
     }
+    const reason = joined ? JOINED_NOT_READ : NOT_READ;
     for (const id of unread) {
-      const state = saved[id] ?? { readable: false as const, reason: NOT_READ };
+      const state = saved[id] ?? { readable: false as const, reason };
       taking.lights.set(keyOf(provider, id), { provider, id, saved: state });
     }
   }
@@ -140,6 +192,22 @@ export function createCloudRoom(deps: CloudRoomDeps): CloudRoom {
       // Ended or replaced while the lights were read: not this session's to keep any more.
       if (snapshot === taking) deps.store?.write({ key, lights: [...taking.lights.values()] });
       deps.onChange();
+    },
+    join(key, lights) {
+      const open = snapshot;
+      if (!open || open.key !== key) return null;
+      const unread = (provider: RoomProvider) =>
+        lights[provider].filter((id) => !open.lights.has(keyOf(provider, id)));
+      if (ROOM_PROVIDERS.every((provider) => unread(provider).length === 0)) return null;
+      const read: Snapshot = { key, lights: new Map() };
+      return (async () => {
+        await Promise.all(ROOM_PROVIDERS.map((p) => readProvider(read, p, unread(p), true)));
+        // Ended or replaced while they were read: not this session's to keep any more.
+        if (snapshot !== open) return;
+        for (const [at, light] of read.lights) if (!open.lights.has(at)) open.lights.set(at, light);
+        deps.store?.write({ key, lights: [...open.lights.values()] });
+        deps.onChange();
+      })();
     },
     async giveBack(key) {
       if (snapshot?.key === key) await restore(snapshot);

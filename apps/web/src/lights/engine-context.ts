@@ -14,6 +14,7 @@ export interface EngineContext {
   readonly providers: ProviderStores;
   epoch(): number;
   update: ProviderStates['update'];
+  /** The selected lights a flag reaches now (those being read, added mid-session, wait). */
   selectedIds(provider: DrivenProvider): string[];
   toastError(message: string): void;
 }

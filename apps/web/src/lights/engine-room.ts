@@ -10,6 +10,7 @@ import { createCloudRoom, type CloudRoom, type DrivenLights, type UnreadableLigh
 import type { LightsEngineOptions } from './lights-engine-options';
 import type { ProviderStores } from './provider-states';
 import { createProviderStore, isProviderConnected, type ProviderStore } from './provider-store';
+import { createRoomJoins, type RoomJoins } from './room-joins';
 import { OFF_LOOK, roomLightsOf, showOnLights, type RoomLook } from './room-lights';
 import { SessionRoom } from './session-room';
 
@@ -30,7 +31,7 @@ export interface EngineRoomDeps {
   /** True while the connections are being restored after the page loaded. */
   restoring: ProviderStore<{ restoring: boolean }>;
   looks(): LookSet | undefined;
-  /** The lights a flag changes now. */
+  /** The lights a flag changes now (those held out while they are read included). */
   driven(): DrivenLights;
   /** Drops what the room's lights still have queued. */
   stopPlaying(): void;
@@ -44,6 +45,9 @@ export interface EngineRoom {
   session: SessionRoom;
   /** Lights that cannot be read, and lights the last give-back left (Light Control says so beside each). */
   notes: ProviderStore<RoomNotes>;
+  /** Lights that joined mid-session, held out of the flags while they are read. */
+  joins: RoomJoins;
+  dispose(): void;
 }
 
 export function createEngineRoom(deps: EngineRoomDeps): EngineRoom {
@@ -66,7 +70,20 @@ export function createEngineRoom(deps: EngineRoomDeps): EngineRoom {
     warn,
     store: options.roomStore,
   });
-  const session = new SessionRoom({
+  const joins = createRoomJoins({
+    driven: () => deps.driven(),
+    read: (joined) => session.join(joined, deps.restoring.getSnapshot().restoring),
+  });
+  /** The driven lights a flag may change now. */
+  const free = (): DrivenLights => {
+    const driven = deps.driven();
+    return {
+      lifx: joins.free('lifx', driven.lifx),
+      hue: joins.free('hue', driven.hue),
+      govee: joins.free('govee', driven.govee),
+    };
+  };
+  const session: SessionRoom = new SessionRoom({
     room,
     follow: () => options.follow?.(),
     looks: () => deps.looks(),
@@ -74,7 +91,7 @@ export function createEngineRoom(deps: EngineRoomDeps): EngineRoom {
       // A session the fan stopped following meanwhile changes no light.
       if (!deps.sessionFollowed()) return;
       deps.screen.showLook(look, AFTER_GREEN_FADE_MS);
-      show(deps.driven(), look, AFTER_GREEN_FADE_MS);
+      show(free(), look, AFTER_GREEN_FADE_MS);
     },
     warn,
   });
@@ -93,5 +110,15 @@ export function createEngineRoom(deps: EngineRoomDeps): EngineRoom {
       return () => off.forEach((fn) => fn());
     },
   });
-  return { room, session, notes };
+  const offJoins = Object.values(deps.providers).map((store) => store.subscribe(() => joins.update()));
+  return {
+    room,
+    session,
+    notes,
+    joins,
+    dispose: () => {
+      offJoins.forEach((off) => off());
+      joins.dispose();
+    },
+  };
 }

@@ -86,7 +86,9 @@ export class GoveeConnection {
     }
     const ids = options.ids ?? this.context.selectedIds('govee');
     if (ids.length === 0) {
-      this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);
+      // Selected lights being read ("as it was", added mid-session) take the flag once read.
+      if (this.context.providers.govee.getSnapshot().selectedIds.length === 0)
+        this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);
       return;
     }
     this.driver

@@ -52,7 +52,9 @@ export class HueConnection {
   sendFlag(flag: EffectFlag, options: { test?: boolean; ids?: string[] } = {}): void {
     const { ids = this.context.selectedIds('hue'), ...sendOptions } = options;
     if (ids.length === 0) {
-      this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);
+      // Selected lights being read ("as it was", added mid-session) take the flag once read.
+      if (this.context.providers.hue.getSnapshot().selectedIds.length === 0)
+        this.context.options.notify.warning(`No devices selected for ${flag}: skipped`);
       return;
     }
     this.transport.sendFlag(ids, flag, HUE_FLAG_DURATION_MS, sendOptions).catch((error: unknown) => {

@@ -10,10 +10,7 @@ import {
   type SessionDescription,
 } from '@flaglight/core';
 import {
-  createEffectPlayer,
   createScreenDriver,
-  limitChanges,
-  SCREEN_DEVICE_ID,
   type EffectPlayer,
   type GoveeCloudDriver,
   type HueDriver,
@@ -24,20 +21,18 @@ import {
 } from '@flaglight/lights';
 import type { DrivenLights } from './cloud-room';
 import type { EngineContext } from './engine-context';
+import { createEnginePlayers } from './engine-players';
 import { createEngineRoom, type RoomNotes } from './engine-room';
 import { GoveeConnection } from './govee-connection';
 import { HueConnection } from './hue-connection';
 import { createRaceLook, watchJoiningLights } from './joining-lights';
 import { LifxConnection } from './lifx-connection';
 import type { DrivenProvider } from './lights-context';
-import {
-  createErrorToasts,
-  SCREEN_MIN_STROBE_HALF_PERIOD_MS,
-  type LightsEngineOptions,
-} from './lights-engine-options';
+import { createErrorToasts, type LightsEngineOptions } from './lights-engine-options';
 import { createProviderStates, type ProviderStores } from './provider-states';
 import { createProviderStore, isProviderReady } from './provider-store';
 import type { ProviderStore } from './provider-store';
+import type { RoomJoins } from './room-joins';
 import type { SessionRoom } from './session-room';
 
 /**
@@ -72,6 +67,8 @@ export class LightsEngine {
   private followed: SessionDescription | null = null;
   /** "As it was": the driven lights read before a session's first change and given back after it. */
   private readonly sessionRoom: SessionRoom;
+  /** Lights that joined mid-session, held out of the flags while "as it was" reads them. */
+  private readonly joins: RoomJoins;
   /** Lights that cannot be read, and lights the last give-back left (Light Control says so beside each). */
   readonly roomState: ProviderStore<RoomNotes>;
 
@@ -84,7 +81,8 @@ export class LightsEngine {
       providers: this.providers,
       epoch: () => this.epoch,
       update: this.states.update,
-      selectedIds: (provider) => this.selectedIds(provider),
+      // Hue's and Govee's flags reach the selected lights but those being read (joined mid-session).
+      selectedIds: (provider) => this.joins.free(provider, this.selectedIds(provider)),
       toastError: (message) => this.toastError(message),
     };
     this.lifxConnection = new LifxConnection(context);
@@ -94,31 +92,16 @@ export class LightsEngine {
     this.screen = createScreenDriver({ label: 'On-screen light' });
     this.goveeConnection = new GoveeConnection(context);
     this.govee = this.goveeConnection.driver;
-    const player = (driver: LifxCloudDriver | ScreenDriver, provider: 'lifx' | 'screen') =>
-      createEffectPlayer({
-        // With "No flashing" no light changes more than 3 times a second, across flags too.
-        driver: limitChanges(driver, {
-          active: () => (provider === 'screen' ? this.screenLooks() : this.looks())?.noFlashing === true,
-        }),
-        looks: () => (provider === 'screen' ? this.screenLooks() : this.looks()),
-        devices: () =>
-          provider === 'screen'
-            ? (options.screenEnabled?.() ?? true)
-              ? [SCREEN_DEVICE_ID]
-              : []
-            : this.selectedIds(provider),
-        onWarning: (message) => options.notify.warning(message),
-        onError: (error) => this.reportError(provider, error),
-      });
-    this.players = {
-      lifx: player(this.lifx, 'lifx'),
-      // WCAG 2.3.1: a page may flash at most 3 times a second, so the screen's strobes are slower
-      // (same length, fewer flashes); the real lights keep SPEC §4's pace.
-      screen: player(
-        { ...this.screen, minStrobeHalfPeriodMs: () => SCREEN_MIN_STROBE_HALF_PERIOD_MS },
-        'screen',
-      ),
-    };
+    this.players = createEnginePlayers({
+      options,
+      lifx: this.lifx,
+      screen: this.screen,
+      looks: () => this.looks(),
+      screenLooks: () => this.screenLooks(),
+      lifxIds: () => this.selectedIds('lifx'),
+      lifxFree: (ids) => this.joins.free('lifx', ids),
+      reportError: (provider, error) => this.reportError(provider, error),
+    });
     const room = createEngineRoom({
       options,
       drivers: { lifx: this.lifx, hue: this.hue, govee: this.govee },
@@ -133,10 +116,18 @@ export class LightsEngine {
     });
     this.sessionRoom = room.session;
     this.roomState = room.notes;
+    this.joins = room.joins;
     if (options.subscribeSelection)
       this.unsubscribe.push(options.subscribeSelection(() => this.states.reselect()));
     this.unsubscribe.push(
-      watchJoiningLights(this.providers, (provider, ids) => this.joinRace(provider, ids)),
+      () => room.dispose(),
+      watchJoiningLights(this.providers, (provider, ids) => {
+        // Read first when "as it was" wants them; the race's flag once they are, if it still plays.
+        this.joins.update();
+        this.joins.whenFree(provider, ids, () => {
+          if (this.raceLook.current()) this.sessionRoom.gate(() => this.joinRace(provider, ids));
+        });
+      }),
       this.lifxConnection.listen(),
       this.hueConnection.listen(),
       this.goveeConnection.listen(),
@@ -313,8 +304,11 @@ export class LightsEngine {
    * Lights ticked while a race is followed take up the flag showing now: LIFX its settled look at
    * once, Hue and Govee through their flag calls. Lights this tab does not drive are left alone.
    */
-  private joinRace(provider: DrivenProvider, ids: string[]): void {
+  private joinRace(provider: DrivenProvider, joined: string[]): void {
     const flag = this.raceLook.current();
+    // Those still ticked (the fan may have unticked one while it was read).
+    const ids = joined.filter((id) => this.selectedIds(provider).includes(id));
+    if (ids.length === 0) return;
     if (!flag || !isProviderReady(this.providers[provider].getSnapshot())) return;
     if (provider === 'govee') return this.goveeConnection.sendFlag(flag, { ids });
     if (this.drivenProvider() !== provider) return;

@@ -9,7 +9,7 @@ import {
   type LightFollowSettings,
   type LookSet,
 } from '@flaglight/core';
-import { TEST_SNAPSHOT_KEY, type CloudRoom, type RoomProvider } from './cloud-room';
+import { TEST_SNAPSHOT_KEY, type CloudRoom, type DrivenLights, type RoomProvider } from './cloud-room';
 
 // When the room is read and given back around a followed session (the companion's rule, decision
 // 050): read before the session's first change; a green that held `afterGreen.afterSeconds` kept,
@@ -79,6 +79,8 @@ export class SessionRoom {
   /** The session's snapshot is being read: flags wait for it, in order. */
   private reading: Promise<void> | null = null;
   private taken: string | null = null;
+  /** The snapshot was kept by an earlier page (its lights may have taken flags there). */
+  private takenUp = false;
   /** The session ended (its chequered flag): its later flags change no light. */
   private over = false;
   /** Bumped by cancel(): a flag waiting for the read is dropped. */
@@ -115,6 +117,7 @@ export class SessionRoom {
     if (key !== null || held !== TEST_SNAPSHOT_KEY) this.endHeld(key);
     // Kept by an earlier page for this very session: its lights show the session by now, none is read.
     this.taken = held !== null && held === key ? key : null;
+    this.takenUp = this.taken !== null;
     if (key !== null) this.giveTestBack();
   }
 
@@ -181,6 +184,25 @@ export class SessionRoom {
     void this.reading.then(() => {
       if (epoch === this.epoch && this.key === key && !this.over) send();
     });
+  }
+
+  /**
+   * Lights added to the driven ones (ticked, a provider connected) once the session's lights were
+   * read, or while they are: read into its snapshot before a flag reaches them (the caller holds them
+   * out until the promise settles). Null when there is nothing to read: no session, none of its
+   * flags yet (the first one reads every driven light), its end carried out, or the connections
+   * coming back after a reload with the snapshot an earlier page kept (that page may have driven
+   * them: decision 051).
+   */
+  join(lights: DrivenLights, restoring: boolean): Promise<void> | null {
+    const key = this.key;
+    if (key === null || this.over || (this.takenUp && restoring)) return null;
+    const { room } = this.deps;
+    if (this.reading)
+      return this.reading.then(
+        () => (this.key === key && !this.over ? room.join(key, lights) : null) ?? undefined,
+      );
+    return this.taken === key ? room.join(key, lights) : null;
   }
 
   /** A lasting race flag reached the lights at `atMs`: green starts the after-green wait; chequered may end the session. */
