@@ -14,6 +14,7 @@ import {
   type LightDeviceInfo,
 } from '@flaglight/lights';
 import type { Logger } from '../system/log.js';
+import { createDeviceReading } from './device-reading.js';
 import { askOnce, createFlagTimeline } from './flag-timeline.js';
 import {
   createLightJoins,
@@ -86,6 +87,8 @@ interface Entry {
   devices: LightDeviceInfo[];
   /** The device list being read now, if it is: one read at a time (a silent address takes 10 s). */
   reading: Promise<void> | null;
+  /** `add` read its first list (and gave its lights the race's flag): lights found later join as ticked ones. */
+  listed: boolean;
   unsubscribe: () => void;
   refresher: NodeJS.Timeout;
 }
@@ -122,13 +125,21 @@ export interface LightsHub {
    * and a driver added later is not given the race's flag either (unlinked).
    */
   cancelAll(): void;
+  /**
+   * A session's end was carried out (the room given back, or the lights turned off): what was still
+   * to be sent is dropped and the race's flag is over, so a later test goes back to what the lights
+   * show then (read before it and given back after, as with no race), and a light that joins keeps
+   * what it shows. After "leave" the hub is not told: a test goes back to the race's last flag.
+   */
+  endRace(): void;
   /** Scans every driver again. */
   rescan(): Promise<void>;
   /** Each driver with the ids of its lights the flags drive now (the room's snapshot reads and restores them). */
   drivers(): { provider: LanProvider; driver: LanDriver; driven: string[] }[];
   /**
-   * Lights that join the driven ones (ticked, or a driver added) are read by `read` before any flag
-   * reaches them, when it reads (the room's snapshot mid-session).
+   * Lights that join the driven ones (ticked, a driver added, or found by a driver's rescan when every
+   * light found is driven) are read by `read` before any flag reaches them, when it reads (the room's
+   * snapshot mid-session).
    */
   readBeforeJoining(read: JoinRead<LanDriver> | null): void;
   /** Called when the list of lights or their reachability changes. */
@@ -144,44 +155,6 @@ export function flagLook(flag: string, looks?: LookSet): { name: string; css: st
   if (!isEffectFlag(flag)) return null;
   const look = getSettledLook(flag, looks);
   return look ? { name: look.color.name, css: css(look.color, look.brightness) } : null;
-}
-
-/** Reading each driver's device list; a driver that cannot read it cannot reach its lights either. */
-function createDeviceReading(log: Logger, changed: () => void) {
-  const markUnreachable = (entry: Entry) => {
-    if (!entry.devices.some((d) => d.connected)) return;
-    entry.devices = entry.devices.map((d) => ({ ...d, connected: false }));
-    changed();
-  };
-  return {
-    /** A scan (the driver's `discover`): at start and on Rescan. */
-    refresh: async (entry: Entry) => {
-      try {
-        const before = JSON.stringify(entry.devices.map((d) => [d.id, d.label, d.connected]));
-        entry.devices = await entry.driver.discover();
-        if (JSON.stringify(entry.devices.map((d) => [d.id, d.label, d.connected])) !== before) changed();
-      } catch (error) {
-        log.warn(`${entry.key}: ${error instanceof Error ? error.message : String(error)}`);
-        markUnreachable(entry);
-      }
-    },
-    /** The driver's list as it knows it, every few seconds and after its events; one read at a time. */
-    refreshDevices: (entry: Entry): Promise<void> => {
-      entry.reading ??= (async () => {
-        try {
-          const before = JSON.stringify(entry.devices.map((d) => [d.id, d.connected]));
-          entry.devices = await entry.driver.listDevices();
-          if (JSON.stringify(entry.devices.map((d) => [d.id, d.connected])) !== before) changed();
-        } catch {
-          // The driver reported why already.
-          markUnreachable(entry);
-        } finally {
-          entry.reading = null;
-        }
-      })();
-      return entry.reading;
-    },
-  };
 }
 
 /** Logs a driver's warning, the same one from the same driver at most once in REPEAT_WARNING_MS. */
@@ -245,6 +218,7 @@ function createEntry(
     driver,
     devices: [],
     reading: null,
+    listed: false,
     unsubscribe: () => undefined,
     refresher: setInterval(() => void deps.refreshDevices(entry), DEVICE_REFRESH_MS),
     player: createEffectPlayer({
@@ -271,6 +245,38 @@ function createEntry(
     void deps.refreshDevices(entry);
   });
   return entry;
+}
+
+/** An entry's lights `driven` as lights that join. */
+const joining = (e: Entry, driven: string[]): JoiningEntry<LanDriver> => ({
+  key: e.key,
+  provider: e.provider,
+  driver: e.driver,
+  driven,
+});
+
+/** Lights that joined mid-race: once read (when the room reads them), the race's flag, settled. */
+function createJoinLights(deps: {
+  joins: ReturnType<typeof createLightJoins<LanDriver>>;
+  /** Every entry's lights the selection drives now. */
+  selected: () => JoiningEntry<LanDriver>[];
+  /** The race's flag the lights show; null with none, or while paused. */
+  lasting: () => string | null;
+  looks: () => LookSet | undefined;
+  lastLook: Map<string, { name: string; css: string }>;
+  warn: (key: string, message: string) => void;
+}) {
+  /** Of the lights that joined, those still driven now (the fan may untick one while it is read). */
+  const stillDriven = (joined: readonly JoiningEntry<LanDriver>[]) => {
+    const ids = new Map(joined.map((e) => [e.key, new Set(e.driven)]));
+    return deps.selected().map((e) => ({ ...e, driven: e.driven.filter((id) => ids.get(e.key)?.has(id)) }));
+  };
+  return (joined: JoiningEntry<LanDriver>[]) =>
+    deps.joins.join(joined, () => {
+      const flag = deps.lasting();
+      if (flag !== null)
+        showFlagOnJoiningLights(stillDriven(joined), flag, deps.looks(), deps.lastLook, deps.warn);
+    });
 }
 
 /**
@@ -308,21 +314,24 @@ export function createLightsHub(options: {
       selection,
     );
 
-  const { refresh, refreshDevices } = createDeviceReading(log, changed);
   const drivenEntries = () => [...entries.values()].map((e) => ({ ...e, driven: isPaused ? [] : idsOf(e) }));
   /** Every entry's lights the selection drives, paused or not. */
-  const selected = (): JoiningEntry<LanDriver>[] =>
-    [...entries.values()].map((e) => ({
-      key: e.key,
-      provider: e.provider,
-      driver: e.driver,
-      driven: idsOf(e),
-    }));
-  /** Of the lights that joined, those still driven now (the fan may untick one while it is read). */
-  const stillDriven = (joined: readonly JoiningEntry<LanDriver>[]) => {
-    const ids = new Map(joined.map((e) => [e.key, new Set(e.driven)]));
-    return selected().map((e) => ({ ...e, driven: e.driven.filter((id) => ids.get(e.key)?.has(id)) }));
-  };
+  const selected = () => [...entries.values()].map((e) => joining(e, idsOf(e)));
+  const joinLights = createJoinLights({
+    joins,
+    selected,
+    lasting: () => (isPaused ? null : timeline.now().lasting),
+    looks: () => options.looks?.(),
+    lastLook,
+    warn: warnOnce,
+  });
+  const { refresh, refreshDevices } = createDeviceReading<Entry>(log, changed, (entry, devices) => {
+    const before = new Map([[entry.key, idsOf(entry)]]);
+    entry.devices = devices;
+    if (!entry.listed || entries.get(entry.key) !== entry) return;
+    // Found by the driver's rescan (every light found is driven): held and read like a ticked one.
+    joinLights(joiningLights([joining(entry, idsOf(entry))], before));
+  });
 
   return {
     async add(provider, key, driver) {
@@ -338,6 +347,7 @@ export function createLightsHub(options: {
       });
       entries.set(key, entry);
       await refresh(entry);
+      entry.listed = true;
       // The race goes on: these lights show its flag now (mid-session once the room read them), and
       // the queued ones at their time.
       for (const next of timeline.now().queued) entry.player.schedule(next.flag, next.at, next.plays);
@@ -364,12 +374,7 @@ export function createLightsHub(options: {
     setSelection(next) {
       const before = new Map(selected().map((entry) => [entry.key, entry.driven]));
       selection = next;
-      const joined = joiningLights(selected(), before);
-      joins.join(joined, () => {
-        const flag = timeline.now().lasting;
-        if (flag === null || isPaused) return;
-        showFlagOnJoiningLights(stillDriven(joined), flag, options.looks?.(), lastLook, warnOnce);
-      });
+      joinLights(joiningLights(selected(), before));
     },
     setPaused(paused) {
       isPaused = paused;
@@ -408,6 +413,10 @@ export function createLightsHub(options: {
       testGiveBack.drop();
       timeline.clear();
       for (const entry of entries.values()) entry.player.cancelAll();
+    },
+    endRace() {
+      this.cancelAll();
+      for (const entry of entries.values()) entry.player.endLasting();
     },
     async rescan() {
       await Promise.all([...entries.values()].map(refresh));

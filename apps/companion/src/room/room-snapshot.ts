@@ -65,7 +65,7 @@ const ROOM_FIND_WAIT_MS = 10_000;
 
 export function createRoomSnapshots(deps: {
   dir: string;
-  hub: Pick<LightsHub, 'drivers' | 'showLook' | 'cancelAll' | 'paused'>;
+  hub: Pick<LightsHub, 'drivers' | 'showLook' | 'endRace' | 'paused'>;
   log: Logger;
   sessionEnd: () => SessionEndAction;
   /** The session the follower is on now and whether any is live (a snapshot left by a stopped run). */
@@ -125,8 +125,10 @@ export function createRoomSnapshots(deps: {
     // would light the room again.
     deps.sessionOver?.(sessionKey);
     const done = (async () => {
+      // After "as it was" and "off" a later test goes back to the room as it is then, not to the
+      // race's last flag; after "leave" the last flag stays the lights' look.
       if (action === 'as-it-was') {
-        hub.cancelAll();
+        hub.endRace();
         await lightsFound(hub, ending.lights);
         last = await giveBack(hub, ending.lights, log).catch((error: unknown) => {
           log.warn(
@@ -136,6 +138,7 @@ export function createRoomSnapshots(deps: {
         });
       } else if (action === 'off') {
         log.info('Room: the session ended, the lights go off');
+        hub.endRace();
         hub.showLook({ color: { name: 'off', hue: 0, saturation: 0, off: true }, brightness: 0 }, 0);
       }
       if (snapshot === ending) {

@@ -145,6 +145,22 @@ describe('effect player: SPEC §4 timings on a fake clock', () => {
     expect(sent.at(-1)!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.orange });
   });
 
+  test("once the lasting flag's session ended, a test leaves its own look (the room is given back by others)", async () => {
+    const { player, timers, sent } = setup();
+    player.play('checkered');
+    await timers.advance(10_000);
+    player.endLasting();
+    player.playMomentary('red');
+    await timers.advance(20_000);
+    expect(sent.at(-1)!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.red });
+    // A new race flag lasts again.
+    player.play('green');
+    await timers.advance(6000);
+    player.playMomentary('red');
+    await timers.advance(20_000);
+    expect(sent.at(-1)!.step).toMatchObject({ kind: 'set-state', color: COLOR_PRESETS.green });
+  });
+
   test('timers that fire early are re-armed: steps never run before their target', async () => {
     const timers = new FakeTimers();
     const early = Object.assign(Object.create(timers) as FakeTimers, {

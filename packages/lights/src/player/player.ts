@@ -61,6 +61,11 @@ export interface EffectPlayer {
   schedule(flag: string, atEpochMs: number, stillPlays?: () => boolean): ScheduledFlag | null;
   /** Cancels every scheduled flag and every pending step (disconnect, user or token switch). */
   cancelAll(): void;
+  /**
+   * The lasting flag is over (its session's end was carried out): a later test's restore sends
+   * nothing, so the lights keep what they show after it (whoever gives the room back does so).
+   */
+  endLasting(): void;
   /** Scheduled flags not yet started. */
   scheduled(): { flag: EffectFlag; atEpochMs: number }[];
   /** Steps of the playing program not yet sent. */
@@ -207,6 +212,9 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
       stepTimers.cancelAll();
       scheduled.clear();
       driver.cancelPending();
+    },
+    endLasting() {
+      lasting = null;
     },
     scheduled: () => [...scheduled.values()].sort((a, b) => a.atEpochMs - b.atEpochMs),
     pendingSteps: () => stepTimers.size,
