@@ -43,8 +43,11 @@ function bulbs(initial: Record<string, string>) {
  * The room as the engine wires it, with LIFX only: flags go through the session's gate to the
  * ticked bulbs the joins leave free, and a bulb ticked mid-race takes the race's flag once free.
  */
-function setup(follow: Partial<LightFollowSettings> = { sessionEnd: 'as-it-was' }) {
-  const lifx = bulbs({ desk: 'white 80%', lamp: 'warm 40%', shelf: 'blue 10%' });
+function setup(
+  follow: Partial<LightFollowSettings> = { sessionEnd: 'as-it-was' },
+  page: { lifx?: ReturnType<typeof bulbs>; restoring?: () => boolean } = {},
+) {
+  const lifx = page.lifx ?? bulbs({ desk: 'white 80%', lamp: 'warm 40%', shelf: 'blue 10%' });
   const none = bulbs({});
   const driven: DrivenLights = { lifx: ['desk'], hue: [], govee: [] };
   const room = createCloudRoom({
@@ -65,7 +68,10 @@ function setup(follow: Partial<LightFollowSettings> = { sessionEnd: 'as-it-was' 
     dim: () => undefined,
     warn: () => undefined,
   });
-  const joins = createRoomJoins({ driven: () => driven, read: (joined) => session.join(joined, false) });
+  const joins = createRoomJoins({
+    driven: () => driven,
+    read: (joined) => session.join(joined, page.restoring?.() ?? false),
+  });
   let showing: string | null = null;
   const paint = (ids: readonly string[], look: string) => ids.forEach((id) => lifx.shows.set(id, look));
   const flag = (look: string) => {
@@ -187,5 +193,27 @@ describe('a light ticked mid-session', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(lifx.reads).toHaveLength(1);
     expect(shows().shelf).toBe('blue 10%');
+  });
+
+  test('after a reload, lights the connections bring back are not read; one ticked afterwards is', async () => {
+    const first = setup();
+    first.session.follow('live:2026-03-08:Race', 'race');
+    first.flag('green');
+    await vi.advanceTimersByTimeAsync(0);
+    first.session.dispose();
+
+    // The page loaded again follows the same race; its connections come back with the lamp ticked on
+    // the page before (it may show the race's flag by now).
+    let restoring = true;
+    const page = setup({ sessionEnd: 'as-it-was' }, { lifx: first.lifx, restoring: () => restoring });
+    page.session.follow('live:2026-03-08:Race', 'race');
+    page.tick('lamp');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first.lifx.reads).toEqual([['desk']]);
+    restoring = false;
+    page.tick('shelf');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first.lifx.reads).toEqual([['desk'], ['shelf']]);
+    expect(kept()?.lights.map((light) => light.id)).toEqual(['desk', 'shelf']);
   });
 });
