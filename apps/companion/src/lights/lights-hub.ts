@@ -89,6 +89,12 @@ interface Entry {
   reading: Promise<void> | null;
   /** `add` read its first list (and gave its lights the race's flag): lights found later join as ticked ones. */
   listed: boolean;
+  /**
+   * Its lights that answered at least once in this run. One that never did takes no flag (a WLED
+   * address not answering yet would keep it for the device it turns out to be, and send it before
+   * the room could read that device): it joins when it first answers.
+   */
+  answered: Set<string>;
   unsubscribe: () => void;
   refresher: NodeJS.Timeout;
 }
@@ -219,6 +225,7 @@ function createEntry(
     devices: [],
     reading: null,
     listed: false,
+    answered: new Set(),
     unsubscribe: () => undefined,
     refresher: setInterval(() => void deps.refreshDevices(entry), DEVICE_REFRESH_MS),
     player: createEffectPlayer({
@@ -258,7 +265,7 @@ const joining = (e: Entry, driven: string[]): JoiningEntry<LanDriver> => ({
 /** Lights that joined mid-race: once read (when the room reads them), the race's flag, settled. */
 function createJoinLights(deps: {
   joins: ReturnType<typeof createLightJoins<LanDriver>>;
-  /** Every entry's lights the selection drives now. */
+  /** Every entry's lights the flags may reach now. */
   selected: () => JoiningEntry<LanDriver>[];
   /** The race's flag the lights show; null with none, or while paused. */
   lasting: () => string | null;
@@ -303,9 +310,7 @@ export function createLightsHub(options: {
   const testGiveBack = createTestGiveBack({ raceOn: () => timeline.racing(), warn: warnOnce });
   const joins = createLightJoins<LanDriver>();
 
-  const changed = () => {
-    for (const listener of [...listeners]) listener();
-  };
+  const changed = () => [...listeners].forEach((listener) => listener());
 
   const idsOf = (entry: Entry) =>
     drivenIds(
@@ -315,8 +320,10 @@ export function createLightsHub(options: {
     );
 
   const drivenEntries = () => [...entries.values()].map((e) => ({ ...e, driven: isPaused ? [] : idsOf(e) }));
-  /** Every entry's lights the selection drives, paused or not. */
-  const selected = () => [...entries.values()].map((e) => joining(e, idsOf(e)));
+  /** The driven lights a flag may reach: those that answered in this run. */
+  const playable = (entry: Entry) => idsOf(entry).filter((id) => entry.answered.has(id));
+  /** Every entry's lights the flags may reach, paused or not. */
+  const selected = () => [...entries.values()].map((e) => joining(e, playable(e)));
   const joinLights = createJoinLights({
     joins,
     selected,
@@ -326,11 +333,12 @@ export function createLightsHub(options: {
     warn: warnOnce,
   });
   const { refresh, refreshDevices } = createDeviceReading<Entry>(log, changed, (entry, devices) => {
-    const before = new Map([[entry.key, idsOf(entry)]]);
+    const before = new Map([[entry.key, playable(entry)]]);
     entry.devices = devices;
+    for (const device of devices) if (device.connected) entry.answered.add(device.id);
     if (!entry.listed || entries.get(entry.key) !== entry) return;
-    // Found by the driver's rescan (every light found is driven): held and read like a ticked one.
-    joinLights(joiningLights([joining(entry, idsOf(entry))], before));
+    // Found by a rescan (every light found is driven), or answering at last: held and read as ticked.
+    joinLights(joiningLights([joining(entry, playable(entry))], before));
   });
 
   return {
@@ -338,7 +346,7 @@ export function createLightsHub(options: {
       await this.remove(key);
       const entry = createEntry(provider, key, driver, {
         // A light that joined mid-session takes no flag before the room has read it.
-        devices: (e) => (isPaused ? [] : joins.ready(key, idsOf(e))),
+        devices: (e) => (isPaused ? [] : joins.ready(key, playable(e))),
         driven: idsOf,
         looks: () => options.looks?.(),
         warn: warnOnce,
@@ -351,7 +359,7 @@ export function createLightsHub(options: {
       // The race goes on: these lights show its flag now (mid-session once the room read them), and
       // the queued ones at their time.
       for (const next of timeline.now().queued) entry.player.schedule(next.flag, next.at, next.plays);
-      joins.join(joiningLights([{ key, provider, driver, driven: idsOf(entry) }], new Map()), () => {
+      joins.join(joiningLights([joining(entry, playable(entry))], new Map()), () => {
         const { lasting } = timeline.now();
         if (lasting !== null && !isPaused && entries.get(key) === entry) entry.player.play(lasting);
       });

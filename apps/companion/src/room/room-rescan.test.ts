@@ -1,8 +1,20 @@
-import { createLifxLanDriver } from '@flaglight/lights/lan';
-import { startVirtualLifxBulbs, type VirtualLifxBulbs, type VirtualLifxBulbView } from '@flaglight/sims';
+import { createLifxLanDriver, createWledDriver } from '@flaglight/lights/lan';
+import {
+  startVirtualLifxBulbs,
+  startWledSim,
+  type VirtualLifxBulbs,
+  type VirtualLifxBulbView,
+  type WledSimDevice,
+} from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
 import { until } from '../../test/demo-server.js';
-import { closeLiveRooms, followLiveRoom, SETTLE, settled } from '../../test/live-room.js';
+import {
+  closeLiveRooms,
+  followLiveRoom,
+  lookOf as stripLook,
+  SETTLE,
+  settled,
+} from '../../test/live-room.js';
 import { readRoomSnapshot } from './room-file.js';
 
 // A light the fan did not tick (every light found is driven) that a driver's own rescan finds in the
@@ -11,10 +23,11 @@ import { readRoomSnapshot } from './room-file.js';
 // `test/live-room.ts`; the second answers nothing until after the session's first flag.
 
 let bulbs: VirtualLifxBulbs | null = null;
+let strip: WledSimDevice | null = null;
 afterEach(async () => {
   await closeLiveRooms();
-  await bulbs?.close();
-  bulbs = null;
+  await Promise.all([bulbs?.close(), strip?.close()]);
+  bulbs = strip = null;
 });
 
 /** A bulb's id as the hub names it: its MAC without colons. */
@@ -77,5 +90,31 @@ describe('a light found by a rescan during a live session', () => {
       'the strips and both bulbs as they were',
       { ms: 8_000 },
     );
+  }, 40_000);
+
+  test('a WLED address that first answers after the first flag: its device is read before the flags reach it', async () => {
+    const { hub, strips, flag, status, asItWas, dir } = await followLiveRoom();
+    const late = await startWledSim({
+      name: 'Late',
+      mac: 'a0b765e30009',
+      first: { col: [0, 255, 255], bri: 40 },
+    });
+    strip = late;
+    late.setFault({ offline: true });
+    const driver = createWledDriver({ addresses: [{ host: late.host, port: late.port }] });
+    await hub.add('wled', 'wled-late', { ...driver, discover: () => driver.connect() });
+    // Nothing ticked: every WLED light found is driven, the address not answering yet too.
+    hub.setSelection({ selectedLights: {}, sharedLightsDriver: 'companion' });
+    const before = stripLook(late);
+
+    status('following', 7);
+    await flag('green');
+    await until(() => strips.every((d) => settled(d, '#008000')), 'green on the strips', SETTLE);
+    late.setFault({ offline: false });
+    await until(() => settled(late, '#008000'), 'green on the device once it answers', SETTLE);
+    expect(readRoomSnapshot(dir)?.lights[`wled:${late.id}`]).toMatchObject({ readable: true });
+
+    status('waiting', null);
+    await until(() => asItWas() && stripLook(late) === before, 'every strip as it was', { ms: 8_000 });
   }, 40_000);
 });
