@@ -23,6 +23,13 @@ export interface FallbackConnection {
   client: F1LiveClient;
   fusion: FlagFusion;
   sessionKey: number | null;
+  /**
+   * The F1 session this connection found first, and the server's session it stands in for: its
+   * flags carry the server's key, so the lights and the room take them as the same session's (a
+   * key of another numbering would end that session mid-race and give the room back). A later
+   * F1 session, the next of the weekend, keeps its own key.
+   */
+  standsFor: { f1: number; server: number } | null;
   overTimer: NodeJS.Timeout | null;
   /** Withdraws a race-control lead TrackStatus has not confirmed, at its deadline (decision 025). */
   deadlineTimer: NodeJS.Timeout | null;
@@ -55,6 +62,7 @@ export function createConnection(url: string, deps: ConnectionDeps): FallbackCon
     client: createF1LiveClient({ baseUrl: url, ...deps.client }),
     fusion: createFlagFusion(),
     sessionKey: null,
+    standsFor: null,
     overTimer: null,
     deadlineTimer: null,
     lastState: null,
@@ -67,6 +75,9 @@ export function createConnection(url: string, deps: ConnectionDeps): FallbackCon
       armDeadline(a, deps);
     }
     a.sessionKey = event.sessionKey ?? a.sessionKey;
+    const server = deps.sessionKey();
+    if (a.standsFor === null && a.sessionKey !== null && server !== null && server !== 0)
+      a.standsFor = { f1: a.sessionKey, server };
   });
   client.on('sessionStatus', (event) => onSessionStatus(a, event, deps));
   const changed = (change: FusedLightChange | null, source: 'snapshot' | 'feed') => {
@@ -102,7 +113,10 @@ function play(
   deps: ConnectionDeps,
 ): void {
   const data: FlagEventData = {
-    sessionKey: a.sessionKey ?? deps.sessionKey() ?? 0,
+    sessionKey:
+      a.standsFor !== null && a.sessionKey === a.standsFor.f1
+        ? a.standsFor.server
+        : (a.sessionKey ?? deps.sessionKey() ?? 0),
     state: change.state,
     activeSectors: change.activeSectors,
     safetyCar: change.safetyCar,

@@ -249,6 +249,9 @@ describe('the F1 live-timing fallback', () => {
   }, 60_000);
 
   test("the server's state wins when it differs from what F1 live timing showed", async () => {
+    // F1's recording says session 6821, the server 7000: the fallback's yellow stands in for the
+    // server's session, so the room does not take it for a new session and end 7000 (whose red
+    // would then reach no light).
     const sim = await startSim({ positionMs: BEFORE_VSC_MS });
     const standIn = createStandIn();
     await standIn.listen();
