@@ -1,6 +1,6 @@
 import type { SessionEndAction } from '@flaglight/core';
 import type { RestoreReport, SavedStates } from '@flaglight/lights';
-import type { RoomStore } from './room-store';
+import { ROOM_PROVIDERS, type RoomProvider, type RoomStore } from './room-store';
 
 // "As it was" for the lights this browser drives (LIFX's cloud itself, Hue and Govee through the
 // app's server): each driven light's own power, colour and brightness, read once per session before
@@ -9,8 +9,8 @@ import type { RoomStore } from './room-store';
 // browser's storage too (`store`): a page loaded again mid-session takes its session's snapshot up
 // and reads nothing again (the lights show a flag by then), and gives back one whose session is over.
 
-export type RoomProvider = 'lifx' | 'hue' | 'govee';
-export const ROOM_PROVIDERS: readonly RoomProvider[] = ['lifx', 'hue', 'govee'];
+// The providers are named beside their storage (room-store.ts reads them back from localStorage).
+export { ROOM_PROVIDERS, type RoomProvider } from './room-store';
 
 /** How one provider's lights are read and given back. */
 export interface RoomLights {

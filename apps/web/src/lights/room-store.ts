@@ -1,10 +1,13 @@
 import type { SavedLightState } from '@flaglight/lights';
-import { ROOM_PROVIDERS, type RoomProvider } from './cloud-room';
 
 // "As it was" kept in this browser's localStorage, one snapshot per account (`room_snapshot_<email>`,
 // beside the account's `settings_<email>`): written once the lights are read before a session's first
 // flag, removed once the session's end has been carried out. A page loaded again mid-session (a
 // reload, a tab the browser discarded) takes it up instead of reading lights that show a flag.
+
+/** The browser's providers whose lights are read and given back (cloud-room.ts). */
+export type RoomProvider = 'lifx' | 'hue' | 'govee';
+export const ROOM_PROVIDERS: readonly RoomProvider[] = ['lifx', 'hue', 'govee'];
 
 export const ROOM_SNAPSHOT_KEY_PREFIX = 'room_snapshot_';
 /** The shape written; another one (a later version's, a foreign value) is ignored. */
