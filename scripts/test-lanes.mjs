@@ -5,8 +5,8 @@
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
 //   build:       the web app (every journey's demo server serves it), alone, first;
 //   then at once:
-//   types, lint: the typecheck, then lint;
-//   package:     the companion's packages (test:package), then Vitest (unit-core, unit);
+//   lint;
+//   types:       the typecheck, then the companion's packages (test:package), then Vitest (unit);
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -106,19 +106,13 @@ async function unitTests() {
   return [core, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
 }
 
-/** The typecheck, then lint: no later lane needs either, and together they are shorter than the next. */
-async function staticChecks() {
-  const types = await npm('types', 'typecheck');
-  return [types, await npm('lint', 'lint')];
-}
-
-/** The companion's packages, then Vitest (beside the packages, its process tests missed their times). */
 async function checks() {
+  const types = await npm('types', 'typecheck');
   const packages = await npm('package', 'test:package');
-  return [packages, ...(await unitTests())];
+  return [types, packages, ...(await unitTests())];
 }
 
-const lanes = await Promise.all([staticChecks(), checks(), realTimeThenScreens()]);
+const lanes = await Promise.all([npm('lint', 'lint'), checks(), realTimeThenScreens()]);
 const code = first([built, ...lanes.flat()]);
 console.log(`::: lanes (seconds): ${timings.map((t) => `${t.lane} ${t.seconds}`).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
