@@ -33,7 +33,13 @@ function writeScratch(name: string, text: string): string {
   return file;
 }
 
-describe('flags CLI (DESIGN §5.2)', () => {
+/**
+ * Each test starts the CLI as a process (tsx compiles it first): a second alone, many more on a
+ * machine the test lanes keep busy, where Vitest's 5 s default timed all ten out in a rehearsal.
+ */
+const CLI_PROCESS = { timeout: 60_000 };
+
+describe('flags CLI (DESIGN §5.2)', CLI_PROCESS, () => {
   test('prints only a JSON array of {date, state, activeSectors} for a fixture file', () => {
     const { code, stdout, stderr } = runCli([join(TEST_DATA_DIR, '2021-saudi-arabia-race.json')]);
     expect(code).toBe(0);
@@ -156,7 +162,7 @@ describe('flags CLI (DESIGN §5.2)', () => {
   });
 });
 
-describe('flags CLI --source f1 (DESIGN §5.8)', () => {
+describe('flags CLI --source f1 (DESIGN §5.8)', CLI_PROCESS, () => {
   test('the process exits 1 with one line for an unknown source', () => {
     const { code, stdout, stderr } = runCli([join(TEST_DATA_DIR, '2025-bahrain-race.json'), '--source', 'x']);
     expect([code, stdout, stderr]).toEqual([1, '', 'flags: unknown --source "x" (expected f1)\n']);
