@@ -52,14 +52,25 @@ function farApart(a: ObservedLook, b: ObservedLook): boolean {
  * each time the look has moved far from the look of the change before (a fade counts once per
  * tenth of the brightness it crosses, a flash on every flip; a 10 Hz strobe still counts 10 a second).
  */
+/**
+ * A sampler tick this late (real ms; SPEED times that on the clock) means the process stalled: on a
+ * machine the test lanes keep busy, writes held back by a stall reached the simulator together.
+ */
+const STALL_REAL_MS = 30;
 /** Changes this close after a counted one are the same look arriving in parts. */
 const ONE_LOOK_MS = 100;
 
 function sampleChanges(run: LanLimitRun, now: () => number) {
   const reference = new Map<string, ObservedLook>();
   const changes = new Map<string, number[]>();
+  /** Clock times after which this process stalled (it also runs the player, driver and simulator). */
+  const stalls: number[] = [];
+  let lastTick = performance.now();
   const timer = setInterval(() => {
     const at = now();
+    const tick = performance.now();
+    if (tick - lastTick > STALL_REAL_MS) stalls.push(at);
+    lastTick = tick;
     for (const id of run.ids) {
       const seen = run.observe(id);
       const before = reference.get(id);
@@ -70,8 +81,11 @@ function sampleChanges(run: LanLimitRun, now: () => number) {
       if (before && !(at - (counted.at(-1) ?? -Infinity) < ONE_LOOK_MS)) changes.set(id, [...counted, at]);
     }
   }, 1);
+  // What a stall held back arrives at once after it, at 10 times the wall's speed: the second after
+  // one says what the loaded machine did, not what the lights would have shown, and is not counted.
+  const afterStall = (t: number) => stalls.some((s) => t >= s && t < s + SECOND_MS);
   return {
-    changes: (id: string) => changes.get(id) ?? [],
+    changes: (id: string) => (changes.get(id) ?? []).filter((t) => !afterStall(t)),
     stop: () => clearInterval(timer),
   };
 }

@@ -72,35 +72,41 @@ test('Test lights plays green on the selected Govee lights through the server', 
   expect(flagCalls(api)[0]?.body).toEqual({ lightIds: [first!.id], flag: 'green' });
 });
 
-test('beside LIFX, a delayed flag reaches Govee at its time; cancelling drops it', async () => {
-  window.localStorage.setItem(`lifx_token_${FAN_EMAIL}`, 'demo-token');
-  const [first] = goveeLights(1);
-  updateLocalSettings(FAN_EMAIL, {
-    selectedLifxDeviceIds: ['d073d5000000'],
-    selectedGoveeDeviceIds: [first!.id],
-  });
-  const api = await renderPanel(2, {
-    'GET /sims/lifx/v1/lights/all': { body: lifxBulbs(2) },
-    'PUT /sims/lifx/v1/lights/states': { status: 207, body: { results: [] } },
-    'POST /sims/lifx/v1/lights/id:d073d5000000/effects/pulse': { status: 207, body: { results: [] } },
-  });
-  await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
-  vi.useFakeTimers({ shouldAdvanceTime: true });
-  act(() => {
-    expect(lights.playFlag('red', { atEpochMs: Date.now() + 5_000 })).toBe(true);
-  });
-  await act(() => vi.advanceTimersByTimeAsync(4_000));
-  expect(flagCalls(api)).toHaveLength(0);
-  await act(() => vi.advanceTimersByTimeAsync(1_500));
-  await waitFor(() => expect(flagCalls(api)).toHaveLength(1));
-  expect(flagCalls(api)[0]?.body).toEqual({ lightIds: [first!.id], flag: 'red' });
-  act(() => {
-    lights.playFlag('green', { atEpochMs: Date.now() + 5_000 });
-    lights.cancelPending();
-  });
-  await act(() => vi.advanceTimersByTimeAsync(6_000));
-  expect(flagCalls(api)).toHaveLength(1);
-});
+// 11.5 s of fake time with the page rendering between steps: more than Vitest's 5 s default of real
+// time on a machine the test lanes keep busy.
+test(
+  'beside LIFX, a delayed flag reaches Govee at its time; cancelling drops it',
+  { timeout: 30_000 },
+  async () => {
+    window.localStorage.setItem(`lifx_token_${FAN_EMAIL}`, 'demo-token');
+    const [first] = goveeLights(1);
+    updateLocalSettings(FAN_EMAIL, {
+      selectedLifxDeviceIds: ['d073d5000000'],
+      selectedGoveeDeviceIds: [first!.id],
+    });
+    const api = await renderPanel(2, {
+      'GET /sims/lifx/v1/lights/all': { body: lifxBulbs(2) },
+      'PUT /sims/lifx/v1/lights/states': { status: 207, body: { results: [] } },
+      'POST /sims/lifx/v1/lights/id:d073d5000000/effects/pulse': { status: 207, body: { results: [] } },
+    });
+    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    act(() => {
+      expect(lights.playFlag('red', { atEpochMs: Date.now() + 5_000 })).toBe(true);
+    });
+    await act(() => vi.advanceTimersByTimeAsync(4_000));
+    expect(flagCalls(api)).toHaveLength(0);
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    await waitFor(() => expect(flagCalls(api)).toHaveLength(1));
+    expect(flagCalls(api)[0]?.body).toEqual({ lightIds: [first!.id], flag: 'red' });
+    act(() => {
+      lights.playFlag('green', { atEpochMs: Date.now() + 5_000 });
+      lights.cancelPending();
+    });
+    await act(() => vi.advanceTimersByTimeAsync(6_000));
+    expect(flagCalls(api)).toHaveLength(1);
+  },
+);
 
 test('a flag the day’s budget skips is said once; a refused key marks Govee disconnected', async () => {
   const [first] = goveeLights(1);
