@@ -89,7 +89,8 @@ test(
       'PUT /sims/lifx/v1/lights/states': { status: 207, body: { results: [] } },
       'POST /sims/lifx/v1/lights/id:d073d5000000/effects/pulse': { status: 207, body: { results: [] } },
     });
-    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'));
+    // LIFX connects (its lights listed) before it drives: beyond waitFor's 1 s on a busy machine.
+    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'), { timeout: 10_000 });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     act(() => {
       expect(lights.playFlag('red', { atEpochMs: Date.now() + 5_000 })).toBe(true);
