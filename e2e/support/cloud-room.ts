@@ -3,7 +3,7 @@ import { expect } from '../fixtures';
 import { hueSimLights, lifxBulbs } from '../page-models/light-control';
 
 // What the demo's virtual cloud lights show, in words a failing "as it was" reads well in, and the
-// account's preferences changed as another browser would: the cloud-room journeys share them.
+// account's preferences changed as another browser would: the cloud-room and looks journeys share them.
 
 /** Changes the account's preferences through the API, as another browser would. */
 export async function savePreferences(

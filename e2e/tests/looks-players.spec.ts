@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, seedSession, test } from '../fixtures';
 import {
   connectCloudLights,
@@ -9,6 +9,7 @@ import {
   type SimHueLight,
 } from '../page-models/light-control';
 import { signUpViaApi, type Session } from '../support/accounts';
+import { savePreferences } from '../support/cloud-room';
 
 /**
  * The account's looks and follow settings on every light the browser drives: red as a steady blue
@@ -54,20 +55,6 @@ const BLUE_RED = {
     fastest_lap: { kind: 'leave' },
   },
 };
-
-/** Changes the account's preferences through the API, as another browser would. */
-async function savePreferences(request: APIRequestContext, token: string, patch: object): Promise<void> {
-  const headers = { authorization: `Bearer ${token}` };
-  const current = (await (await request.get('/api/me/preferences', { headers })).json()) as {
-    version: number;
-    preferences: object;
-  };
-  const response = await request.put('/api/me/preferences', {
-    headers,
-    data: { version: current.version, preferences: { ...current.preferences, ...patch } },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
 
 const isBlueHue = (light: SimHueLight | undefined) =>
   light !== undefined && light.on && light.xy.y < 0.15 && Math.abs(light.brightness - 0.4) < 0.02;
