@@ -147,6 +147,39 @@ async function status(): Promise<CompanionStatus> {
   return (await response.json()) as CompanionStatus;
 }
 
+/**
+ * kill -9 the server; the race it comes back with is under a red flag, which the companion's lights
+ * take once the server names that session live again.
+ */
+async function crashServerIntoRed(): Promise<void> {
+  await endProcess(server!.process, 'SIGKILL');
+  await waitFor('the companion to notice', async () => (await status()).stream.state !== 'following', 60_000);
+  server = await startServer();
+  // It comes back with the demo's own race (another session) until the race is moved: the
+  // companion ends the crashed session then, and must take it again once the server names it live.
+  await waitFor(
+    "the companion to follow the restarted server's first race",
+    async () => (await status()).stream.state === 'following',
+    60_000,
+  );
+  await setRace(server.base, DURING_RED_MINUTES, 1);
+  await waitFor(
+    'red on every virtual bulb after the restart',
+    async () =>
+      (await bulbs(server!.base)).every(
+        (b) => hueNear(b.baseColor.hue, HUE_RED) && b.baseColor.saturation > 0,
+      ),
+    90_000,
+  );
+  // On a loaded machine the bulbs can turn red before the companion reports its stream as
+  // following again (seen once beside the other journeys); it must get there, not be there first.
+  await waitFor(
+    'the stream to follow the restarted server',
+    async () => (await status()).stream.state === 'following',
+    30_000,
+  );
+}
+
 /** Free ports and a demo server before the journey; every process it started is ended after it. */
 function useCompanionJourney() {
   test.beforeAll(async () => {
@@ -326,33 +359,10 @@ test.describe('desktop companion', () => {
       );
     }
 
-    // kill -9 the server; the race it comes back with is under a red flag.
-    await endProcess(server!.process, 'SIGKILL');
-    await waitFor(
-      'the companion to notice',
-      async () => (await status()).stream.state !== 'following',
-      60_000,
-    );
-    server = await startServer();
-    await setRace(server.base, DURING_RED_MINUTES, 1);
-    await waitFor(
-      'red on every virtual bulb after the restart',
-      async () =>
-        (await bulbs(server!.base)).every(
-          (b) => hueNear(b.baseColor.hue, HUE_RED) && b.baseColor.saturation > 0,
-        ),
-      90_000,
-    );
-    // On a loaded machine the bulbs can turn red before the companion reports its stream as
-    // following again (seen once beside the other journeys); it must get there, not be there first.
-    await waitFor(
-      'the stream to follow the restarted server',
-      async () => (await status()).stream.state === 'following',
-      30_000,
-    );
+    await crashServerIntoRed();
 
     // Unlinked in Settings: the companion knows within seconds and offers a new code.
-    const settings = await browser.newContext({ baseURL: server.base });
+    const settings = await browser.newContext({ baseURL: server!.base });
     const settingsPage = await settings.newPage();
     await seedSession(settingsPage, session);
     await settingsPage.goto('/#/settings');

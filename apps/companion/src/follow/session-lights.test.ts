@@ -152,6 +152,31 @@ describe('the moments of a session', () => {
     expect(sessions.mayPlay(8)).toBe(false);
   });
 
+  test('a session the server stopped naming live (a restart, an outage) plays again when it is followed again; one over by its own end does not', async () => {
+    const { sessions } = setup({ follow: { sessionEnd: 'as-it-was' } });
+    const before = vi.fn();
+    const ended = vi.fn((key: number) => sessions.sessionOver(key));
+    sessions.setHooks({ beforeFirstChange: before, sessionEnded: ended });
+    sessions.followerStatus({ state: 'following', sessionKey: 7 });
+    expect(await sessions.admit(7)).toBe(true);
+    // The server restarts mid-race: no live session for a moment, or another (a demo's loop) first.
+    sessions.followerStatus({ state: 'waiting', sessionKey: null });
+    sessions.followerStatus({ state: 'following', sessionKey: 5 });
+    expect(ended).toHaveBeenCalledWith(7, 'as-it-was');
+    expect(sessions.mayPlay(7)).toBe(false);
+    sessions.followerStatus({ state: 'following', sessionKey: 7 });
+    expect(sessions.mayPlay(7)).toBe(true);
+    expect(await sessions.admit(7)).toBe(true);
+    // Its room is read again before that flag.
+    expect(before).toHaveBeenCalledTimes(2);
+    // Its own end (the chequered flag's give-back) is final: following it again changes nothing.
+    sessions.sessionOver(7);
+    sessions.followerStatus({ state: 'waiting', sessionKey: null });
+    sessions.followerStatus({ state: 'following', sessionKey: 7 });
+    expect(sessions.mayPlay(7)).toBe(false);
+    expect(await sessions.admit(7)).toBe(false);
+  });
+
   test('a session that never changed a light ends without a word (unlinked is no end either)', async () => {
     const { sessions } = setup();
     const ended = vi.fn();

@@ -165,6 +165,12 @@ export function createSessionLights(deps: {
   const read = new Set<number>();
   /** Sessions whose end was carried out: their flags reach no light any more. */
   const over = new Set<number>();
+  /**
+   * Sessions ended only because the server stopped naming them live (it said none was, or named
+   * another), before their own end: a server restart or an outage mid-session says so for a while.
+   * When the server follows one of them again, it is live after all and drives the lights again.
+   */
+  const endedByServer = new Set<number>();
   let current: number | null = null;
   let afterGreen: NodeJS.Timeout | null = null;
   let toldNoGiveBack = false;
@@ -250,8 +256,18 @@ export function createSessionLights(deps: {
       if (current !== null && next !== current) {
         const ended = current;
         stopAfterGreen();
-        if (firstChange.has(ended) && hooks.sessionEnded)
+        if (firstChange.has(ended) && hooks.sessionEnded) {
+          if (!over.has(ended)) endedByServer.add(ended);
           void withTimeout(log, hooks.sessionEnded(ended, deps.follow().sessionEnd), 30_000, undefined);
+        }
+      }
+      if (next !== null && next !== current && endedByServer.delete(next)) {
+        // Its room was given back (or its lights left) when the server stopped naming it: read again
+        // before its next flag, which plays.
+        log.info(`Session ${next} is live again: its flags drive the lights again`);
+        over.delete(next);
+        firstChange.delete(next);
+        read.delete(next);
       }
       current = next;
       if (next !== null) void describeSession(next);
