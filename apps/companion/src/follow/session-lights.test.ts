@@ -199,7 +199,10 @@ describe('when green has held', () => {
   test('dim: after afterSeconds the green fades down to 10 % (its own colour)', () => {
     const { sessions, shown } = setup({ follow: { afterGreen: { action: 'dim', afterSeconds: 30 } } });
     sessions.played('green', 7);
-    vi.advanceTimersByTime(29_000);
+    // A fastest lap is momentary: the green goes on holding through it.
+    vi.advanceTimersByTime(10_000);
+    sessions.played('fastest_lap', 7);
+    vi.advanceTimersByTime(19_000);
     expect(shown).toEqual([]);
     vi.advanceTimersByTime(1_000);
     expect(shown).toEqual([[{ color: expect.objectContaining({ name: 'green' }), brightness: 0.1 }, 2000]]);

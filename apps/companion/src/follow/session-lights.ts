@@ -244,6 +244,8 @@ export function createSessionLights(deps: {
       if (sessionKey === current) stopAfterGreen();
     },
     played(state, sessionKey) {
+      // A fastest lap is momentary: the lights go back to the flag under it, which goes on holding.
+      if (state === 'fastest_lap') return;
       stopAfterGreen();
       const { action, afterSeconds } = deps.follow().afterGreen;
       if (state !== 'green' || action === 'keep') return;

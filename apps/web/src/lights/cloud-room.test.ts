@@ -9,7 +9,7 @@ import {
   type RoomProvider,
 } from './cloud-room';
 import { createRoomStore, parseKeptRoom, roomSnapshotKey, type RoomStore } from './room-store';
-import { KEPT_CHECK_MS, SessionRoom, TEST_GIVE_BACK_MARGIN_MS } from './session-room';
+import { DIM_AFTER_SETTLE_MS, KEPT_CHECK_MS, SessionRoom, TEST_GIVE_BACK_MARGIN_MS } from './session-room';
 
 /** A provider's lights in memory: what each shows, read and written like a brand would. */
 function roomOf(
@@ -190,10 +190,24 @@ describe('the room as it was around a followed session', () => {
     dim.session.follow('s', 'race');
     dim.flag('green');
     dim.session.played('green', Date.now());
-    await vi.advanceTimersByTimeAsync(29_000);
+    // A fastest lap is momentary: the green goes on holding through it.
+    await vi.advanceTimersByTimeAsync(10_000);
+    dim.session.played('fastest_lap', Date.now());
+    await vi.advanceTimersByTimeAsync(19_000);
     expect(dim.dims).toEqual([]);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(dim.dims).toEqual([0.1]);
+
+    // The shortest wait, 5 s, is when green's own look settles: the dim waits for that and a moment
+    // more, or the settle could reach the lights after it and put full green back.
+    const soon = setup({ follow: { afterGreen: { action: 'dim', afterSeconds: 5 } } });
+    soon.session.follow('s', 'race');
+    soon.flag('green');
+    soon.session.played('green', Date.now());
+    await vi.advanceTimersByTimeAsync(5_000 + DIM_AFTER_SETTLE_MS - 1);
+    expect(soon.dims).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(soon.dims).toEqual([0.1]);
 
     const give = setup({
       follow: { afterGreen: { action: 'give-back', afterSeconds: 5 }, sessionEnd: 'as-it-was' },

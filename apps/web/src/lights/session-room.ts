@@ -2,6 +2,7 @@ import {
   AFTER_GREEN_DIM_PERCENT,
   CHECKERED_SOLID_AFTER_MS,
   DEFAULT_LIGHT_FOLLOW,
+  DEFAULT_LOOK_SET,
   getSettledLook,
   type EffectFlag,
   type FollowedSessionKind,
@@ -20,6 +21,8 @@ import { TEST_SNAPSHOT_KEY, type CloudRoom, type DrivenLights, type RoomProvider
 // again, without reading the lights, and given back once its session is over and the lights are
 // connected (`watchKept`).
 
+/** A dim after green's look settled waits this much longer, so the settle has gone out first. */
+export const DIM_AFTER_SETTLE_MS = 1_000;
 /** The longest the first flag of a session waits for the lights to be read. */
 export const ROOM_READ_WAIT_MS = 5_000;
 /** A test is given back this long after its program ends (its last step has landed by then). */
@@ -208,17 +211,31 @@ export class SessionRoom {
   /** A lasting race flag reached the lights at `atMs`: green starts the after-green wait; chequered may end the session. */
   played(flag: EffectFlag, atMs: number): void {
     const key = this.key;
-    if (key === null || this.over) return;
+    // A fastest lap is momentary: the lights go back to the flag under it, which goes on holding.
+    if (key === null || this.over || flag === 'fastest_lap') return;
     if (this.afterGreen) clearTimeout(this.afterGreen);
     this.afterGreen = null;
     const { afterGreen } = this.settings();
     const wait = Math.max(0, atMs - Date.now());
     if (flag === 'green' && afterGreen.action !== 'keep')
-      this.afterGreen = setTimeout(() => this.greenHeld(key), wait + afterGreen.afterSeconds * 1000);
+      this.afterGreen = setTimeout(() => this.greenHeld(key), wait + this.greenHeldMs(afterGreen));
     if (flag === 'checkered' && ENDS_AT_CHEQUERED.has(this.kind)) {
       if (this.endTimer) clearTimeout(this.endTimer);
       this.endTimer = setTimeout(() => this.endByFlag(key), wait + CHECKERED_SOLID_AFTER_MS);
     }
+  }
+
+  /**
+   * How long green holds before the fan's after-green action. A dim is sent beside the flag's own
+   * steps, not after them: at the moment green's look settles (5 s in the presets, the shortest
+   * choice) either could reach the lights last, and a settle after the dim put full green back. So
+   * a dim also waits for green's look to settle, and a moment more. A give-back stops the steps.
+   */
+  private greenHeldMs(afterGreen: LightFollowSettings['afterGreen']): number {
+    const chosen = afterGreen.afterSeconds * 1000;
+    if (afterGreen.action !== 'dim') return chosen;
+    const green = (this.deps.looks() ?? DEFAULT_LOOK_SET).flags.green;
+    return green.kind === 'show' ? Math.max(chosen, green.effectMs + DIM_AFTER_SETTLE_MS) : chosen;
   }
 
   private greenHeld(key: string): void {
