@@ -7,7 +7,8 @@
 //   then at once:
 //   lint:        the typecheck and the typed lint in one process (scripts/typed-checks.mjs), then
 //                the rest of `npm run lint`;
-//   checks:      the companion's packages (test:package), then Vitest (unit);
+//   package:     the companion's packages (test:package), beside lint;
+//   unit:        Vitest, once lint and the packages are both done;
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -117,12 +118,16 @@ async function lint() {
   return [typed, await npm('lint', 'lint:rest')];
 }
 
+/**
+ * Vitest once both the lint lane and the packages are done: beside lint (Prettier's and ESLint's
+ * CPU), its process tests (the live-source switch-overs, the Hue bridge's pace) missed their times.
+ */
 async function checks() {
-  const packages = await npm('package', 'test:package');
-  return [packages, ...(await unitTests())];
+  const [linted, packages] = await Promise.all([lint(), npm('package', 'test:package')]);
+  return [...linted, packages, ...(await unitTests())];
 }
 
-const lanes = await Promise.all([lint(), checks(), realTimeThenScreens()]);
+const lanes = await Promise.all([checks(), realTimeThenScreens()]);
 const code = first([built, ...lanes.flat()]);
 console.log(`::: lanes (seconds): ${timings.map((t) => `${t.lane} ${t.seconds}`).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
