@@ -2,7 +2,13 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrateToLatest } from '../src/db/database.js';
 import { migrations } from '../src/db/migrations/index.js';
-import { buildTestApp, TEST_DATABASE_URL, type Dialect, type TestApp } from './helper.js';
+import {
+  buildTestApp,
+  TEST_DATABASE_URL,
+  whileNoSchemaIsDropped,
+  type Dialect,
+  type TestApp,
+} from './helper.js';
 
 function dbSuite(dialect: Dialect) {
   let t: TestApp;
@@ -69,7 +75,7 @@ function dbSuite(dialect: Dialect) {
   });
 
   test('running the migrations again changes nothing', async () => {
-    const result = await migrateToLatest(t.context.db, t.context.dbSchema);
+    const result = await whileNoSchemaIsDropped(() => migrateToLatest(t.context.db, t.context.dbSchema));
     expect(result.results).toEqual([]);
   });
 
@@ -79,7 +85,7 @@ function dbSuite(dialect: Dialect) {
       provider: { getMigrations: () => Promise.resolve(migrations) },
       ...(t.context.dbSchema ? { migrationTableSchema: t.context.dbSchema } : {}),
     });
-    const down = await migrator.migrateTo('0005-hue');
+    const down = await whileNoSchemaIsDropped(() => migrator.migrateTo('0005-hue'));
     expect(down.error).toBeUndefined();
     const user = (id: string, email: string) =>
       sql`insert into users (id, email, password_hash, plan, created_at) values (${id}, ${email}, 'x', 'trial', 'now')`.execute(
@@ -89,7 +95,7 @@ function dbSuite(dialect: Dialect) {
     await user('w1', 'ｗｉｄｅ@example.com'); // full-width, collides with w2's plain form: kept
     await user('w2', 'wide@example.com');
     await user('z1', 'zero\u200Bwidth@example.com'); // cannot be normalized: kept, unreachable
-    await migrateToLatest(t.context.db, t.context.dbSchema);
+    await whileNoSchemaIsDropped(() => migrateToLatest(t.context.db, t.context.dbSchema));
     const rows = await t.context.db
       .selectFrom('users')
       .select(['id', 'email', 'email_verified_at'])
@@ -109,3 +115,28 @@ describe('database on SQLite', () => dbSuite('sqlite'));
 describe.skipIf(!TEST_DATABASE_URL)('database on PostgreSQL (set TEST_DATABASE_URL to run)', () =>
   dbSuite('postgres'),
 );
+
+describe.skipIf(!TEST_DATABASE_URL)('test schemas on PostgreSQL (set TEST_DATABASE_URL to run)', () => {
+  test("another file's schema is dropped only once no migration reads the schemas", async () => {
+    const other = await buildTestApp({ dialect: 'postgres' });
+    const order: string[] = [];
+    let release = () => undefined as void;
+    let started = () => undefined as void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const migrating = whileNoSchemaIsDropped(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          started();
+        }),
+    );
+    await running;
+    const dropped = other.close().then(() => order.push('dropped'));
+    // A drop takes milliseconds: without the lock it would be done well before this.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    order.push('migrated');
+    release();
+    await Promise.all([migrating, dropped]);
+    expect(order).toEqual(['migrated', 'dropped']);
+  });
+});

@@ -62,23 +62,52 @@ export async function buildTestApp(
     ...(options.hueTimeoutMs === undefined ? {} : { hueTimeoutMs: options.hueTimeoutMs }),
     ...(schema ? { database: { schema } } : {}),
   });
-  const app = await buildApp({
-    context,
-    ...(options.logRequests ? { logRequests: true } : {}),
-    webDistDir: options.webDistDir ?? path.join(dataDir, 'no-web-build'),
-  });
-  options.configure?.(app);
-  await app.ready();
+  const build = async () => {
+    const built = await buildApp({
+      context,
+      ...(options.logRequests ? { logRequests: true } : {}),
+      webDistDir: options.webDistDir ?? path.join(dataDir, 'no-web-build'),
+    });
+    options.configure?.(built);
+    await built.ready();
+    return built;
+  };
+  // buildApp migrates the database.
+  const app = schema ? await whileNoSchemaIsDropped(build) : await build();
   return {
     app,
     context,
     config,
     async close() {
       await app.close();
-      if (schema) await withPgClient((client) => client.query(`drop schema ${schema} cascade`));
+      if (schema) await dropSchema(schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Kysely's migrator reads the tables of every schema in the database (has_schema_privilege over
+ * each), so a schema another test file dropped meanwhile failed its migration: "schema t_… does not
+ * exist". A migration holds this advisory lock shared, a drop holds it alone; each is released
+ * with its session.
+ */
+const SCHEMA_LOCK = 7_771_003;
+
+/** Runs `fn` (a migration of a test schema) while no test schema is being dropped. */
+export async function whileNoSchemaIsDropped<T>(fn: () => Promise<T>): Promise<T> {
+  if (!TEST_DATABASE_URL) return fn();
+  return withPgClient(async (client) => {
+    await client.query('select pg_advisory_lock_shared($1)', [SCHEMA_LOCK]);
+    return fn();
+  });
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  await withPgClient(async (client) => {
+    await client.query('select pg_advisory_lock($1)', [SCHEMA_LOCK]);
+    await client.query(`drop schema ${schema} cascade`);
+  });
 }
 
 async function withPgClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
