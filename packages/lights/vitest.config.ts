@@ -8,5 +8,8 @@ export default defineProject({
     // fresh import): each file imported it again before, about half of the run's time.
     isolate: false,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The drivers' tests play real timings against simulators on sockets: on a machine whose cores
+    // are busy (CI runs the browser journeys beside them) a 300 ms strobe once took over 5 s.
+    testTimeout: 20_000,
   },
 });

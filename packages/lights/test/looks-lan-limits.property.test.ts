@@ -177,20 +177,26 @@ function describeRig(rig: LanLimitRig) {
       );
 
     test('the counter sees flashing: Trackside red strobes well over 3 times a second', async () => {
-      const since = timers.now();
-      const sampler = sampleChanges(run, timers.now);
-      try {
-        await play(TRACKSIDE, [{ flag: 'red', test: false, gapMs: 0 }]);
-      } finally {
-        sampler.stop();
+      // The sampler skips the second after a stall of this process, so on a loaded machine one
+      // strobe can go uncounted: the counter has three strobes to see one.
+      let most = 0;
+      for (let attempt = 0; attempt < 3 && most <= NO_FLASH_MAX_CHANGES_PER_SECOND; attempt += 1) {
+        const since = timers.now();
+        const sampler = sampleChanges(run, timers.now);
+        try {
+          await play(TRACKSIDE, [{ flag: 'red', test: false, gapMs: 0 }]);
+        } finally {
+          sampler.stop();
+        }
+        const seen = Math.max(...run.ids.map((id) => busiest(sampler.changes(id))));
+        const native = Math.max(
+          0,
+          ...(rig.nativeFlashPeriods?.(run, since) ?? []).map((p) => (2 * SECOND_MS) / p),
+        );
+        most = Math.max(most, seen, native);
       }
-      const seen = Math.max(...run.ids.map((id) => busiest(sampler.changes(id))));
-      const native = Math.max(
-        0,
-        ...(rig.nativeFlashPeriods?.(run, since) ?? []).map((p) => (2 * SECOND_MS) / p),
-      );
-      expect(Math.max(seen, native)).toBeGreaterThan(NO_FLASH_MAX_CHANGES_PER_SECOND);
-    }, 30_000);
+      expect(most).toBeGreaterThan(NO_FLASH_MAX_CHANGES_PER_SECOND);
+    }, 60_000);
 
     test(
       'with no flashing, no light visibly changes more than 3 times in any second',

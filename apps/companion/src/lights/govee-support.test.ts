@@ -72,10 +72,13 @@ describe('Govee LAN in the companion', () => {
       });
     });
     let i = 0;
+    // Eight replies a tick: on a loaded machine the interval fires far less often than every 5 ms.
     const flood = setInterval(() => {
-      const device = `EE:EE:00:00:00:00:00:${(i++ % 40).toString(16).padStart(2, '0')}`;
-      const data = { ip: '127.0.0.2', device, sku: 'H6159' };
-      forger.send(JSON.stringify({ msg: { cmd: 'scan', data } }), replyPort, '127.0.0.1');
+      for (let burst = 0; burst < 8; burst += 1) {
+        const device = `EE:EE:00:00:00:00:00:${(i++ % 40).toString(16).padStart(2, '0')}`;
+        const data = { ip: '127.0.0.2', device, sku: 'H6159' };
+        forger.send(JSON.stringify({ msg: { cmd: 'scan', data } }), replyPort, '127.0.0.1');
+      }
     }, 5);
     try {
       sim = await startVirtualGoveeDevices({ count: 3, replyPort });

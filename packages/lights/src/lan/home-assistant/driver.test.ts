@@ -11,7 +11,7 @@ const look = (color: LightColor, brightness = 1): LightStateCommand => ({
   brightness,
   transitionMs: 0,
 });
-const WAIT = { timeout: 5_000, interval: 10 };
+const WAIT = { timeout: 15_000, interval: 10 };
 
 let sim: HomeAssistantSim | null = null;
 let driver: HomeAssistantDriver | null = null;
