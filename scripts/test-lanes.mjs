@@ -5,10 +5,10 @@
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
 //   build:       the web app (every journey's demo server serves it), alone, first;
 //   then at once:
-//   typed:       the typecheck and the typed lint in one process (scripts/typed-checks.mjs);
-//   lint:        the rest of `npm run lint` (`lint:rest`);
-//   package:     the companion's packages (test:package);
-//   unit:        Vitest, once those three are done;
+//   lint:        the typecheck and the typed lint in one process (scripts/typed-checks.mjs), then
+//                the rest of `npm run lint` (`lint:rest`);
+//   package:     the companion's packages (test:package), beside lint;
+//   unit:        Vitest, once lint and the packages are both done;
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -110,18 +110,23 @@ async function unitTests() {
 
 /**
  * The typecheck and the typed lint in one process on the same TypeScript programs (each file parsed
- * and checked once, not twice: about 110 s of CPU where the two apart took about 180), the rest of
- * `npm run lint` and the packages side by side; Vitest once all three are done. Beside lint
- * (Prettier's and ESLint's CPU), its process tests (the live-source switch-overs, the Hue bridge's
- * pace) missed their times.
+ * and checked once, not twice: about 110 s of CPU where the two apart took about 180), then the
+ * rest of `npm run lint`.
+ */
+async function lint() {
+  const typed = await npm('typed', 'check:typed');
+  return [typed, await npm('lint', 'lint:rest')];
+}
+
+/**
+ * Vitest once both the lint lane and the packages are done. Beside lint (Prettier's and ESLint's
+ * CPU) its process tests (the live-source switch-overs, the Hue bridge's pace) missed their times;
+ * started sooner (the rest of lint beside the typed checks), it ran the whole of the screens' lane
+ * beside it and lost others (a Nanoleaf pairing, strobes' pace): 709 s, but not every test passed.
  */
 async function checks() {
-  const done = await Promise.all([
-    npm('typed', 'check:typed'),
-    npm('lint', 'lint:rest'),
-    npm('package', 'test:package'),
-  ]);
-  return [...done, ...(await unitTests())];
+  const [linted, packages] = await Promise.all([lint(), npm('package', 'test:package')]);
+  return [...linted, packages, ...(await unitTests())];
 }
 
 const lanes = await Promise.all([checks(), realTimeThenScreens()]);
