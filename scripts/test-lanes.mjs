@@ -5,10 +5,8 @@
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
 //   build:       the web app (every journey's demo server serves it), alone, first;
 //   then at once:
-//   lint:        the typecheck and the typed lint in one process (scripts/typed-checks.mjs), then
-//                the rest of `npm run lint` (`lint:rest`);
-//   package:     the companion's packages (test:package), beside lint;
-//   unit:        Vitest, once lint and the packages are both done;
+//   lint;
+//   types:       the typecheck, then the companion's packages (test:package), then Vitest (unit);
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -69,9 +67,9 @@ const started = Date.now();
 const built = await npm('build', 'build');
 
 /**
- * The real-time journeys go first, beside the typed checks → lint and the packages: their timing
- * checks (a test flag back on every light within its length plus 2 s) held beside those, and failed
- * when Vitest and the screens ran beside them too. The screens start when they are done; Vitest when
+ * The real-time journeys go first, beside lint and typecheck → packages: their timing checks (a
+ * test flag back on every light within its length plus 2 s) held beside those, and failed when
+ * Vitest and the screens ran beside them too. The screens start when they are done; Vitest when
  * the packages are (beside the packages too, three of its process tests missed their times).
  */
 async function realTimeThenScreens() {
@@ -108,28 +106,13 @@ async function unitTests() {
   return [core, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
 }
 
-/**
- * The typecheck and the typed lint in one process on the same TypeScript programs (each file parsed
- * and checked once, not twice: about 110 s of CPU where the two apart took about 180), then the
- * rest of `npm run lint`.
- */
-async function lint() {
-  const typed = await npm('typed', 'check:typed');
-  return [typed, await npm('lint', 'lint:rest')];
-}
-
-/**
- * Vitest once both the lint lane and the packages are done. Beside lint (Prettier's and ESLint's
- * CPU) its process tests (the live-source switch-overs, the Hue bridge's pace) missed their times;
- * started sooner (the rest of lint beside the typed checks), it ran the whole of the screens' lane
- * beside it and lost others (a Nanoleaf pairing, strobes' pace): 709 s, but not every test passed.
- */
 async function checks() {
-  const [linted, packages] = await Promise.all([lint(), npm('package', 'test:package')]);
-  return [...linted, packages, ...(await unitTests())];
+  const types = await npm('types', 'typecheck');
+  const packages = await npm('package', 'test:package');
+  return [types, packages, ...(await unitTests())];
 }
 
-const lanes = await Promise.all([checks(), realTimeThenScreens()]);
+const lanes = await Promise.all([npm('lint', 'lint'), checks(), realTimeThenScreens()]);
 const code = first([built, ...lanes.flat()]);
 console.log(`::: lanes (seconds): ${timings.map((t) => `${t.lane} ${t.seconds}`).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
