@@ -1,5 +1,12 @@
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type ConsoleMessage,
+  type Page,
+} from '@playwright/test';
 import { adminSession, signUpViaApi, uniqueEmail, upgradeViaAdmin, type Session } from './support/accounts';
+import { createPagePool, seedStorage, type PagePool } from './support/page-per-file';
 
 export { expect };
 
@@ -40,16 +47,11 @@ export async function signInAs(page: Page, kind: TestUser): Promise<Session> {
 }
 
 export async function seedSession(page: Page, { token, user }: Session): Promise<void> {
-  await page.addInitScript(
-    ({ token, user }) => {
-      if (window.sessionStorage.getItem('flaglight-e2e-seeded')) return;
-      window.sessionStorage.setItem('flaglight-e2e-seeded', '1');
-      window.localStorage.setItem('auth_token', token);
-      window.localStorage.setItem('user', JSON.stringify(user));
-      window.localStorage.setItem('current_user_id', user.email);
-    },
-    { token, user },
-  );
+  await seedStorage(page, {
+    auth_token: token,
+    user: JSON.stringify(user),
+    current_user_id: user.email,
+  });
 }
 
 /** The path part of the hash route the page is on ('/#/login?mode=signup' gives '/login'). */
@@ -71,17 +73,92 @@ export const test = base.extend<Fixtures>({
     async ({ page, expectedConsoleErrors }, use) => {
       const problems: string[] = [];
       const expected = (text: string) => expectedConsoleErrors?.test(text) ?? false;
-      page.on('console', (message) => {
+      const onConsole = (message: ConsoleMessage) => {
         if (message.type() === 'error' && !expected(message.text())) {
           problems.push(`console.error: ${message.text()}`);
         }
-      });
-      page.on('pageerror', (error) => {
+      };
+      const onPageError = (error: Error) => {
         if (!expected(error.message)) problems.push(`uncaught: ${error.message}`);
-      });
+      };
+      page.on('console', onConsole);
+      page.on('pageerror', onPageError);
       await use();
+      // A reused page (screenTest) outlives the test: its listeners must not.
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
       expect(problems, 'the page reported errors').toEqual([]);
     },
     { auto: true },
   ],
+});
+
+/**
+ * For the screens' short checks: the tests of a spec file take turns on one page per worker
+ * (support/page-per-file.ts, decision 052), each starting on a freshly loaded app with clean
+ * storage, cookies, routes and emulation; a fake clock left behind gets the next test a new page.
+ * Only for files whose tests use `page` alone: not `context`, `page.addInitScript` or `page.on`,
+ * which would outlive the test (seed storage with `seedStorage`). A retry gets a context of its own.
+ */
+export const screenTest = test.extend<object, { pagePool: PagePool }>({
+  pagePool: [
+    async ({ browser }, use) => {
+      const pool = createPagePool(browser);
+      await use(pool);
+      await pool.close();
+    },
+    { scope: 'worker' },
+  ],
+  page: async (
+    {
+      pagePool,
+      browser,
+      baseURL,
+      viewport,
+      reducedMotion,
+      bypassCSP,
+      hasTouch,
+      isMobile,
+      userAgent,
+      locale,
+      timezoneId,
+      colorScheme,
+      deviceScaleFactor,
+      extraHTTPHeaders,
+      javaScriptEnabled,
+      offline,
+      permissions,
+      geolocation,
+      contextOptions,
+    },
+    use,
+    testInfo,
+  ) => {
+    // Every option a context is made with (test.use may set any of them): they key the page too.
+    const options = {
+      ...contextOptions,
+      baseURL,
+      bypassCSP,
+      hasTouch,
+      isMobile,
+      userAgent,
+      locale,
+      timezoneId,
+      colorScheme,
+      deviceScaleFactor,
+      extraHTTPHeaders,
+      javaScriptEnabled,
+      offline,
+      permissions,
+      geolocation,
+    };
+    if (testInfo.retry > 0) {
+      const context = await browser.newContext({ ...options, viewport, reducedMotion });
+      await use(await context.newPage());
+      await context.close();
+      return;
+    }
+    const key = `${testInfo.file} ${JSON.stringify(options)}`;
+    await use(await pagePool.take(key, { ...options, viewport }, { viewport, reducedMotion, colorScheme }));
+  },
 });

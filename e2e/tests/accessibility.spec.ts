@@ -1,4 +1,4 @@
-import { expect, test, USERS } from '../fixtures';
+import { expect, screenTest as test, USERS } from '../fixtures';
 import { AppShell } from '../page-models/app-shell';
 import { openForAxe, seriousViolations, type AxeRoute } from '../support/axe';
 import { connectLive } from '../support/screens';

@@ -1,4 +1,4 @@
-import { expect, hashPath, seedSession, signInAs, test, USERS } from '../fixtures';
+import { expect, hashPath, screenTest as test, seedSession, signInAs, USERS } from '../fixtures';
 import { LoginPage } from '../page-models/login-page';
 import {
   caughtMail,

@@ -1,4 +1,4 @@
-import { expect, hashPath, signInAs, test, USERS } from '../fixtures';
+import { expect, hashPath, signInAs, screenTest as test, USERS } from '../fixtures';
 
 // A screen whose code cannot be downloaded (offline, or replaced by a deploy) is the error a
 // real visitor meets; the browser and React both report it, so this file expects those errors.

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { expect, seedSession, test, USERS, createSession } from '../fixtures';
+import { expect, seedSession, screenTest as test, USERS, createSession } from '../fixtures';
 import type { Session } from '../support/accounts';
 
 /**

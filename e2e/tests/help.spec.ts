@@ -1,4 +1,4 @@
-import { expect, signInAs, test, USERS } from '../fixtures';
+import { expect, signInAs, screenTest as test, USERS } from '../fixtures';
 
 for (const viewport of [
   { width: 390, height: 844 },

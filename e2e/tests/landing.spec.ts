@@ -1,4 +1,4 @@
-import { expect, test } from '../fixtures';
+import { expect, screenTest as test } from '../fixtures';
 
 test.describe('landing at 1440 px', () => {
   test.use({ viewport: { width: 1440, height: 900 } });

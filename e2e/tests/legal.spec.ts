@@ -1,4 +1,4 @@
-import { expect, signInAs, test, USERS } from '../fixtures';
+import { expect, signInAs, screenTest as test, USERS } from '../fixtures';
 
 for (const signedIn of [false, true]) {
   test.describe(signedIn ? 'legal pages signed in' : 'legal pages signed out', () => {

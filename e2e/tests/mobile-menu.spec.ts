@@ -1,4 +1,4 @@
-import { expect, hashPath, signInAs, test, USERS } from '../fixtures';
+import { expect, hashPath, signInAs, screenTest as test, USERS } from '../fixtures';
 import { AppShell } from '../page-models/app-shell';
 
 test.use({ viewport: { width: 390, height: 844 } });

@@ -1,5 +1,6 @@
-import { createSession, expect, hashPath, signInAs, test, USERS } from '../fixtures';
+import { createSession, expect, hashPath, signInAs, screenTest as test, USERS } from '../fixtures';
 import { AppShell } from '../page-models/app-shell';
+import { seedStorage } from '../support/page-per-file';
 
 test.describe('signed out', () => {
   test('the landing renders its hero with Start Free Trial and no top bar', async ({ page }) => {
@@ -79,15 +80,7 @@ test.describe('signed in', () => {
 
   test('a token under the old `token` key still signs the user in', async ({ page }) => {
     const { token, user } = await createSession(page.request, USERS.lifetime);
-    await page.addInitScript(
-      ({ token, user }) => {
-        if (sessionStorage.getItem('seeded')) return;
-        sessionStorage.setItem('seeded', '1');
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', JSON.stringify(user));
-      },
-      { token, user },
-    );
+    await seedStorage(page, { token, user: JSON.stringify(user) });
     await page.goto('/#/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     expect(

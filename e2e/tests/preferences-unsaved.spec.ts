@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signInAs, test, USERS } from '../fixtures';
+import { expect, signInAs, screenTest as test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { LightControlPanel, LightSettings } from '../page-models/light-control';
 import type { Session } from '../support/accounts';

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, seedSession, signInAs, test, USERS } from '../fixtures';
+import { expect, seedSession, signInAs, screenTest as test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 
 /**

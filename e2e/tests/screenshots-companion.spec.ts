@@ -1,5 +1,5 @@
 import { STATUS_PAGE_HTML, STATUS_PAGE_SCRIPT } from '../../apps/companion/src/bridge/status-page';
-import { expect, test } from '../fixtures';
+import { expect, screenTest as test } from '../fixtures';
 import { auditScreen } from '../support/audit';
 
 // The desktop companion's status page, as its local bridge serves it (HTML and script from the

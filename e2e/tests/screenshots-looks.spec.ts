@@ -1,4 +1,4 @@
-import { expect, test } from '../fixtures';
+import { expect, screenTest as test } from '../fixtures';
 import { auditScreen } from '../support/audit';
 import { openLooks } from '../support/looks-screen';
 import { SHOT_STYLES } from '../support/screens';

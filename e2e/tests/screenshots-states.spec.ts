@@ -1,4 +1,4 @@
-import { expect, signInAs, test, USERS } from '../fixtures';
+import { expect, signInAs, screenTest as test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { sidewaysOverflow } from '../support/overflow';
 

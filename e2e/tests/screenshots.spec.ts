@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '../fixtures';
+import { expect, screenTest as test } from '../fixtures';
 import { auditScreen } from '../support/audit';
 import { FIXED_NOW, SCREENS, SHOT_STYLES, signInAsShotUser } from '../support/screens';
 

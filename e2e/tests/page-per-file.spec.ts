@@ -1,0 +1,58 @@
+import { expect, screenTest as test } from '../fixtures';
+import { isReusedPage } from '../support/page-per-file';
+
+// The screens' checks take turns on one page per spec file (support/page-per-file.ts). These prove
+// that a test on such a page starts as it would on a new one: nothing an earlier test left stays.
+// The two tests run in this order on one worker; a retry gets a new page, and passes as well.
+
+const LEFT_BEHIND = { storage: 'left-behind', cookie: 'flaglight-left=1' };
+
+test('a test leaves storage, a cookie, a route, an emulation and a fake clock behind', async ({ page }) => {
+  expect(isReusedPage(page)).toBe(true);
+  await page.route('**/api/config', (route) => route.fulfill({ status: 500, body: 'routed' }));
+  await page.clock.setFixedTime(new Date('2020-01-01T00:00:00Z'));
+  await page.emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });
+  await page.setViewportSize({ width: 500, height: 500 });
+  await page.goto('/#/terms');
+  await page.evaluate(({ storage, cookie }) => {
+    window.localStorage.setItem('left', storage);
+    window.sessionStorage.setItem('left', storage);
+    document.cookie = cookie;
+  }, LEFT_BEHIND);
+  expect(await page.evaluate(() => new Date().getFullYear())).toBe(2020);
+});
+
+test("the next test on the file's page finds none of it", async ({ page, viewport }) => {
+  await page.goto('/#/terms');
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+  const found = await page.evaluate(async () => ({
+    local: window.localStorage.getItem('left'),
+    session: window.sessionStorage.getItem('left'),
+    cookie: document.cookie,
+    year: new Date().getFullYear(),
+    config: (await fetch('/api/config')).status,
+    reduce: window.matchMedia('(prefers-reduced-motion: reduce)').matches,
+    dark: window.matchMedia('(prefers-color-scheme: dark)').matches,
+    width: window.innerWidth,
+  }));
+  expect(found).toEqual({
+    local: null,
+    session: null,
+    cookie: '',
+    year: new Date().getFullYear(),
+    config: 200,
+    reduce: false,
+    dark: false,
+    width: viewport?.width,
+  });
+});
+
+test.describe('with a context option of its own', () => {
+  const userAgent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Flaglight-e2e';
+  test.use({ userAgent });
+
+  test('the page is made with it', async ({ page }) => {
+    await page.goto('/#/terms');
+    expect(await page.evaluate(() => navigator.userAgent)).toBe(userAgent);
+  });
+});
