@@ -5,8 +5,9 @@
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
 //   build:       the web app (every journey's demo server serves it), alone, first;
 //   then at once:
-//   lint;
-//   types:       the typecheck, then the companion's packages (test:package), then Vitest (unit);
+//   typed:       the typecheck and ESLint in one process, sharing their TypeScript programs
+//                (check:typed), beside the other lint scripts (lint:rest) and the companion's
+//                packages (test:package); when all three are done, Vitest (unit);
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -67,10 +68,11 @@ const started = Date.now();
 const built = await npm('build', 'build');
 
 /**
- * The real-time journeys go first, beside lint and typecheck → packages: their timing checks (a
- * test flag back on every light within its length plus 2 s) held beside those, and failed when
- * Vitest and the screens ran beside them too. The screens start when they are done; Vitest when
- * the packages are (beside the packages too, three of its process tests missed their times).
+ * The real-time journeys go first, beside the typed checks, lint and the packages: their timing
+ * checks (a test flag back on every light within its length plus 2 s) held beside those, and failed
+ * when Vitest and the screens ran beside them too. The screens start when they are done; Vitest
+ * when the checks and the packages are (beside the packages, three of its process tests missed
+ * their times).
  */
 async function realTimeThenScreens() {
   // Without the web app every journey would fail on a blank page: say it once, run none.
@@ -107,12 +109,15 @@ async function unitTests() {
 }
 
 async function checks() {
-  const types = await npm('types', 'typecheck');
-  const packages = await npm('package', 'test:package');
-  return [types, packages, ...(await unitTests())];
+  const done = await Promise.all([
+    npm('typed', 'check:typed'),
+    npm('lint', 'lint:rest'),
+    npm('package', 'test:package'),
+  ]);
+  return [...done, ...(await unitTests())];
 }
 
-const lanes = await Promise.all([npm('lint', 'lint'), checks(), realTimeThenScreens()]);
+const lanes = await Promise.all([checks(), realTimeThenScreens()]);
 const code = first([built, ...lanes.flat()]);
 console.log(`::: lanes (seconds): ${timings.map((t) => `${t.lane} ${t.seconds}`).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
