@@ -2,6 +2,7 @@
 // race control and SessionStatus feed, and each change played through the companion's playback.
 import {
   createFlagFusion,
+  isMomentary,
   type FlagEventData,
   type FlagFusion,
   type FusedLightChange,
@@ -123,7 +124,7 @@ function play(
     cause: change.cause,
     emittedAt: new Date(deps.now()).toISOString(),
   };
-  if (change.state !== 'fastest_lap') a.lastState = change.state;
+  if (!isMomentary(change.state)) a.lastState = change.state;
   deps.play([{ id: deps.nextId(), data, receivedAt: at, ageMs: 0 }]);
 }
 

@@ -6,6 +6,7 @@ import {
   FOLLOWED_SESSION_KINDS,
   getFollowedSessionKind,
   getSettledLook,
+  isMomentary,
   isSessionFollowed,
   type FollowedSessionKind,
   type LightFollowSettings,
@@ -244,8 +245,8 @@ export function createSessionLights(deps: {
       if (sessionKey === current) stopAfterGreen();
     },
     played(state, sessionKey) {
-      // A fastest lap is momentary: the lights go back to the flag under it, which goes on holding.
-      if (state === 'fastest_lap') return;
+      // The lights go back to the flag under a momentary one, which goes on holding.
+      if (isMomentary(state)) return;
       stopAfterGreen();
       const { action, afterSeconds } = deps.follow().afterGreen;
       if (state !== 'green' || action === 'keep') return;

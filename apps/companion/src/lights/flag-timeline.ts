@@ -1,5 +1,6 @@
 // The race's flags as the hub was given them: the one the lights show and those waiting for their
 // time (a light that joins mid-race takes them; a test goes back to the race's flag or the room).
+import { isMomentary } from '@flaglight/core';
 
 /** A flag waiting for its time; `plays`, asked once it is due, says whether it played. */
 interface QueuedFlag {
@@ -21,7 +22,7 @@ export function askOnce(stillPlays?: () => boolean): () => boolean {
 export function createFlagTimeline(leaves: (flag: string) => boolean) {
   let lasting: string | null = null;
   let queued: QueuedFlag[] = [];
-  const lasts = (flag: string) => flag !== 'fastest_lap' && !leaves(flag);
+  const lasts = (flag: string) => !isMomentary(flag) && !leaves(flag);
   const settle = () => {
     const now = Date.now();
     // A fastest lap passes: the flag before it is what the lights settle on.

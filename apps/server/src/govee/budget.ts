@@ -3,6 +3,7 @@ import {
   DEFAULT_LOOK_SET,
   getSettledLook,
   hsbToRgb,
+  isMomentary,
   type EffectFlag,
   type LookSet,
   type ShowLook,
@@ -127,7 +128,7 @@ function solid(look: { color: { hue: number; saturation: number }; brightness: n
 export function lookForFlag(flag: EffectFlag, looks: LookSet = DEFAULT_LOOK_SET): GoveeLook | null {
   const look = looks.flags[flag];
   if (look.kind === 'leave') return null;
-  if (flag === 'fastest_lap')
+  if (isMomentary(flag))
     return solid({ color: look.color, brightness: Math.min(look.brightness, looks.brightnessCap) / 100 });
   const settled = getSettledLook(flag, looks);
   if (!settled || settled.color.off) return { on: false };
@@ -143,7 +144,7 @@ const EFFECT_WORDS: Record<ShowLook['effect']['kind'], string> = {
 
 /** What the cloud shows of a look instead of its effect, in words. */
 function describeLook(flag: EffectFlag, look: ShowLook): string {
-  if (flag === 'fastest_lap')
+  if (isMomentary(flag))
     return `${look.color.name} for ${Math.round(look.effectMs / 100) / 10} s, then back to the flag before`;
   if (flag === 'checkered' && look.effect.kind === 'strobe')
     return `solid ${look.color.name} (Govee cloud cannot show the chequered flash)`;

@@ -1,4 +1,5 @@
 // The hub's channels: one per session it serves, each holding a bounded ring of recent events.
+import { isMomentary } from '@flaglight/core';
 import type { Logger } from 'pino';
 import { createInProcessBus, type Bus } from './bus.js';
 import type { Channel, ReplayDefinition } from './hub-types.js';
@@ -98,6 +99,6 @@ function receiveMessage(channel: Channel, message: BusMessage): void {
   channel.lastId = event.id;
   channel.ring.push(event);
   if (channel.ring.length > RING_SIZE) channel.ring.shift();
-  if (event.data.state !== 'fastest_lap') channel.current = event;
+  if (!isMomentary(event.data.state)) channel.current = event;
   for (const listener of [...channel.listeners]) listener.onFlag(event);
 }

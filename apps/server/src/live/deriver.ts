@@ -1,4 +1,10 @@
-import { createFlagFusion, readMessageDate, type FlagCause, type FusedLightChange } from '@flaglight/core';
+import {
+  createFlagFusion,
+  isMomentary,
+  readMessageDate,
+  type FlagCause,
+  type FusedLightChange,
+} from '@flaglight/core';
 import type { Bus } from './bus.js';
 import type { TimerHandle, Timers } from './clock.js';
 import type { FlagEvent, FlagEventData, StatusEventData, UpstreamStatus } from './types.js';
@@ -161,7 +167,7 @@ export class SessionDeriver {
   ): void {
     for (const message of this.fresh(messages, source, 'history')) {
       const change = this.push(message);
-      if (change && change.state !== 'fastest_lap') this.lastCause = change.cause;
+      if (change && !isMomentary(change.state)) this.lastCause = change.cause;
     }
     if (options.publish !== false) this.publishSnapshot();
   }
@@ -208,7 +214,7 @@ export class SessionDeriver {
     let applied = 0;
     for (const message of this.fresh(messages, source, 'history')) {
       const change = this.push(message);
-      if (change && change.state !== 'fastest_lap') this.lastCause = change.cause;
+      if (change && !isMomentary(change.state)) this.lastCause = change.cause;
       applied += 1;
     }
     if (applied > 0) this.publishIfNew();
@@ -220,7 +226,7 @@ export class SessionDeriver {
     for (const message of this.fresh(messages, source, mode)) {
       const change = this.push(message);
       if (!change) continue;
-      if (change.state !== 'fastest_lap') this.lastCause = change.cause;
+      if (!isMomentary(change.state)) this.lastCause = change.cause;
       this.publishChange(change);
       published += 1;
     }
@@ -290,7 +296,7 @@ export class SessionDeriver {
         emittedAt: new Date(this.now()).toISOString(),
       },
     };
-    if (change.state !== 'fastest_lap') {
+    if (!isMomentary(change.state)) {
       this.told = { state: change.state, sectors: change.activeSectors.join(), safetyCar: change.safetyCar };
     }
     this.bus.publish(this.sessionKey, { type: 'flag', event });

@@ -1,4 +1,4 @@
-import type { EffectFlag } from '@flaglight/core';
+import { isMomentary, type EffectFlag } from '@flaglight/core';
 import type { DrivenProvider } from './lights-context';
 import type { ProviderStores } from './provider-states';
 
@@ -12,7 +12,7 @@ export function createRaceLook(now: () => number = Date.now) {
   return {
     /** A flag the connection plays now, or at `at` (behind the delay). */
     played(flag: EffectFlag, at = now()): void {
-      if (flag === 'fastest_lap') return;
+      if (isMomentary(flag)) return;
       started = [...started.filter((entry) => entry.at < at), { flag, at }];
     },
     /** The flag showing now, or null (no race followed, or nothing shown yet). */

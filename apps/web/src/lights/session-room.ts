@@ -4,6 +4,7 @@ import {
   DEFAULT_LIGHT_FOLLOW,
   DEFAULT_LOOK_SET,
   getSettledLook,
+  isMomentary,
   type EffectFlag,
   type FollowedSessionKind,
   type LightColor,
@@ -211,8 +212,8 @@ export class SessionRoom {
   /** A lasting race flag reached the lights at `atMs`: green starts the after-green wait; chequered may end the session. */
   played(flag: EffectFlag, atMs: number): void {
     const key = this.key;
-    // A fastest lap is momentary: the lights go back to the flag under it, which goes on holding.
-    if (key === null || this.over || flag === 'fastest_lap') return;
+    // The lights go back to the flag under a momentary one, which goes on holding.
+    if (key === null || this.over || isMomentary(flag)) return;
     if (this.afterGreen) clearTimeout(this.afterGreen);
     this.afterGreen = null;
     const { afterGreen } = this.settings();

@@ -1,4 +1,9 @@
-import { FASTEST_LAP_SHOW_MS, getEffectiveDelayMs, type CurrentLiveSessionData } from '@flaglight/core';
+import {
+  FASTEST_LAP_SHOW_MS,
+  getEffectiveDelayMs,
+  isMomentary,
+  type CurrentLiveSessionData,
+} from '@flaglight/core';
 import {
   useCallback,
   useEffect,
@@ -136,11 +141,11 @@ function useDelayedFlags({
         ...current,
         pending: current.pending.filter((p) => p.id !== event.id),
         history: [shown, ...current.history].slice(0, HISTORY_LENGTH),
-        ...(flag === 'fastest_lap'
+        ...(isMomentary(flag)
           ? { momentary: shown }
           : { shown, flags: [...current.flags, shown].slice(-TIMELINE_FLAGS_LENGTH) }),
       }));
-      if (flag === 'fastest_lap') {
+      if (isMomentary(flag)) {
         after(FASTEST_LAP_SHOW_MS, () =>
           setState((current) => (current.momentary === shown ? { ...current, momentary: null } : current)),
         );

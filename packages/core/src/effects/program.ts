@@ -1,5 +1,5 @@
 import { TEST_FLAG_HOLD_MS } from '../constants.js';
-import { EFFECT_FLAGS, type EffectFlag } from '../flags/types.js';
+import { EFFECT_FLAGS, isMomentary, type EffectFlag } from '../flags/types.js';
 import { DEFAULT_LOOK_SET } from '../looks/presets.js';
 import { createLookSteps } from '../looks/steps.js';
 import type { LookSet } from '../looks/types.js';
@@ -71,7 +71,7 @@ export function getSettledLook(
   const settled = stepsFor(flag, lookSet)
     .filter((step): step is Extract<LightStep, { kind: 'set-state' }> => step.kind === 'set-state')
     .at(-1);
-  return flag === 'fastest_lap' || settled === undefined
+  return isMomentary(flag) || settled === undefined
     ? null
     : { color: settled.color, brightness: settled.brightness };
 }

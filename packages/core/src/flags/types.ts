@@ -28,6 +28,15 @@ export type EffectFlag = (typeof EFFECT_FLAGS)[number];
 /** The lasting track-wide state; fastest_lap is momentary and never lasts. */
 export type TrackState = Exclude<LightState, 'fastest_lap'>;
 
+/**
+ * Whether a flag is momentary: it plays over the lasting flag, the lights go back to that flag,
+ * and nothing that waits on the lasting flag (the green-held wait, the session's end, the room's
+ * snapshot, the server's current flag) counts it. Only the fastest lap is.
+ */
+export function isMomentary(flag: string): flag is 'fastest_lap' {
+  return flag === 'fastest_lap';
+}
+
 /** One light change: `date` is the date of the message that caused it. */
 export interface LightChange {
   date: string;

@@ -1,6 +1,6 @@
 import { COLOR_PRESETS, type LightColor } from '../effects/colors.js';
 import type { LightStep } from '../effects/light-step.js';
-import type { EffectFlag } from '../flags/types.js';
+import { isMomentary, type EffectFlag } from '../flags/types.js';
 import {
   BREATHE_LOW_RATIO,
   BREATHE_PERIOD_MS,
@@ -105,15 +105,14 @@ export function createLookSteps(flag: EffectFlag, look: ShowLook, lookSet: LookS
   const color: LightColor = look.color;
   const effect = effectSteps({ flag, look, color, noFlashing: lookSet.noFlashing, level });
   const settleAt = Math.max(look.effectMs, effect.endMs);
-  const settle: LightStep =
-    flag === 'fastest_lap'
-      ? { kind: 'restore', atMs: settleAt }
-      : {
-          kind: 'set-state',
-          atMs: settleAt,
-          color,
-          brightness: level(look.settleBrightness),
-          transitionMs: 0,
-        };
+  const settle: LightStep = isMomentary(flag)
+    ? { kind: 'restore', atMs: settleAt }
+    : {
+        kind: 'set-state',
+        atMs: settleAt,
+        color,
+        brightness: level(look.settleBrightness),
+        transitionMs: 0,
+      };
   return [...effect.steps, settle];
 }

@@ -2,6 +2,7 @@ import {
   createLightProgram,
   createTestProgram,
   getSettledLook,
+  isMomentary,
   NO_FLASH_MIN_PERIOD_MS,
   type EffectFlag,
   type LightColor,
@@ -148,7 +149,7 @@ export function createEffectPlayer(options: EffectPlayerOptions): EffectPlayer {
     stepTimers.cancelAll();
     driver.cancelPending();
     current = prog.flag;
-    if (prog.flag !== 'fastest_lap' && !momentary) lasting = prog.flag;
+    if (!isMomentary(prog.flag) && !momentary) lasting = prog.flag;
     const steps = expand(prog.steps, ids.length);
     const now = timers.now();
     steps.forEach((step, index) => {
