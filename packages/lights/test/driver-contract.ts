@@ -71,8 +71,12 @@ const STRETCH = Math.max(1, 20 / CONTRACT_SPEED);
 const WAIT = { timeout: 5_000 * STRETCH, interval: 10 };
 /** Per check: a few waits, each well inside it. */
 const CHECK_TIMEOUT_MS = 20_000 * STRETCH;
-/** No new command for this long (real ms) means the driver has nothing left to send. */
-const QUIET_MS = 120 * STRETCH;
+/**
+ * No new command for this long (real ms) means the driver has nothing left to send. At 20 times the
+ * wall's speed, 120 ms was 2.4 s of the clock, and a fully loaded CI machine held a paced send back
+ * longer than that: the check then read the lights before the last look arrived (hue_local, twice).
+ */
+const QUIET_MS = 250 * STRETCH;
 
 /** A clock `speed` times faster than the wall; timers never fire early. */
 export function createFastTimers(speed = CONTRACT_SPEED): Timers {

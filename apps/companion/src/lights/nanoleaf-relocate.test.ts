@@ -34,7 +34,9 @@ function start() {
     store,
     mdns: true,
     findControllers: () => Promise.resolve(heard),
-    pairingTimeoutMs: 400,
+    // Every pairing here finds the button held: the window only bounds one that fails. A short one
+    // (400 ms) failed the pairing under a fully loaded CI machine, where a request took longer.
+    pairingTimeoutMs: 5_000,
     pollMs: 25,
   });
 }

