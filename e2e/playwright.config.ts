@@ -112,7 +112,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npm run start -w @flaglight/server',
+    // The server's own start (`npm run start -w @flaglight/server`) without npm's and tsx's launcher
+    // processes: 4.6 CPU s a start instead of 6.1, and there are four per `npm test`.
+    command: 'node --import tsx apps/server/src/main.ts',
     cwd: REPO_ROOT,
     env: {
       PORT: String(PORT),
