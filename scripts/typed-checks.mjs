@@ -1,5 +1,5 @@
 // `npm run typecheck` and `eslint .` in one process, on the same TypeScript programs (`npm run
-// check:typed`; `npm test` does not run it yet: decision 047 says why). Apart, the typecheck builds its programs and the typed lint builds
+// check:typed`, the `typed` lane of `npm test`, decision 047). Apart, the typecheck builds its programs and the typed lint builds
 // programs of its own (typescript-eslint's project service, one per workspace) over the same files:
 // every file parsed, bound and checked twice. Here each program is built and checked once, then
 // handed to ESLint (`parserOptions.programs`), each file linted with its own workspace's program
