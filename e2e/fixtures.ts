@@ -135,6 +135,8 @@ export const screenTest = test.extend<object, { pagePool: PagePool }>({
     testInfo,
   ) => {
     // Every option a context is made with (test.use may set any of them): they key the page too.
+    // Listed twice on purpose: Playwright reads a fixture's dependencies from its parameter's
+    // destructuring and refuses a rest property there ("List all used fixtures explicitly").
     const options = {
       ...contextOptions,
       baseURL,
