@@ -112,9 +112,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The server's own start (`npm run start -w @flaglight/server`) without npm's and tsx's launcher
-    // processes: 4.6 CPU s a start instead of 6.1, and there are four per `npm test`.
-    command: 'node --import tsx apps/server/src/main.ts',
+    // The server bundled as one file, run in this one process (scripts/entry-bundle.mjs, decision
+    // 053): about half the CPU of a start under tsx's loader, and there are four per `npm test`.
+    command: 'node scripts/entry-bundle.mjs server',
     cwd: REPO_ROOT,
     env: {
       PORT: String(PORT),

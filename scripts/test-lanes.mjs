@@ -25,22 +25,40 @@ const REAL_TIME_GROUPS = 3;
 
 const timings = [];
 
+/**
+ * Each lane runs under bash's `time`, which prints when the lane ends the CPU its processes used:
+ * every descendant that was waited for (Chromium's, the demo servers', Vitest's workers'). The line
+ * is read off the lane's output, not printed. Windows has no such shell: seconds only there.
+ */
+const CPU_MARK = '::: lane cpu ';
+const measured = process.platform !== 'win32';
+const CPU_SCRIPT = `TIMEFORMAT='${CPU_MARK}%U %S'; time "$@"`;
+
+/** User plus system seconds, from the line bash's `time` printed. */
+const cpuSeconds = (line) => line.split(' ').reduce((sum, part) => sum + Number(part), 0);
+
 function run(lane, command, args, env = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, {
+    const prefix = `[${lane}] `;
+    let cpu;
+    const [file, argv] = measured ? ['bash', ['-c', CPU_SCRIPT, lane, command, ...args]] : [command, args];
+    const child = spawn(file, argv, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const prefix = `[${lane}] `;
+    const print = (line) => {
+      if (line.startsWith(CPU_MARK)) cpu = Math.round(cpuSeconds(line.slice(CPU_MARK.length)));
+      else process.stdout.write(prefix + line + '\n');
+    };
     for (const stream of [child.stdout, child.stderr]) {
       let rest = '';
       stream.on('data', (chunk) => {
         const lines = (rest + chunk.toString()).split('\n');
         rest = lines.pop() ?? '';
-        for (const line of lines) process.stdout.write(prefix + line + '\n');
+        for (const line of lines) print(line);
       });
-      stream.on('end', () => rest && process.stdout.write(prefix + rest + '\n'));
+      stream.on('end', () => rest && print(rest));
     }
     child.on('error', (error) => {
       process.stdout.write(`${prefix}could not start ${command}: ${error.message}\n`);
@@ -49,8 +67,9 @@ function run(lane, command, args, env = {}) {
     child.on('close', (code, signal) => {
       const seconds = Math.round((Date.now() - started) / 1000);
       const what = [command, ...args].join(' ');
-      timings.push({ lane, what, seconds, code: code ?? signal });
-      process.stdout.write(`${prefix}${what}: exit ${code ?? signal} after ${seconds} s\n`);
+      timings.push({ lane, what, seconds, cpu, code: code ?? signal });
+      const used = cpu === undefined ? '' : `, ${cpu} CPU s`;
+      process.stdout.write(`${prefix}${what}: exit ${code ?? signal} after ${seconds} s${used}\n`);
       resolve(code ?? 1);
     });
   });
@@ -119,6 +138,7 @@ async function checks() {
 
 const lanes = await Promise.all([checks(), realTimeThenScreens()]);
 const code = first([built, ...lanes.flat()]);
-console.log(`::: lanes (seconds): ${timings.map((t) => `${t.lane} ${t.seconds}`).join(', ')}`);
+const lane = (t) => `${t.lane} ${t.seconds}${t.cpu === undefined ? '' : `/${t.cpu}`}`;
+console.log(`::: lanes (wall${measured ? '/CPU' : ''} seconds): ${timings.map(lane).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(code);

@@ -11,5 +11,8 @@ export default defineProject({
     isolate: false,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./test/setup.ts'],
+    // A file's first test renders its screen with the imports that screen loads: on a slow CI host
+    // with every core busy, one took over 5 s (Vitest's default) to find its first text.
+    testTimeout: 15_000,
   },
 });

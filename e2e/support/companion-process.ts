@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryCommand } from '../../scripts/entry-bundle.mjs';
 
 // The desktop companion as the journeys run it: the built Linux executable when there is one (npm
 // test builds it first), else its sources, in a data folder and on a bridge port of the journey's own.
@@ -58,17 +59,16 @@ export interface CompanionProcess {
 }
 
 /** Starts `flaglight-companion run --demo` against `server`, with its status page on `bridgePort`. */
-export function spawnCompanion(options: {
+export async function spawnCompanion(options: {
   server: string;
   bridgePort: number;
   dataDir: string;
   name: string;
   extraArgs?: string[];
-}): CompanionProcess {
+}): Promise<CompanionProcess> {
   const built = process.env.E2E_COMPANION !== 'sources' && existsSync(COMPANION_EXECUTABLE);
-  const [command, args] = built
-    ? [COMPANION_EXECUTABLE, []]
-    : [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/companion/src/main.ts')]];
+  // Without the executable, its sources bundled as one file (scripts/entry-bundle.mjs).
+  const [command, args] = built ? [COMPANION_EXECUTABLE, []] : await entryCommand('companion');
   const child = spawn(
     command,
     [
@@ -107,8 +107,8 @@ export interface DemoServer {
 }
 
 /**
- * A demo server of a journey's own on `port` (a journey that kills it, or moves its race): `node
- * --import tsx` runs it in this one process, so kill -9 really kills it.
+ * A demo server of a journey's own on `port` (a journey that kills it, or moves its race): Node
+ * runs the bundled server (scripts/entry-bundle.mjs) in this one process, so kill -9 really kills it.
  */
 export async function startDemoServer(options: {
   port: number;
@@ -116,7 +116,8 @@ export async function startDemoServer(options: {
   env?: Record<string, string>;
 }): Promise<DemoServer> {
   const base = `http://127.0.0.1:${options.port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const [node, args] = await entryCommand('server');
+  const child = spawn(node, args, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -173,7 +174,7 @@ export async function startLinkedCompanion(options: {
   name: string;
   token: string;
 }): Promise<CompanionProcess> {
-  const companion = spawnCompanion(options);
+  const companion = await spawnCompanion(options);
   const { context } = companion;
   const [, userCode] = await waitFor(
     'the link line',

@@ -247,7 +247,7 @@ test.describe('desktop companion', () => {
     await setRace(base, BEFORE_YELLOW_MINUTES, 1);
     await setSpeed(base, 0);
 
-    const started = spawnCompanion({
+    const started = await spawnCompanion({
       server: base,
       bridgePort,
       dataDir: companionDir,

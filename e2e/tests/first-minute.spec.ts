@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryCommand } from '../../scripts/entry-bundle.mjs';
 import { expect, test } from '../fixtures';
 import { LoginPage } from '../page-models/login-page';
 import { STRONG_PASSWORD } from '../support/accounts';
@@ -38,8 +39,9 @@ test.describe('the first minute', () => {
   async function startOnce(): Promise<{ child: ChildProcess; base: string } | { failed: string }> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    // `node --import tsx` runs the server in this one process, so ending it ends the server.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    // Node runs the bundled server in this one process, so ending it ends the server.
+    const [node, args] = await entryCommand('server');
+    const child = spawn(node, args, {
       cwd: REPO_ROOT,
       env: {
         ...process.env,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreeTcpPort } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { entryCommand } from '../../../scripts/entry-bundle.mjs';
 
 // `flaglight-companion status` prints the names paired devices and the server gave: on a terminal,
 // they must not start lines, move the cursor or reorder what is printed.
@@ -36,7 +37,8 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 async function status(...extra: string[]): Promise<string> {
   const port = await findFreeTcpPort();
   const args = ['status', '--server', 'http://127.0.0.1:1', '--data-dir', dir, '--port', String(port)];
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args, ...extra], {
+  const [node, bundle] = await entryCommand('companion');
+  const result = spawnSync(node, [...bundle, ...args, ...extra], {
     cwd: COMPANION_DIR,
     encoding: 'utf8',
     timeout: 30_000,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreeTcpPort, type RunningLanSim, startLanSimServer } from '@flaglight/sims';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { entryCommand } from '../../../scripts/entry-bundle.mjs';
 
 /**
  * Starting the companion a second time (the Start-menu shortcut, a second terminal): the copy that
@@ -21,13 +22,12 @@ interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function runCompanion(server: string, port: number, dataDir: string): Run {
+async function runCompanion(server: string, port: number, dataDir: string): Promise<Run> {
+  const [node, bundle] = await entryCommand('companion');
   const child = spawn(
-    process.execPath,
+    node,
     [
-      '--import',
-      'tsx',
-      'src/main.ts',
+      ...bundle,
       'run',
       '--demo',
       '--server',
@@ -102,7 +102,7 @@ afterAll(async () => {
 describe('a second start of the companion', () => {
   test('finds the first one on its port, says so and exits 0; the first one goes on', async () => {
     const port = await findFreeTcpPort();
-    const first = runCompanion(demo.url, port, dataDir());
+    const first = await runCompanion(demo.url, port, dataDir());
     runs.push(first);
     // The first one drives the simulator's lights (Home Assistant's among them).
     await until(async () => {
@@ -112,7 +112,7 @@ describe('a second start of the companion', () => {
       return status.lights.some((light) => light.provider === 'home_assistant') ? status : null;
     }, 'the first companion to drive the LAN lights');
 
-    const second = runCompanion(demo.url, port, dataDir());
+    const second = await runCompanion(demo.url, port, dataDir());
     runs.push(second);
     const outcome = await exitedWithin(second, 30_000);
     expect(outcome, `the second companion is still running:\n${second.output()}`).toEqual({
@@ -136,7 +136,7 @@ describe('a second start of the companion', () => {
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const port = (other.address() as net.AddressInfo).port;
     try {
-      const second = runCompanion(demo.url, port, dataDir());
+      const second = await runCompanion(demo.url, port, dataDir());
       runs.push(second);
       const outcome = await exitedWithin(second, 30_000);
       expect(outcome, `the companion is still running:\n${second.output()}`).toEqual({

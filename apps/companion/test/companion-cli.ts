@@ -2,6 +2,7 @@
 // the tests that kill it with SIGKILL and start it again on the same data folder.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { entryCommand } from '../../../scripts/entry-bundle.mjs';
 import { startCompanion, type Companion } from '../src/companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../src/options.js';
 import { call, until } from './demo-server.js';
@@ -21,13 +22,16 @@ export interface CompanionRun {
 }
 
 /** Starts `flaglight-companion run --demo` with its status page on `port` and its data in `dataDir`. */
-export function runCompanion(options: { server: string; port: number; dataDir: string }): CompanionRun {
+export async function runCompanion(options: {
+  server: string;
+  port: number;
+  dataDir: string;
+}): Promise<CompanionRun> {
+  const [node, bundle] = await entryCommand('companion');
   const child = spawn(
-    process.execPath,
+    node,
     [
-      '--import',
-      'tsx',
-      'src/main.ts',
+      ...bundle,
       'run',
       '--demo',
       '--server',

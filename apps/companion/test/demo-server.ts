@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryCommand } from '../../../scripts/entry-bundle.mjs';
 import { startCompanion, type Companion } from '../src/companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../src/options.js';
 
@@ -43,7 +44,8 @@ async function spawnServer(
   port: number,
   extraEnv: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const [node, args] = await entryCommand('server');
+  const child: ChildProcess = spawn(node, args, {
     cwd: SERVER_DIR,
     env: {
       ...process.env,

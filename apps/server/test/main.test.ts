@@ -3,14 +3,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { entryCommand } from '../../../scripts/entry-bundle.mjs';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+let serverCommand: [string, string[]];
+beforeAll(async () => {
+  serverCommand = await entryCommand('server');
+}, 60_000);
+
 function startServer(env: Record<string, string>) {
-  // Node itself with tsx's loader, so the process the test holds (and kills) is the server: the
-  // tsx binary is a wrapper whose child outlives a SIGKILL of its parent.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // Node itself on the bundled server (scripts/entry-bundle.mjs), so the process the test holds
+  // (and kills) is the server.
+  const [node, args] = serverCommand;
+  const child = spawn(node, args, {
     cwd: serverDir,
     env: {
       PATH: process.env.PATH ?? '',

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pairNanoleaf } from '@flaglight/lights/lan';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { entryCommand } from '../../../../scripts/entry-bundle.mjs';
 import { startCompanion, type Companion } from '../companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../options.js';
 import { createLogger } from '../system/log.js';
@@ -40,7 +41,8 @@ async function until<T>(
 /** The server in demo mode, in a process of its own: its simulators stand in for Turnstile. */
 async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-light-report-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const [node, args] = await entryCommand('server');
+  const child: ChildProcess = spawn(node, args, {
     cwd: SERVER_DIR,
     env: {
       ...process.env,

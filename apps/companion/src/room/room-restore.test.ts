@@ -217,7 +217,7 @@ describe('the room when the session ends', () => {
     const before = await readRoomLooks(server.url);
     const dir = dataDir();
     const port = await findFreeTcpPort();
-    const first = runCompanion({ server: server.url, port, dataDir: dir });
+    const first = await runCompanion({ server: server.url, port, dataDir: dir });
     runs.push(first);
     await linkCompanion(first, server.url, session);
     const statusOfRun = async (run: CompanionRun) => (await run.status().catch(() => null)) as Status | null;
