@@ -13,6 +13,7 @@
 //
 //   node scripts/entry-bundle.mjs server   runs the bundled server in this process (the journeys'
 //                                          demo server: one process, so ending it ends the server)
+//   node scripts/entry-bundle.mjs --build  makes (or checks) both bundles, and exits
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -116,6 +117,15 @@ export async function entryCommand(name) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [name, ...rest] = process.argv.slice(2);
+  if (name === '--build') {
+    // `npm test` makes both before its lanes start, rather than four demo servers making one each.
+    for (const entry of rest.length > 0 ? rest : Object.keys(ENTRIES)) {
+      const started = Date.now();
+      const file = await ensureEntryBundle(entry);
+      console.log(`entry-bundle: ${path.relative(ROOT, file)} ready in ${Date.now() - started} ms`);
+    }
+    process.exit(0);
+  }
   const file = await ensureEntryBundle(name);
   // The bundled program sees itself as the script, with only its own arguments.
   process.argv = [process.argv[0], file, ...rest];

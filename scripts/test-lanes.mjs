@@ -3,7 +3,8 @@
 // Measured on the 2-core CI machine, the tests wait far more than they compute: one after another
 // they took 1,134 s of wall time for about 755 s of CPU (0.7 of 2 cores); the real-time journeys,
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
-//   build:       the web app (every journey's demo server serves it), alone, first;
+//   build:       the web app (every journey's demo server serves it), and beside it the bundles the
+//                tests start the server and the companion from (scripts/entry-bundle.mjs), first;
 //   then at once:
 //   typed:       the typecheck and ESLint in one process, sharing their TypeScript programs
 //                (check:typed), beside the other lint scripts (lint:rest) and the companion's
@@ -84,7 +85,12 @@ for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results'
 }
 
 const started = Date.now();
-const built = await npm('build', 'build');
+// The web app, and the bundles that tests start the server and the companion from (decision 053).
+const [webBuilt, bundled] = await Promise.all([
+  npm('build', 'build'),
+  run('bundles', 'node', ['scripts/entry-bundle.mjs', '--build']),
+]);
+const built = first([webBuilt, bundled]);
 
 /**
  * The real-time journeys go first, beside the typed checks, lint and the packages: their timing
