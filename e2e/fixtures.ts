@@ -100,7 +100,12 @@ export const test = base.extend<Fixtures>({
  * Only for files whose tests use `page` alone: not `context`, `page.addInitScript` or `page.on`,
  * which would outlive the test (seed storage with `seedStorage`). A retry gets a context of its own.
  */
-export const screenTest = test.extend<object, { pagePool: PagePool }>({
+export const screenTest = test.extend<{ fixedTime: number | null }, { pagePool: PagePool }>({
+  /**
+   * `test.use({ fixedTime })`: the page's clock stands at this time (ms since 1970) from the start,
+   * as `page.clock.setFixedTime` in each test would; its tests then share one page as the others do.
+   */
+  fixedTime: [null, { option: true }],
   pagePool: [
     async ({ browser }, use) => {
       const pool = createPagePool(browser);
@@ -130,6 +135,7 @@ export const screenTest = test.extend<object, { pagePool: PagePool }>({
       permissions,
       geolocation,
       contextOptions,
+      fixedTime,
     },
     use,
     testInfo,
@@ -156,11 +162,14 @@ export const screenTest = test.extend<object, { pagePool: PagePool }>({
     };
     if (testInfo.retry > 0) {
       const context = await browser.newContext({ ...options, viewport, reducedMotion });
-      await use(await context.newPage());
+      const page = await context.newPage();
+      if (fixedTime !== null) await page.clock.setFixedTime(fixedTime);
+      await use(page);
       await context.close();
       return;
     }
-    const key = `${testInfo.file} ${JSON.stringify(options)}`;
-    await use(await pagePool.take(key, { ...options, viewport }, { viewport, reducedMotion, colorScheme }));
+    const key = `${testInfo.file} ${JSON.stringify({ ...options, fixedTime })}`;
+    const start = { viewport, reducedMotion, colorScheme, fixedTime };
+    await use(await pagePool.take(key, { ...options, viewport }, start));
   },
 });

@@ -22,12 +22,18 @@ export interface CleanStart {
   viewport: ViewportSize | null;
   reducedMotion: 'reduce' | 'no-preference' | null | undefined;
   colorScheme: 'light' | 'dark' | 'no-preference' | null | undefined;
+  /**
+   * The time the page's clock stands at (`page.clock.setFixedTime`), for every test of a key that
+   * asks for it; null for the page's own clock. Part of the key, so such a page keeps its clock.
+   */
+  fixedTime: number | null;
 }
 
 export interface PagePool {
   /**
    * The page for this key (a spec file and its context options), readied as a new page would
-   * start. Made on first use, and made again when a test left a fake clock on it.
+   * start. Made on first use, and made again when a test left a fake clock on a page that was
+   * not asked for one.
    */
   take(key: string, options: BrowserContextOptions, start: CleanStart): Promise<Page>;
   close(): Promise<void>;
@@ -49,15 +55,23 @@ export function createPagePool(browser: Browser): PagePool {
     current = { key, context, page };
     return page;
   };
+  /** Readies the page; says whether it must be swapped for a new one (a fake clock left on it). */
+  const ready = async (page: Page, start: CleanStart) => {
+    const fakeClock = await startClean(page, start);
+    if (start.fixedTime === null) return fakeClock;
+    // Asked for: the clock stands at the key's time again, whatever the last test moved it to.
+    await page.clock.setFixedTime(start.fixedTime);
+    return false;
+  };
   return {
     async take(key, options, start) {
       const page = await open(key, options);
       // page.clock lives in the context, and no call takes it out again: a page that kept one is
       // swapped for a new page, so a test never reads the time an earlier test set.
-      if (!(await startClean(page, start))) return page;
+      if (!(await ready(page, start))) return page;
       await close();
       const fresh = await open(key, options);
-      await startClean(fresh, start);
+      await ready(fresh, start);
       return fresh;
     },
     close,
@@ -70,7 +84,7 @@ export function createPagePool(browser: Browser): PagePool {
  */
 async function startClean(
   page: Page,
-  { viewport, reducedMotion, colorScheme }: CleanStart,
+  { viewport, reducedMotion, colorScheme }: Omit<CleanStart, 'fixedTime'>,
 ): Promise<boolean> {
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   await page.context().clearCookies();

@@ -56,3 +56,25 @@ test.describe('with a context option of its own', () => {
     expect(await page.evaluate(() => navigator.userAgent)).toBe(userAgent);
   });
 });
+
+test.describe('with a fixed time asked for', () => {
+  const FIXED = Date.parse('2026-03-08T04:00:00Z');
+  test.use({ fixedTime: FIXED });
+  /** The page's object, kept across this describe's tests to show they share it. */
+  let first: unknown = null;
+
+  test('the clock stands at it from the first load; the test moves it on', async ({ page }) => {
+    first = page;
+    await page.goto('/#/terms');
+    expect(await page.evaluate(() => Date.now())).toBe(FIXED);
+    await page.clock.setFixedTime(FIXED + 86_400_000);
+    expect(await page.evaluate(() => Date.now())).toBe(FIXED + 86_400_000);
+  });
+
+  test('the next test shares the page, and finds the clock at the asked time again', async ({ page }) => {
+    // A retry has a context of its own; the first run shares the page.
+    if (test.info().retry === 0) expect(page).toBe(first);
+    await page.goto('/#/terms');
+    expect(await page.evaluate(() => Date.now())).toBe(FIXED);
+  });
+});

@@ -23,14 +23,13 @@ const WIDTHS = [
 
 for (const viewport of WIDTHS) {
   test.describe(`every route at ${viewport.width} px`, () => {
-    test.use({ viewport, reducedMotion: 'reduce' });
+    // Clocks, countdowns and the calendar's "next" read the page's clock; timers keep running.
+    test.use({ viewport, reducedMotion: 'reduce', fixedTime: FIXED_NOW.getTime() });
 
     for (const screen of SCREENS) {
       test.describe(() => {
         test.use({ expectedConsoleErrors: screen.expectedConsoleErrors ?? null });
         test(screen.name, async ({ page }, testInfo) => {
-          // Clocks, countdowns and the calendar's "next" read the page's clock; timers keep running.
-          await page.clock.setFixedTime(FIXED_NOW);
           const tag = `${screen.name}-${viewport.width}-r${testInfo.retry}`;
           if (screen.user) await signInAsShotUser(page, screen.user, tag);
           await page.goto(`/#${screen.route}`);
