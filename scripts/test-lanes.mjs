@@ -7,10 +7,9 @@
 //                tests start the server and the companion from (scripts/entry-bundle.mjs), first;
 //   then at once:
 //   typed:       the typecheck and ESLint in one process, sharing their TypeScript programs
-//                (check:typed), the other lint scripts (lint:rest) and core's unit tests
-//                (unit-core): at a lower priority (nice 10), so they take the cores only when
-//                the tests leave them idle;
-//   package:     the companion's packages (test:package), then the other Vitest projects (unit);
+//                (check:typed), and the other lint scripts (lint:rest): at a lower priority
+//                (nice 10), so they take the cores only when the tests leave them idle;
+//   package:     the companion's packages (test:package), then Vitest (unit);
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -129,25 +128,25 @@ async function realTimeThenScreens() {
 }
 
 /**
- * The checks that only compute, with no timing in them: the typed checks, lint:rest and core's
- * unit tests (pure functions: flags, sessions, looks). On a slow host every lane is starved: at
- * the same priority as the tests, the typed checks took 944 s for 270 CPU s, and Vitest, which
- * waited for them, ran alone on the last 400 s at about one core. Niced, they yield the cores to
- * the tests and fill the gaps the tests leave.
- */
-const niced = (lane, command, args, env) =>
-  measured ? run(lane, 'nice', ['-n', '10', command, ...args], env) : run(lane, command, args, env);
-
-/**
  * Vitest in two runs: the core project with coverage (its own tests cover flags and sessions whole,
  * vitest.config.ts), then every other project without it; V8's precise coverage made their tests
  * cost about a tenth more CPU, on a machine the lanes keep busy.
  */
-const unitCore = () =>
-  niced('unit-core', 'npx', ['vitest', 'run', '--coverage', '--project', 'core'], {
+async function unitTests() {
+  const core = await run('unit-core', 'npx', ['vitest', 'run', '--coverage', '--project', 'core'], {
     VITEST_REPORT: 'test-results/vitest-core.json',
   });
-const unitRest = () => run('unit', 'npx', ['vitest', 'run', '--project', '!core']);
+  return [core, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
+}
+
+/**
+ * The checks that only compute, with no timing in them. On a slow host every lane is starved: at
+ * the same priority as the tests, the typed checks took 944 s for 270 CPU s, and Vitest, which
+ * waited for them, ran alone on the last 400 s at about one core. Niced, they yield the cores to
+ * the tests and fill the gaps the tests leave.
+ */
+const niced = (lane, script) =>
+  measured ? run(lane, 'nice', ['-n', '10', 'npm', 'run', '-s', script]) : npm(lane, script);
 
 /**
  * Vitest after the packages (beside them, three of its process tests missed their times) and the
@@ -156,13 +155,12 @@ const unitRest = () => run('unit', 'npx', ['vitest', 'run', '--project', '!core'
 async function packageThenUnit() {
   const packaged = await npm('package', 'test:package');
   await realTimeDone;
-  return [packaged, await unitRest()];
+  return [packaged, ...(await unitTests())];
 }
 
 const lanes = await Promise.all([
-  niced('typed', 'npm', ['run', '-s', 'check:typed']),
-  niced('lint', 'npm', ['run', '-s', 'lint:rest']),
-  unitCore(),
+  niced('typed', 'check:typed'),
+  niced('lint', 'lint:rest'),
   packageThenUnit(),
   realTimeThenScreens(),
 ]);
