@@ -2,5 +2,5 @@
 export type EntryName = 'server' | 'companion';
 /** The bundle of `name`, made first when missing or out of date; its absolute path. */
 export function ensureEntryBundle(name: EntryName): Promise<string>;
-/** The command that starts `name` from its bundle: `[node, ['--enable-source-maps', bundle]]`. */
+/** The command that starts `name` from its bundle: `[node, [bundle]]`. */
 export function entryCommand(name: EntryName): Promise<[string, string[]]>;

@@ -76,7 +76,6 @@ async function bundle(name, out, record) {
     format: 'esm',
     target: 'node20',
     outfile: partial,
-    sourcemap: 'inline',
     metafile: true,
     logLevel: 'error',
     plugins: [ownModulesOnly],
@@ -110,9 +109,9 @@ export async function ensureEntryBundle(name) {
   return out;
 }
 
-/** The command that starts `name` from its bundle: `[node, ['--enable-source-maps', bundle]]`. */
+/** The command that starts `name` from its bundle: `[node, [bundle]]`. */
 export async function entryCommand(name) {
-  return [process.execPath, ['--enable-source-maps', await ensureEntryBundle(name)]];
+  return [process.execPath, [await ensureEntryBundle(name)]];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -129,6 +128,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const file = await ensureEntryBundle(name);
   // The bundled program sees itself as the script, with only its own arguments.
   process.argv = [process.argv[0], file, ...rest];
-  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(file).href);
 }
