@@ -33,7 +33,8 @@ const timings = [];
  * is read off the lane's output, not printed. Windows has no such shell: seconds only there.
  */
 const CPU_MARK = '::: lane cpu ';
-const measured = process.platform !== 'win32';
+/** bash (for `time`) and `nice`: everywhere but Windows. */
+const posix = process.platform !== 'win32';
 const CPU_SCRIPT = `TIMEFORMAT='${CPU_MARK}%U %S'; time "$@"`;
 
 /** User plus system seconds, from the line bash's `time` printed. */
@@ -44,7 +45,7 @@ function run(lane, command, args, env = {}) {
     const started = Date.now();
     const prefix = `[${lane}] `;
     let cpu;
-    const [file, argv] = measured ? ['bash', ['-c', CPU_SCRIPT, lane, command, ...args]] : [command, args];
+    const [file, argv] = posix ? ['bash', ['-c', CPU_SCRIPT, lane, command, ...args]] : [command, args];
     const child = spawn(file, argv, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -146,7 +147,7 @@ async function unitTests() {
  * the tests and fill the gaps the tests leave.
  */
 const niced = (lane, script) =>
-  measured ? run(lane, 'nice', ['-n', '10', 'npm', 'run', '-s', script]) : npm(lane, script);
+  posix ? run(lane, 'nice', ['-n', '10', 'npm', 'run', '-s', script]) : npm(lane, script);
 
 /**
  * Vitest after the packages (beside them, three of its process tests missed their times) and the
@@ -166,6 +167,6 @@ const lanes = await Promise.all([
 ]);
 const code = first([built, ...lanes.flat()]);
 const lane = (t) => `${t.lane} ${t.seconds}${t.cpu === undefined ? '' : `/${t.cpu}`}`;
-console.log(`::: lanes (wall${measured ? '/CPU' : ''} seconds): ${timings.map(lane).join(', ')}`);
+console.log(`::: lanes (wall${posix ? '/CPU' : ''} seconds): ${timings.map(lane).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(code);
