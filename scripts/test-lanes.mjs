@@ -28,14 +28,54 @@ const REAL_TIME_GROUPS = 3;
 const timings = [];
 
 /**
- * Each lane runs under bash's `time`, which prints when the lane ends the CPU its processes used:
- * every descendant that was waited for (Chromium's, the demo servers', Vitest's workers'). The line
- * is read off the lane's output, not printed. Windows has no such shell: seconds only there.
+ * What each lane cost: bash's `time` prints, when the lane ends, the CPU of every descendant that
+ * was waited for (the demo servers', Vitest's workers'). A browser's renderers outlive the process
+ * that waits for them and are missed, so where the machine lets us make a cpuacct cgroup (cgroup
+ * v1, as root), each lane runs in one of its own and the cgroup's count is taken instead: every
+ * process the lane started, waited for or not. Windows has no such shell: seconds only there.
  */
 const CPU_MARK = '::: lane cpu ';
 /** bash (for `time`) and `nice`: everywhere but Windows. */
 const posix = process.platform !== 'win32';
-const CPU_SCRIPT = `TIMEFORMAT='${CPU_MARK}%U %S'; time "$@"`;
+const CPU_SCRIPT = `[ -n "$LANE_CGROUP" ] && echo $$ > "$LANE_CGROUP/cgroup.procs"; TIMEFORMAT='${CPU_MARK}%U %S'; time "$@"`;
+const CGROUP_ROOT = '/sys/fs/cgroup/cpuacct';
+
+/** A cgroup of the lane's own, or null where none can be made (not root, cgroup v2, Windows). */
+function laneCgroup(lane) {
+  if (!posix) return null;
+  const dir = `${CGROUP_ROOT}/flaglight-${process.pid}-${lane}`;
+  try {
+    fs.mkdirSync(dir);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/** The cgroup's CPU seconds; it is removed when no process is left in it (else it stays, empty soon). */
+function cgroupSeconds(dir) {
+  try {
+    return Math.round(Number(fs.readFileSync(`${dir}/cpuacct.usage`, 'utf8')) / 1e9);
+  } catch {
+    return undefined;
+  } finally {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // A process that outlived its lane (a renderer on its way out) keeps the cgroup a moment.
+    }
+  }
+}
+
+// An earlier run's cgroups that a late process kept: empty now, so they go.
+for (const name of posix && fs.existsSync(CGROUP_ROOT) ? fs.readdirSync(CGROUP_ROOT) : []) {
+  if (!name.startsWith('flaglight-')) continue;
+  try {
+    fs.rmdirSync(`${CGROUP_ROOT}/${name}`);
+  } catch {
+    // Still holds a process of a run going on now.
+  }
+}
 
 /** User plus system seconds, from the line bash's `time` printed. */
 const cpuSeconds = (line) => line.split(' ').reduce((sum, part) => sum + Number(part), 0);
@@ -44,10 +84,11 @@ function run(lane, command, args, env = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const prefix = `[${lane}] `;
+    const cgroup = laneCgroup(lane);
     let cpu;
     const [file, argv] = posix ? ['bash', ['-c', CPU_SCRIPT, lane, command, ...args]] : [command, args];
     const child = spawn(file, argv, {
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, LANE_CGROUP: cgroup ?? '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const print = (line) => {
@@ -69,6 +110,7 @@ function run(lane, command, args, env = {}) {
     });
     child.on('close', (code, signal) => {
       const seconds = Math.round((Date.now() - started) / 1000);
+      if (cgroup) cpu = cgroupSeconds(cgroup) ?? cpu;
       const what = [command, ...args].join(' ');
       timings.push({ lane, what, seconds, cpu, code: code ?? signal });
       const used = cpu === undefined ? '' : `, ${cpu} CPU s`;

@@ -12,6 +12,12 @@ import { FIXED_NOW, SCREENS, SHOT_STYLES, signInAsShotUser } from '../support/sc
 // axe is injected as an inline script, which the server's CSP rightly forbids to pages.
 test.use({ bypassCSP: true });
 
+// A full-page picture of the tallest screens is large (settings with every section open: 1440 x
+// 8,329 px), and Playwright takes it at least once more to see that it holds still: 3.3 s on an
+// idle 2-core machine, over 5 s (the journeys' time for an expectation) on a loaded, slower one.
+const SHOT_TIMEOUT_MS = 20_000;
+test.describe.configure({ timeout: 60_000 });
+
 /** AUDIT_CAPTURE=before|after also keeps a copy of each shot for the audit's report (git-ignored). */
 const CAPTURE = process.env.AUDIT_CAPTURE;
 const CAPTURE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../artifacts/audit');
@@ -59,6 +65,7 @@ for (const viewport of WIDTHS) {
             fullPage: true,
             animations: 'disabled',
             caret: 'hide',
+            timeout: SHOT_TIMEOUT_MS,
             mask,
             stylePath: styles,
             // Runs on this machine match pixel for pixel; the slack covers a few anti-aliased edges.
