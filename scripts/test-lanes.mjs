@@ -3,13 +3,14 @@
 // Measured on the 2-core CI machine, the tests wait far more than they compute: one after another
 // they took 1,134 s of wall time for about 755 s of CPU (0.7 of 2 cores); the real-time journeys,
 // one at a time on one demo server, were a 540 s chain of their own. Side by side they fill the cores:
-//   build:       the web app (every journey's demo server serves it), and beside it the bundles the
-//                tests start the server and the companion from (scripts/entry-bundle.mjs), first;
+//   typed:       from the start, the typecheck and ESLint in one process, sharing their TypeScript
+//                programs (check:typed), and the other lint scripts (lint:rest): at a lower
+//                priority (nice 10), so they take the cores only when the tests leave them idle;
+//   build:       from the start too, the web app (every journey's demo server serves it), the
+//                bundles the tests start the server and the companion from
+//                (scripts/entry-bundle.mjs), and Vitest's core project (unit-core);
 //   then at once:
-//   typed:       the typecheck and ESLint in one process, sharing their TypeScript programs
-//                (check:typed), and the other lint scripts (lint:rest): at a lower priority
-//                (nice 10), so they take the cores only when the tests leave them idle;
-//   package:     the companion's packages (test:package), then Vitest (unit);
+//   package:     the companion's packages (test:package), then the other Vitest projects (unit);
 //   real-time-N: the journeys that wait on the race's clock, in groups on demo servers of their own
 //                (E2E_REAL_TIME_GROUP picks a group, playwright.config.ts lists them), then the
 //                other journeys (screens) on one more demo server.
@@ -129,10 +130,33 @@ for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results'
 }
 
 const started = Date.now();
-// The web app, and the bundles that tests start the server and the companion from (decision 053).
-const [webBuilt, bundled] = await Promise.all([
+
+/**
+ * The checks that only compute, with no timing in them. On a slow host every lane is starved: at
+ * the same priority as the tests, the typed checks took 944 s for 270 CPU s, and Vitest, which
+ * waited for them, ran alone on the last 400 s at about one core. Niced, they yield the cores to
+ * the tests and fill the gaps the tests leave.
+ */
+const niced = (lane, script) =>
+  posix ? run(lane, 'nice', ['-n', '10', 'npm', 'run', '-s', script]) : npm(lane, script);
+// They need nothing built: they start at once and run beside everything.
+const checks = Promise.all([niced('typed', 'check:typed'), niced('lint', 'lint:rest')]);
+
+/**
+ * First, beside the web app and the bundles that tests start the server and the companion from
+ * (decision 053): Vitest's core project, with coverage (its own tests cover flags and sessions
+ * whole, vitest.config.ts; V8's precise coverage made the other projects' tests cost about a tenth
+ * more CPU). Its property tests and the flags CLI's processes keep Vitest's 5 s limits, so it runs
+ * at the tests' priority; here, before the journeys start, it finds the cores free. After the
+ * packages, beside the screens on the slower host, it waited 206 s for 41 s of CPU, and every
+ * other project waited behind it.
+ */
+const [webBuilt, bundled, core] = await Promise.all([
   npm('build', 'build'),
   run('bundles', 'node', ['scripts/entry-bundle.mjs', '--build']),
+  run('unit-core', 'npx', ['vitest', 'run', '--coverage', '--project', 'core'], {
+    VITEST_REPORT: 'test-results/vitest-core.json',
+  }),
 ]);
 const built = first([webBuilt, bundled]);
 
@@ -171,43 +195,17 @@ async function realTimeThenScreens() {
 }
 
 /**
- * Vitest in two runs: the core project with coverage (its own tests cover flags and sessions whole,
- * vitest.config.ts), then every other project without it; V8's precise coverage made their tests
- * cost about a tenth more CPU, on a machine the lanes keep busy.
- */
-async function unitTests() {
-  const core = await run('unit-core', 'npx', ['vitest', 'run', '--coverage', '--project', 'core'], {
-    VITEST_REPORT: 'test-results/vitest-core.json',
-  });
-  return [core, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
-}
-
-/**
- * The checks that only compute, with no timing in them. On a slow host every lane is starved: at
- * the same priority as the tests, the typed checks took 944 s for 270 CPU s, and Vitest, which
- * waited for them, ran alone on the last 400 s at about one core. Niced, they yield the cores to
- * the tests and fill the gaps the tests leave.
- */
-const niced = (lane, script) =>
-  posix ? run(lane, 'nice', ['-n', '10', 'npm', 'run', '-s', script]) : npm(lane, script);
-
-/**
  * Vitest after the packages (beside them, three of its process tests missed their times) and the
  * real-time journeys (its tests beside theirs made theirs miss their times).
  */
 async function packageThenUnit() {
   const packaged = await npm('package', 'test:package');
   await realTimeDone;
-  return [packaged, ...(await unitTests())];
+  return [packaged, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
 }
 
-const lanes = await Promise.all([
-  niced('typed', 'check:typed'),
-  niced('lint', 'lint:rest'),
-  packageThenUnit(),
-  realTimeThenScreens(),
-]);
-const code = first([built, ...lanes.flat()]);
+const lanes = await Promise.all([checks, packageThenUnit(), realTimeThenScreens()]);
+const code = first([built, core, ...lanes.flat()]);
 const lane = (t) => `${t.lane} ${t.seconds}${t.cpu === undefined ? '' : `/${t.cpu}`}`;
 console.log(`::: lanes (wall${posix ? '/CPU' : ''} seconds): ${timings.map(lane).join(', ')}`);
 console.log(`::: npm test took ${Math.round((Date.now() - started) / 1000)} s`);
