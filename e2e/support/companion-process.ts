@@ -104,11 +104,18 @@ export async function spawnCompanion(options: {
 export interface DemoServer {
   base: string;
   process: ChildProcess;
+  /** The last of what the server wrote to stderr (its warnings and errors). */
+  output: () => string;
 }
+
+/** How much of a demo server's stderr is kept for an error message. */
+const SERVER_OUTPUT_KEPT = 4_000;
 
 /**
  * A demo server of a journey's own on `port` (a journey that kills it, or moves its race): Node
  * runs the bundled server (scripts/entry-bundle.mjs) in this one process, so kill -9 really kills it.
+ * Its stderr is read all along: a pipe nobody reads fills, and a server writing to it then stops.
+ * One that exits before it answers fails the start at once, with what it wrote.
  */
 export async function startDemoServer(options: {
   port: number;
@@ -131,15 +138,29 @@ export async function startDemoServer(options: {
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-SERVER_OUTPUT_KEPT);
+  });
+  const context = () => `demo server on port ${options.port}, its stderr:\n${output || '(nothing)'}`;
+  const ended: { exit: string | null } = { exit: null };
+  child.once('exit', (code, signal) => (ended.exit = String(code ?? signal)));
   try {
     // Seconds on an idle machine; far longer while the machine's cores are busy (CI runs the static
     // checks beside the journeys): the journeys that start one give it this long.
-    await waitFor('the demo server', async () => (await fetch(`${base}/api/health`)).ok, 120_000);
+    await waitFor(
+      'the demo server',
+      async () => ended.exit !== null || (await fetch(`${base}/api/health`)).ok,
+      120_000,
+      context,
+    );
+    if (ended.exit !== null)
+      throw new Error(`the demo server exited (${ended.exit}) before it answered\n${context()}`);
   } catch (error) {
     await endProcess(child, 'SIGKILL');
     throw error;
   }
-  return { base, process: child };
+  return { base, process: child, output: () => output };
 }
 
 /** Places the demo's live race (the OpenF1 simulator) at a minute of a recording, at a speed. */

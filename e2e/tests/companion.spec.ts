@@ -212,17 +212,28 @@ function useCompanionJourney() {
   });
 }
 
-/** Light Control names the lights the companion drives, not "flags show on this screen only". */
-async function expectLightControlToNameTheCompanionsLights(page: Page, driven: number): Promise<void> {
-  await expect(
-    page
-      .getByRole('region', { name: 'Light Control' })
-      .getByText(`Flags drive your companion's ${driven} lights and this screen.`),
-  ).toBeVisible({ timeout: 15_000 });
+/**
+ * Light Control names the lights the companion drives, not "flags show on this screen only": the
+ * number its status gives now. The companion may still be finding lights (on a loaded machine the
+ * demo's last ones answer later: 21 were driven when it first followed, 24 a few seconds on), so
+ * the number is read again until the page and the companion agree.
+ */
+async function expectLightControlToNameTheCompanionsLights(page: Page): Promise<void> {
+  const region = page.getByRole('region', { name: 'Light Control' });
+  await expect(async () => {
+    const driven = (await status()).lights.filter((l) => l.driven).length;
+    expect(driven).toBeGreaterThan(0);
+    await expect(
+      region.getByText(`Flags drive your companion's ${driven} lights and this screen.`),
+    ).toBeVisible({
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 15_000 });
 }
 
 test.describe('desktop companion', () => {
-  test.describe.configure({ mode: 'serial', retries: 0 });
+  // CI's one retry (decision 008) runs it again in a new worker, after afterAll ended this one's.
+  test.describe.configure({ mode: 'serial' });
   useCompanionJourney();
 
   test('links in the browser, follows the race with the browser closed, survives a server crash, and learns it was unlinked', async ({
@@ -291,7 +302,7 @@ test.describe('desktop companion', () => {
 
     // The fan sets a longer broadcast delay in the web app; the companion takes it.
     await page.goto('/#/dashboard');
-    await expectLightControlToNameTheCompanionsLights(page, following.lights.filter((l) => l.driven).length);
+    await expectLightControlToNameTheCompanionsLights(page);
     const delay = new DelayPanel(page);
     await delay.typeDelay(7);
     await delay.expectDelay(7);

@@ -24,7 +24,6 @@ test.use({
 });
 
 test.describe('a server that goes away while the dashboard follows the race', () => {
-  test.describe.configure({ retries: 0 });
   let server: DemoServer | null = null;
   let dataDir = '';
 
