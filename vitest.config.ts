@@ -19,7 +19,8 @@ export default defineConfig({
     // timing-sensitive waits are generous for it (DESIGN §7: figures from bench/, never timed asserts).
     maxWorkers: 4,
     // CI gets one retry so a timing hiccup on a loaded machine does not sink a whole landing;
-    // a test that fails twice still fails, and the retried ones are listed (decision 008).
+    // a test that fails twice still fails, and the retried ones are listed (decision 008). A
+    // project does not inherit this: each project's config says it again.
     retry: process.env.CI ? 1 : 0,
     // Fails the run when a test leaves a process behind (a demo server it forgot to end).
     globalSetup: ['scripts/vitest-process-guard.mjs'],

@@ -4,6 +4,8 @@ export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
+    // CI's one retry (decision 008): a project does not inherit the root config's `retry`.
+    retry: process.env.CI ? 1 : 0,
     // One module graph per worker, shared by its files (no test here mocks a module or relies on a
     // fresh import): each file imported it again before, about half of the run's time.
     isolate: false,

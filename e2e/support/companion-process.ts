@@ -104,8 +104,6 @@ export async function spawnCompanion(options: {
 export interface DemoServer {
   base: string;
   process: ChildProcess;
-  /** The last of what the server wrote to stderr (its warnings and errors). */
-  output: () => string;
 }
 
 /** How much of a demo server's stderr is kept for an error message. */
@@ -160,7 +158,7 @@ export async function startDemoServer(options: {
     await endProcess(child, 'SIGKILL');
     throw error;
   }
-  return { base, process: child, output: () => output };
+  return { base, process: child };
 }
 
 /** Places the demo's live race (the OpenF1 simulator) at a minute of a recording, at a speed. */
