@@ -148,7 +148,9 @@ export async function startDemoServer(options: {
     // checks beside the journeys): the journeys that start one give it this long.
     await waitFor(
       'the demo server',
-      async () => ended.exit !== null || (await fetch(`${base}/api/health`)).ok,
+      // Each try is bounded: a port someone else holds may take the request and never answer.
+      async () =>
+        ended.exit !== null || (await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) })).ok,
       120_000,
       context,
     );

@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { entryCommand } from '../../scripts/entry-bundle.mjs';
 import { expect, test } from '../fixtures';
 import { LoginPage } from '../page-models/login-page';
 import { STRONG_PASSWORD } from '../support/accounts';
+import { endProcess, startDemoServer, type DemoServer } from '../support/companion-process';
 import { freePort } from '../support/ports';
 
 /**
@@ -16,78 +14,34 @@ import { freePort } from '../support/ports';
  * replay, jump to its next flag change and see that flag on the on-screen light.
  */
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function endProcess(child: ChildProcess | null): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  await exited;
-}
-
 test.describe('the first minute', () => {
   // CI's one retry (decision 008) runs it again in a new worker, after afterAll ended this one's.
   test.describe.configure({ mode: 'serial' });
 
-  let server: ChildProcess | null = null;
+  let server: DemoServer | null = null;
   let dataDir = '';
   let base = '';
 
-  /**
-   * Starts the demo server on a free port; `failed` when it exits or stays silent (a port taken between
-   * the probe and the listen, on a busy machine), with what it printed.
-   */
-  async function startOnce(): Promise<{ child: ChildProcess; base: string } | { failed: string }> {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    // Node runs the bundled server in this one process, so ending it ends the server.
-    const [node, args] = await entryCommand('server');
-    const child = spawn(node, args, {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        FLAGLIGHT_MODE: 'demo',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: url,
-        AUTH_RATE_LIMIT_PER_MINUTE: '1000',
-        DEMO_RACE: '',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let printed = '';
-    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    const end = Date.now() + 60_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${url}/api/health`)).ok) return { child, base: url };
-      } catch {
-        // Not listening yet.
-      }
-      if (child.exitCode !== null || child.signalCode !== null) return { failed: printed.slice(-2_000) };
-      if (Date.now() > end) {
-        await endProcess(child);
-        return { failed: `no answer in 60 s\n${printed.slice(-2_000)}` };
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
   test.beforeAll(async () => {
-    test.setTimeout(150_000);
+    // A port can be taken between the probe and the listen on a busy machine: then the server
+    // exits at once (startDemoServer says so, with what it printed) and a second port is tried.
+    test.setTimeout(250_000);
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-first-minute-'));
     const why: string[] = [];
     for (let attempt = 0; attempt < 2 && !server; attempt += 1) {
-      const started = await startOnce();
-      if ('failed' in started) why.push(started.failed);
-      else [server, base] = [started.child, started.base];
+      try {
+        // As `npm start` starts it: the looping demo race (DEMO_RACE unset).
+        server = await startDemoServer({ port: await freePort(), dataDir, env: { DEMO_RACE: '' } });
+      } catch (error) {
+        why.push(error instanceof Error ? error.message : String(error));
+      }
     }
     if (!server) throw new Error(`the demo server did not start:\n${why.join('\n---\n')}`);
+    base = server.base;
   });
 
   test.afterAll(async () => {
-    await endProcess(server);
+    await endProcess(server?.process ?? null, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
