@@ -75,7 +75,10 @@ export const test = base.extend<Fixtures>({
       const expected = (text: string) => expectedConsoleErrors?.test(text) ?? false;
       const onConsole = (message: ConsoleMessage) => {
         if (message.type() === 'error' && !expected(message.text())) {
-          problems.push(`console.error: ${message.text()}`);
+          // "Failed to load resource" names no address of its own: the message's location does.
+          const { url } = message.location();
+          const where = /^Failed to load resource/.test(message.text()) && url ? ` (${url})` : '';
+          problems.push(`console.error: ${message.text()}${where}`);
         }
       };
       const onPageError = (error: Error) => {

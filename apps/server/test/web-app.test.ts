@@ -120,6 +120,13 @@ describe('the built web app, compressed at build time', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
+  test('the icon browsers ask for by its old name is the SVG (no 404 in their console)', async () => {
+    const res = await get('/favicon.ico');
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe('/favicon.svg');
+    expect((await get('/favicon.svg')).statusCode).toBe(200);
+  });
+
   test('the compressed copies are not addresses of their own', async () => {
     expect((await get(`/${ASSET}.br`, 'br')).statusCode).toBe(404);
     expect((await get('/index.html.gz', 'gzip')).statusCode).toBe(404);

@@ -33,6 +33,12 @@ export async function webAppRoutes(app: FastifyInstance, opts: { distDir: string
     );
     return;
   }
+  // Browsers ask for /favicon.ico on any page without an icon link of its own (an SVG, a JSON
+  // answer, a download's error): the app's one icon is the SVG, and a 404 there is an error in
+  // the browser's console. Cached a day, as a redirect the browser keeps.
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.header('Cache-Control', 'public, max-age=86400').redirect('/favicon.svg', 301),
+  );
   await app.register(fastifyStatic, {
     root: opts.distDir,
     wildcard: false,
