@@ -37,23 +37,43 @@ function busiest(times: readonly number[], windowMs = SECOND_MS): number {
 
 const hueDistance = (a: number, b: number) => Math.abs(((((a - b) % 360) + 540) % 360) - 180);
 
+/** Where a light's brightness went at its last counted change: up, down, or neither (a colour change). */
+type Direction = 1 | -1 | 0;
+
 /**
- * Whether two looks differ as a flash does (WCAG 2.3.1 counts changes of 10 % of the luminance or
- * a saturated colour's change): on against off, a tenth of the brightness, a saturated hue moved
- * 30°, or the saturation moved 0.3. The small steps of a fade each are not one.
+ * How a light's look moved since its last counted change (WCAG 2.3.1: a flash is a pair of opposing
+ * changes of a tenth of the luminance or more, or of a saturated colour):
+ * - `further`: on the way it already went (a fade going on, even a jump the same way): not a new
+ *   change, and where the next one is measured from moves along;
+ * - a change: on against off, a saturated hue moved 30° or the saturation 0.3, or the brightness
+ *   back the other way by a tenth (the turn of a breath, each flip of a strobe);
+ * - `none`: a smaller move.
+ * So a smooth fade of any depth counts once, as the eye sees it: counting each tenth it crosses made
+ * a deep breath ending in its settled look "4 changes a second" on a brand whose lights fade for real
+ * (Nanoleaf's simulator), where the lights show one dimming and one return.
  */
-function farApart(a: ObservedLook, b: ObservedLook): boolean {
-  if (a.on !== b.on) return a.brightness > 0.05 || b.brightness > 0.05;
-  if (!a.on) return false;
-  if (Math.abs(a.brightness - b.brightness) >= 0.1) return true;
-  if (Math.abs(a.saturation - b.saturation) >= 0.3) return true;
-  return Math.min(a.saturation, b.saturation) >= 0.3 && hueDistance(a.hue, b.hue) >= 30;
+function moveOf(
+  from: { look: ObservedLook; direction: Direction },
+  seen: ObservedLook,
+): 'none' | 'further' | { direction: Direction } {
+  const { look } = from;
+  if (look.on !== seen.on) {
+    if (look.brightness <= 0.05 && seen.brightness <= 0.05) return 'none';
+    return { direction: seen.on ? 1 : -1 };
+  }
+  if (!look.on) return 'none';
+  if (Math.abs(look.saturation - seen.saturation) >= 0.3) return { direction: 0 };
+  if (Math.min(look.saturation, seen.saturation) >= 0.3 && hueDistance(look.hue, seen.hue) >= 30)
+    return { direction: 0 };
+  const delta = seen.brightness - look.brightness;
+  if (delta !== 0 && Math.sign(delta) === from.direction) return 'further';
+  return Math.abs(delta) >= 0.1 ? { direction: delta > 0 ? 1 : -1 } : 'none';
 }
 
 /**
- * Samples what each light shows every real millisecond (SPEED ms of the clock) and counts a change
- * each time the look has moved far from the look of the change before (a fade counts once per
- * tenth of the brightness it crosses, a flash on every flip; a 10 Hz strobe still counts 10 a second).
+ * Samples what each light shows every real millisecond (SPEED ms of the clock) and counts its
+ * changes (`moveOf`): a fade counts once, a flash on every flip (a 10 Hz strobe still counts 20 a
+ * second).
  */
 /**
  * A sampler tick this late (real ms; SPEED times that on the clock) means the process stalled: on a
@@ -64,7 +84,7 @@ const STALL_REAL_MS = 30;
 const ONE_LOOK_MS = 100;
 
 function sampleChanges(run: LanLimitRun, now: () => number) {
-  const reference = new Map<string, ObservedLook>();
+  const last = new Map<string, { look: ObservedLook; direction: Direction }>();
   const changes = new Map<string, number[]>();
   /** Clock times after which this process stalled (it also runs the player, driver and simulator). */
   const stalls: number[] = [];
@@ -76,12 +96,21 @@ function sampleChanges(run: LanLimitRun, now: () => number) {
     lastTick = tick;
     for (const id of run.ids) {
       const seen = run.observe(id);
-      const before = reference.get(id);
-      if (before && !farApart(before, seen)) continue;
-      reference.set(id, seen);
+      const before = last.get(id);
+      if (!before) {
+        last.set(id, { look: seen, direction: 0 });
+        continue;
+      }
+      const move = moveOf(before, seen);
+      if (move === 'none') continue;
+      if (move === 'further') {
+        before.look = seen;
+        continue;
+      }
+      last.set(id, { look: seen, direction: move.direction });
       const counted = changes.get(id) ?? [];
       // One look written in parts (Govee: power, brightness, colour 40 ms apart) is one change.
-      if (before && !(at - (counted.at(-1) ?? -Infinity) < ONE_LOOK_MS)) changes.set(id, [...counted, at]);
+      if (!(at - (counted.at(-1) ?? -Infinity) < ONE_LOOK_MS)) changes.set(id, [...counted, at]);
     }
   }, 1);
   // What a stall held back arrives at once after it, at SPEED times the wall's speed: the second after
@@ -219,9 +248,9 @@ function describeRig(rig: LanLimitRig) {
               };
               const tooMany = ({ seen, native }: { seen: number[]; native: number[] }) =>
                 [...seen, ...native].some((n) => n > NO_FLASH_MAX_CHANGES_PER_SECOND);
-              // A fade near the limit counts 3 a second; on a fully loaded machine, writes that a
-              // short stall (under STALL_REAL_MS) held back arrive closer together and a 4th lands
-              // in the window (seen twice in CI, never on a quiet machine with the same input). A
+              // Pulses at the limit count 3 a second; on a fully loaded machine, writes that a short
+              // stall (under STALL_REAL_MS) held back arrive closer together and a 4th lands in the
+              // window (seen twice in CI, never on a quiet machine with the same input). A
               // look set that really changes too often does so on every play: what counts is the
               // second play of the same looks, when the first saw too many.
               let played = await playSampled();
