@@ -89,8 +89,9 @@ test(
       'PUT /sims/lifx/v1/lights/states': { status: 207, body: { results: [] } },
       'POST /sims/lifx/v1/lights/id:d073d5000000/effects/pulse': { status: 207, body: { results: [] } },
     });
-    // LIFX connects (its lights listed) before it drives: beyond waitFor's 1 s on a busy machine.
-    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'), { timeout: 10_000 });
+    // LIFX connects (its lights listed) before it drives: beyond waitFor's 1 s on a busy machine,
+    // and once beyond 10 s with Vitest's four workers alone on the two cores.
+    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'), { timeout: 20_000 });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     act(() => {
       expect(lights.playFlag('red', { atEpochMs: Date.now() + 5_000 })).toBe(true);
