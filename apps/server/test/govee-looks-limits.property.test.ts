@@ -1,15 +1,6 @@
 import { LookSetSchema } from '@flaglight/contract';
-import {
-  EFFECT_FLAGS,
-  FLAG_LOOK_HOLD_MS,
-  getMinimumEffectMs,
-  hsbToRgb,
-  LOOK_PULSE_MAX_COUNT,
-  type EffectFlag,
-  type FlagLook,
-  type LookEffect,
-  type LookSet,
-} from '@flaglight/core';
+import { EFFECT_FLAGS, hsbToRgb, type EffectFlag, type LookSet } from '@flaglight/core';
+import { lookSetArbitrary } from '@flaglight/core/testing';
 import fc from 'fast-check';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -33,50 +24,10 @@ const MINUTE_MS = 60_000;
 const SETTLE_MS = 20 * MINUTE_MS;
 
 const percent = fc.integer({ min: 1, max: 100 });
-const effect: fc.Arbitrary<LookEffect> = fc.oneof(
-  fc.constant({ kind: 'steady' as const }),
-  fc.constant({ kind: 'strobe' as const }),
-  fc.constant({ kind: 'breathe' as const }),
-  fc.integer({ min: 1, max: LOOK_PULSE_MAX_COUNT }).map((count) => ({ kind: 'pulse' as const, count })),
-);
-/** A flag's look as the contract takes it: an effect at least as long as it needs, at most the hold. */
-const flagLook = (flag: EffectFlag): fc.Arbitrary<FlagLook> =>
-  fc.oneof(
-    { weight: 1, arbitrary: fc.constant({ kind: 'leave' as const }) },
-    {
-      weight: 4,
-      arbitrary: effect.chain((chosen) =>
-        fc.record({
-          kind: fc.constant('show' as const),
-          color: fc.record({
-            name: fc.constantFrom('red', 'teal', 'custom'),
-            hue: fc.double({ min: 0, max: 360, noNaN: true, maxExcluded: true }),
-            saturation: fc.double({ min: 0, max: 1, noNaN: true }),
-          }),
-          brightness: percent,
-          effect: fc.constant(chosen),
-          effectMs: fc.integer({
-            min: Math.min(getMinimumEffectMs(flag, chosen), FLAG_LOOK_HOLD_MS[flag]),
-            max: FLAG_LOOK_HOLD_MS[flag],
-          }),
-          settleBrightness: percent,
-        }),
-      ),
-    },
-  );
 /** Any look set the account can store: the contract's own schema has the last word. */
-const lookSet: fc.Arbitrary<LookSet> = fc
-  .record({
-    flags: fc.record(
-      Object.fromEntries(EFFECT_FLAGS.map((flag) => [flag, flagLook(flag)])) as Record<
-        EffectFlag,
-        fc.Arbitrary<FlagLook>
-      >,
-    ),
-    noFlashing: fc.boolean(),
-    brightnessCap: percent,
-  })
-  .filter((looks) => LookSetSchema.safeParse(looks).success);
+const lookSet: fc.Arbitrary<LookSet> = lookSetArbitrary().filter(
+  (looks) => LookSetSchema.safeParse(looks).success,
+);
 
 type RaceEvent = { kind: 'flag'; flag: EffectFlag; afterMs: number } | { kind: 'read'; afterMs: number };
 /** A gap before each event: a burst (within the coalescing window and just past it) or seconds. */

@@ -1,59 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { lookSetArbitrary } from '../../test-support/index.js';
 import { SECOND_MS } from '../constants.js';
 import { COLOR_PRESETS } from '../effects/colors.js';
 import type { LightProgram, LightStep } from '../effects/light-step.js';
 import { createLightProgram, createTestProgram } from '../effects/program.js';
-import { EFFECT_FLAGS, type EffectFlag } from '../flags/types.js';
-import {
-  FLAG_LOOK_HOLD_MS,
-  getMinimumEffectMs,
-  LOOK_PULSE_MAX_COUNT,
-  NO_FLASH_MAX_CHANGES_PER_SECOND,
-} from './limits.js';
+import { EFFECT_FLAGS } from '../flags/types.js';
+import { getMinimumEffectMs, NO_FLASH_MAX_CHANGES_PER_SECOND } from './limits.js';
 import { TRACKSIDE } from './presets.js';
-import type { FlagLook, LookEffect, LookSet, ShowLook } from './types.js';
+import type { LookSet, ShowLook } from './types.js';
 
-const percent = fc.integer({ min: 1, max: 100 });
-const effect: fc.Arbitrary<LookEffect> = fc.oneof(
-  fc.constant({ kind: 'steady' as const }),
-  fc.constant({ kind: 'strobe' as const }),
-  fc.constant({ kind: 'breathe' as const }),
-  fc.integer({ min: 1, max: LOOK_PULSE_MAX_COUNT }).map((count) => ({ kind: 'pulse' as const, count })),
-);
-
-/** Any look the types allow, effectMs from 0 (below an effect's minimum too) up to the flag's hold. */
-const flagLook = (flag: EffectFlag): fc.Arbitrary<FlagLook> =>
-  fc.oneof(
-    { weight: 1, arbitrary: fc.constant({ kind: 'leave' as const }) },
-    {
-      weight: 5,
-      arbitrary: fc.record({
-        kind: fc.constant('show' as const),
-        color: fc.record({
-          name: fc.constantFrom('red', 'teal', 'custom'),
-          hue: fc.double({ min: 0, max: 360, noNaN: true }),
-          saturation: fc.double({ min: 0, max: 1, noNaN: true }),
-        }),
-        brightness: percent,
-        effect,
-        effectMs: fc.integer({ min: 0, max: FLAG_LOOK_HOLD_MS[flag] }),
-        settleBrightness: percent,
-      }),
-    },
-  );
-
+/** Any look the types allow: effectMs from 0 (below an effect's minimum too) up to the flag's hold. */
 const lookSet = (noFlashing = fc.boolean()): fc.Arbitrary<LookSet> =>
-  fc.record({
-    flags: fc.record(
-      Object.fromEntries(EFFECT_FLAGS.map((flag) => [flag, flagLook(flag)])) as Record<
-        EffectFlag,
-        fc.Arbitrary<FlagLook>
-      >,
-    ),
-    noFlashing,
-    brightnessCap: percent,
-  });
+  lookSetArbitrary({ noFlashing, effectMs: 'any' });
 
 /** Every program a look set makes: each flag's, and each flag's test. */
 function programsOf(looks: LookSet): LightProgram[] {

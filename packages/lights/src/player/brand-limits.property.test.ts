@@ -1,10 +1,5 @@
-import {
-  EFFECT_FLAGS,
-  LOOK_PULSE_MAX_COUNT,
-  SECOND_MS,
-  type EffectFlag,
-  type LookSet,
-} from '@flaglight/core';
+import { EFFECT_FLAGS, SECOND_MS, type EffectFlag, type LookSet } from '@flaglight/core';
+import { lookSetArbitrary } from '@flaglight/core/testing';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FakeTimers } from '../../test/fake-timers.js';
@@ -14,36 +9,9 @@ import { createScreenDriver } from '../screen/driver.js';
 import { limitChanges } from './change-limit.js';
 import { createEffectPlayer } from './player.js';
 
-const percent = fc.integer({ min: 1, max: 100 });
-const look = fc.oneof(
-  { weight: 1, arbitrary: fc.constant({ kind: 'leave' as const }) },
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      kind: fc.constant('show' as const),
-      color: fc.record({
-        name: fc.constant('custom'),
-        hue: fc.integer({ min: 0, max: 360 }),
-        saturation: fc.double({ min: 0, max: 1, noNaN: true }),
-      }),
-      brightness: percent,
-      effect: fc.oneof(
-        fc.constant({ kind: 'steady' as const }),
-        fc.constant({ kind: 'strobe' as const }),
-        fc.constant({ kind: 'breathe' as const }),
-        fc.integer({ min: 1, max: LOOK_PULSE_MAX_COUNT }).map((count) => ({ kind: 'pulse' as const, count })),
-      ),
-      effectMs: fc.integer({ min: 0, max: 10_000 }),
-      settleBrightness: percent,
-    }),
-  },
-);
+/** Any look the players may be given: effects from 0 ms (core stretches them) up to 10 s. */
 const lookSet = (noFlashing: fc.Arbitrary<boolean>): fc.Arbitrary<LookSet> =>
-  fc.record({
-    flags: fc.record(Object.fromEntries(EFFECT_FLAGS.map((flag) => [flag, look]))),
-    noFlashing,
-    brightnessCap: percent,
-  });
+  lookSetArbitrary({ noFlashing, effectMs: 'any', maxEffectMs: 10_000 });
 /** A race's flags a random gap apart (a burst included), and tests among them. */
 const race = fc.array(
   fc.record({
