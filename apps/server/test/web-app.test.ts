@@ -125,6 +125,12 @@ describe('the built web app, compressed at build time', () => {
     expect(res.statusCode).toBe(301);
     expect(res.headers.location).toBe('/favicon.svg');
     expect((await get('/favicon.svg')).statusCode).toBe(200);
+    // A fixed address: nothing the caller sends can turn it into a redirect elsewhere.
+    for (const url of ['/favicon.ico?next=//evil.example', '/favicon.ico/..%2F%2Fevil.example']) {
+      const probe = await get(url);
+      if (probe.statusCode === 301) expect(probe.headers.location).toBe('/favicon.svg');
+      else expect(probe.statusCode).toBe(404);
+    }
   });
 
   test('the compressed copies are not addresses of their own', async () => {
