@@ -237,6 +237,24 @@ describe('replay slots of an account and an address', () => {
     expect((await openReplayStream(origin, fan, key)).status).toBe(404);
   });
 
+  test('a replay begins where it was asked when its first reader comes, however late', async () => {
+    const fan = await signUp(t);
+    // Minute 92.55: a double yellow that race control clears 18 s later.
+    const started = await startReplayFrom(origin, fan, HOUSEHOLD, { startMinutes: 92.55 });
+    const key = started.body.sessionKey!;
+    // The page takes 30 s to connect (a loaded machine): longer than the yellow lasts.
+    await timers.advance(30_000);
+    const stream = await openReplayStream(origin, fan, key);
+    streams.push(stream);
+    const states = () =>
+      stream.events.filter((e) => e.event === 'flag').map((e) => JSON.parse(e.data!).state);
+    await vi.waitFor(() => expect(states().length).toBeGreaterThan(0));
+    expect(states()[0]).toBe('yellow');
+    // It plays on from there at its speed: the clear comes 18 s later.
+    await timers.advance(18_000);
+    await vi.waitFor(() => expect(states()).toContain('green'));
+  });
+
   test('a stream that reconnects within the idle time keeps its replay, and resumes from its last event', async () => {
     const fan = await signUp(t);
     // Green at minute 80, then yellows and a red flag: at 20× its flags change while the test reads on.
