@@ -37,6 +37,12 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
     return response.json<SourceView[]>();
   };
   const stateOf = async (name: string) => (await sources()).find((s) => s.name === name)?.state;
+  /** Waits for a source's state; a failure shows the whole source (its error, its last message). */
+  const untilState = (name: string, state: string, timeout = 10_000) =>
+    vi.waitFor(
+      async () => expect((await sources()).find((s) => s.name === name)).toMatchObject({ name, state }),
+      { timeout, interval: 500 },
+    );
 
   test('the demo race comes through the simulated feed: F1 live timing active, OpenF1 standby', async () => {
     // 154 minutes after the first message: the first red flag; the track clears 1.9 race minutes (5.7 s at 20×) later.
@@ -45,10 +51,7 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
     ]);
     // The F1 simulator follows the OpenF1 one: same race, same session key, same moment.
     expect(sims().f1live.control.state().replay.fixture).toBe(DEMO_REPLAY_FIXTURE);
-    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('active'), {
-      timeout: 10_000,
-      interval: 500,
-    });
+    await untilState('f1-live-timing', 'active');
     const live = await t.context.live.hub.currentLiveSession();
     expect(live?.session_key).toBe(replay!.sessionKey);
     const sub = await t.context.live.hub.subscribe(undefined, {
@@ -64,10 +67,7 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
 
   test('F1 live timing down: OpenF1 takes over and the next flag is not missed', async () => {
     sims().f1live.control.setMode('down');
-    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('down'), {
-      timeout: 12_000,
-      interval: 500,
-    });
+    await untilState('f1-live-timing', 'down', 12_000);
     expect(await stateOf('openf1')).toBe('active');
     const body = await sources();
     expect(body.find((s) => s.name === 'f1-live-timing')?.error).toEqual(expect.any(String));
@@ -79,10 +79,7 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
   test('F1 live timing back: it leads again, with no change told twice', async () => {
     const before = events.length;
     sims().f1live.control.setMode('normal');
-    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('active'), {
-      timeout: 12_000,
-      interval: 500,
-    });
+    await untilState('f1-live-timing', 'active', 12_000);
     expect(await stateOf('openf1')).toBe('standby');
     // Rejoining repeats nothing: the track is still clear.
     expect(events.length).toBe(before);
@@ -99,16 +96,10 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
 
   test('a feed that goes silent (a stall) is down within 10 s, and back when it speaks again', async () => {
     sims().f1live.control.setMode('stall');
-    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('down'), {
-      timeout: 15_000,
-      interval: 500,
-    });
+    await untilState('f1-live-timing', 'down', 15_000);
     expect(await stateOf('openf1')).toBe('active');
     sims().f1live.control.setMode('normal');
-    await vi.waitFor(async () => expect(await stateOf('f1-live-timing')).toBe('active'), {
-      timeout: 20_000,
-      interval: 500,
-    });
+    await untilState('f1-live-timing', 'active', 20_000);
   }, 40_000);
 });
 
