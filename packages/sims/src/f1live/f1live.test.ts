@@ -184,6 +184,18 @@ describe('feed', () => {
     expect(socket.frames().at(-1)).toEqual({ type: 7, error: 'maintenance', allowReconnect: true });
   });
 
+  test('a close while a connection is still in its handshake sends no Close message first', async () => {
+    const s = await start();
+    const { token, cookie } = await negotiate(s);
+    const socket = await open(s, token, { Cookie: cookie });
+    await until(() => s.control.state().connections.length === 1);
+    // A new session (the demo race restarting) closes every connection, this one before its handshake.
+    expect(s.control.closeAll({ error: 'a new session', allowReconnect: true })).toBe(1);
+    await socket.closed;
+    // A real hub's first answer is the handshake response; anything else fails the client's start.
+    expect(socket.messages).toEqual([]);
+  });
+
   test('down closes open sockets', async () => {
     const s = await start();
     const socket = await connected(s, ['TrackStatus']);

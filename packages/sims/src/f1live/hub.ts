@@ -130,7 +130,11 @@ export function createHub(state: SimState, playback: Playback): Hub {
     const message: Record<string, unknown> = { type: MessageType.Close };
     if (close.error !== undefined) message.error = close.error;
     if (close.allowReconnect !== undefined) message.allowReconnect = close.allowReconnect;
-    if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame(message));
+    // A connection still in its handshake is closed without a Close message: SignalR's first answer
+    // is the handshake response, and a client that reads anything else first fails its start with
+    // "Expected a handshake response from the server" (seen when the demo race restarted while the
+    // server's feed was connecting).
+    if (conn.handshaken && conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame(message));
     conn.socket.close(1000);
   }
 
