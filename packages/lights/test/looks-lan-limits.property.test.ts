@@ -74,8 +74,8 @@ function moveOf(
 
 /**
  * Samples what each light shows every real millisecond (SPEED ms of the clock) and counts its
- * changes (`moveOf`): a fade counts once, a flash on every flip (a 10 Hz strobe still counts 20 a
- * second).
+ * changes (`moveOf`): a fade counts once, a flash on every flip (flips closer than ONE_LOOK_MS count
+ * as one, so a 10 Hz strobe counts 10 a second).
  */
 /**
  * A sampler tick this late (real ms; SPEED times that on the clock) means the process stalled: on a
