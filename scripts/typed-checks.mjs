@@ -10,8 +10,8 @@
 //
 // `npm run check:typed` starts it with `--max-semi-space-size=128`: V8's young generation at 128 MB
 // a half rather than 16, so the programs' many short-lived objects (the checker's types, ESLint's
-// trees) are swept far less often. Measured alone, interleaved, on the 2-core CI machine: 82-85 CPU s
-// and 54-59 s against 92-103 CPU s and 66-74 s (about a sixth less of each); the peak memory stays
+// trees) are swept far less often. Measured alone, interleaved, on the 2-core CI machine: 78-85 CPU s
+// and 54-59 s against 93-103 CPU s and 66-74 s (about a sixth less of each); the peak memory stays
 // about 3.3 GB. The same flag gave Prettier and Vitest's workers nothing measurable.
 import path from 'node:path';
 import { ESLint } from 'eslint';
