@@ -36,13 +36,14 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
     expect(response.statusCode).toBe(200);
     return response.json<SourceView[]>();
   };
-  const stateOf = async (name: string) => (await sources()).find((s) => s.name === name)?.state;
+  const sourceOf = async (name: string) => (await sources()).find((s) => s.name === name);
+  const stateOf = async (name: string) => (await sourceOf(name))?.state;
   /** Waits for a source's state; a failure shows the whole source (its error, its last message). */
   const untilState = (name: string, state: string, timeout = 10_000) =>
-    vi.waitFor(
-      async () => expect((await sources()).find((s) => s.name === name)).toMatchObject({ name, state }),
-      { timeout, interval: 500 },
-    );
+    vi.waitFor(async () => expect(await sourceOf(name)).toMatchObject({ name, state }), {
+      timeout,
+      interval: 500,
+    });
 
   test('the demo race comes through the simulated feed: F1 live timing active, OpenF1 standby', async () => {
     // 154 minutes after the first message: the first red flag; the track clears 1.9 race minutes (5.7 s at 20×) later.

@@ -73,11 +73,6 @@ function moveOf(
 }
 
 /**
- * Samples what each light shows every real millisecond (SPEED ms of the clock) and counts its
- * changes (`moveOf`): a fade counts once, a flash on every flip (flips closer than ONE_LOOK_MS count
- * as one, so a 10 Hz strobe counts 10 a second).
- */
-/**
  * A sampler tick this late (real ms; SPEED times that on the clock) means the process stalled: on a
  * machine the test lanes keep busy, writes held back by a stall reached the simulator together.
  */
@@ -85,6 +80,11 @@ const STALL_REAL_MS = 30;
 /** Changes this close after a counted one are the same look arriving in parts. */
 const ONE_LOOK_MS = 100;
 
+/**
+ * Samples what each light shows every real millisecond (SPEED ms of the clock) and counts its
+ * changes (`moveOf`): a fade counts once, a flash on every flip (flips closer than ONE_LOOK_MS count
+ * as one, so a 10 Hz strobe counts 10 a second).
+ */
 function sampleChanges(run: LanLimitRun, now: () => number) {
   const last = new Map<string, { look: ObservedLook; direction: Direction }>();
   const changes = new Map<string, number[]>();

@@ -106,8 +106,8 @@ export function createLiveHub(options: LiveHubOptions) {
     channel.owner = owner;
     // A fan's replay starts playing when its first reader comes (`subscribe`, `state`), so it begins
     // where it was asked to: started on the POST, a page that took 18 s to connect on a loaded
-    // machine missed a jumped-to double yellow of 18 s entirely. The server's own replays (the
-    // demo race) play from the start, watched or not.
+    // machine missed a jumped-to double yellow of 18 s entirely. A replay nobody owns
+    // (`startReplay` below: no route starts one, tests do) plays at once, watched or not.
     if (owner === null) followers.ensureFollower(channel);
     followers.scheduleLinger(channel);
     return { ok: true, sessionKey, ended: slot.end };
