@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { paced } from '../scripts/test-pace.mjs';
 
 const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(E2E_DIR, '..');
@@ -79,8 +80,11 @@ export default defineConfig({
   // One retry in CI only; Playwright reports such a test as flaky (decision 008).
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Ceilings, stretched on a host slower than the CI machine they were tuned on (FLAGLIGHT_TEST_PACE,
+  // measured by `npm test`: scripts/test-pace.mjs, decision 054). A passing journey never waits for
+  // them; a spec's own test.setTimeout is stretched the same way (paced).
+  timeout: paced(30_000),
+  expect: { timeout: paced(5_000) },
   reporter: [
     ['list'],
     ['html', { outputFolder: path.join(E2E_DIR, `artifacts/report${LANE}`), open: 'never' }],

@@ -19,6 +19,7 @@
 // lane, and each Playwright run keeps its own artifacts and report (E2E_LANE).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { measureHostPace, PACE_ENV, readPace } from './test-pace.mjs';
 
 const PLAYWRIGHT = ['playwright', 'test', '-c', 'e2e/playwright.config.ts'];
 /** The demo servers of the journeys: one per real-time group, then the screens', from E2E_PORT up. */
@@ -128,6 +129,19 @@ const first = (codes) => codes.find((code) => code !== 0) ?? 0;
 for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results') : []) {
   if (/^(playwright|vitest)(-[a-z0-9-]+)?\.json$/.test(name)) fs.rmSync(`test-results/${name}`);
 }
+
+/**
+ * How much slower this host is than the CI machine the tests' ceilings were tuned on, read once
+ * while the machine is quiet; every lane's waits stretch by it (decision 054). A pace already set
+ * (a developer's slow laptop) is kept.
+ */
+const measured = process.env[PACE_ENV] === undefined ? await measureHostPace() : null;
+if (measured) process.env[PACE_ENV] = String(measured.pace);
+console.log(
+  measured
+    ? `::: host pace ${measured.pace} (${measured.ms} ms for the calibration, 220 on the CI machine): waits stretch by it`
+    : `::: host pace ${readPace(process.env[PACE_ENV])}, as ${PACE_ENV} set it`,
+);
 
 const started = Date.now();
 

@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { paced } from '../../scripts/test-pace.mjs';
 
 export default defineProject({
   test: {
@@ -13,7 +14,8 @@ export default defineProject({
     // The built executable's tests run once, in `npm run test:package` right after the packaging
     // (vitest.package.config.ts); in the whole-repo run they would race that build or repeat it.
     exclude: ['test/package.test.ts', 'test/update.package.test.ts', '**/node_modules/**'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Stretched on a slower host (scripts/test-pace.mjs, decision 054).
+    testTimeout: paced(20_000),
+    hookTimeout: paced(30_000),
   },
 });

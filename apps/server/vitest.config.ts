@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { paced } from '../../scripts/test-pace.mjs';
 
 export default defineProject({
   test: {
@@ -11,7 +12,8 @@ export default defineProject({
     isolate: false,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Each file builds its own app on a fresh database; argon2 and SQLite keep the CPU busy.
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Stretched on a slower host (scripts/test-pace.mjs, decision 054).
+    testTimeout: paced(20_000),
+    hookTimeout: paced(30_000),
   },
 });

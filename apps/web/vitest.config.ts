@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
+import { paced } from '../../scripts/test-pace.mjs';
 
 export default defineProject({
   plugins: [react()],
@@ -15,6 +16,7 @@ export default defineProject({
     setupFiles: ['./test/setup.ts'],
     // A file's first test renders its screen with the imports that screen loads: on a slow CI host
     // with every core busy, one took over 5 s (Vitest's default) to find its first text.
-    testTimeout: 15_000,
+    // Stretched on a slower host (scripts/test-pace.mjs, decision 054).
+    testTimeout: paced(15_000),
   },
 });

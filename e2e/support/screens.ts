@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { seedSession } from '../fixtures';
 import { adminSession, setTrialExpires, signUpViaApi, upgradeViaAdmin } from './accounts';
 
@@ -85,7 +86,7 @@ export async function connectLive(page: Page): Promise<void> {
   // Auto-connect (on by default) usually connects by itself; pressing Connect while it is on its
   // way would race it, so Connect is pressed only when it has not.
   const connected = await disconnect
-    .waitFor({ timeout: 8_000 })
+    .waitFor({ timeout: paced(8_000) })
     .then(() => true)
     .catch(() => false);
   if (connected) return;

@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, hashPath, screenTest as test, seedSession, signInAs, USERS } from '../fixtures';
 import { LoginPage } from '../page-models/login-page';
 import {
@@ -176,7 +177,7 @@ test.describe('upgrades', () => {
   test('a licence key turns a trial into lifetime access', async ({ page }) => {
     // The key comes from the admin command (npm run licence, its TypeScript compiled as it starts):
     // seconds on an idle machine, far longer while the CI's other lanes keep the cores busy.
-    test.setTimeout(90_000);
+    test.setTimeout(paced(90_000));
     const key = await issueLicenceKey('lifetime');
     await signInAs(page, USERS.trial);
     await page.goto('/#/settings');
@@ -195,7 +196,7 @@ test.describe('upgrades', () => {
     test.use({ expectedConsoleErrors: /status of 4\d\d/ });
 
     test('a used licence key fails with Activation Failed and the server error', async ({ page }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(paced(90_000));
       const key = await issueLicenceKey('lifetime');
       const first = await signUpViaApi(page.request);
       await page.request.post('/api/license/verify', {

@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, test } from '../fixtures';
 import { connectCloudLights, lifxBulbs, LightControlPanel } from '../page-models/light-control';
 import { signUpViaApi } from '../support/accounts';
@@ -13,7 +14,7 @@ import { savePreferences } from '../support/cloud-room';
 const GREEN_HELD_S = 5;
 
 test('green held dims the LIFX bulbs; the session’s end turns them off', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(paced(60_000));
   await page.request.post('/sims/lifx/_control/reset');
   const session = await signUpViaApi(page.request);
   const bulbs = (await lifxBulbs(page.request)).slice(0, 4);

@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, test } from '../fixtures';
 import { connectCloudLights, hueSimLights, lifxBulbs, LightControlPanel } from '../page-models/light-control';
 import { signUpViaApi } from '../support/accounts';
@@ -15,7 +16,7 @@ test.describe('the room given back as it was', () => {
   test.describe.configure({ mode: 'serial' });
 
   test('a test and a replayed race end with every cloud light back as it was', async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(paced(90_000));
     for (const sim of ['hue', 'lifx', 'govee']) await page.request.post(`/sims/${sim}/_control/reset`);
     const session = await signUpViaApi(page.request);
     const bulbs = (await lifxBulbs(page.request)).slice(0, 4);
@@ -100,7 +101,7 @@ test.describe('the room given back as it was', () => {
   test('a reload mid-session: the session followed again and a replay that stopped with the page both give the room back as it was', async ({
     page,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(paced(90_000));
     await page.request.post('/sims/lifx/_control/reset');
     const session = await signUpViaApi(page.request);
     const bulbs = (await lifxBulbs(page.request)).slice(0, 4);

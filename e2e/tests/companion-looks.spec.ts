@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, test } from '../fixtures';
 import { signUpViaApi } from '../support/accounts';
 import {
@@ -58,7 +59,7 @@ test.describe('the companion plays the account looks', () => {
   });
 
   test('red as a steady blue at 40 %, fastest lap left alone, and only races followed', async () => {
-    test.setTimeout(180_000);
+    test.setTimeout(paced(180_000));
     const temp = (name: string) => {
       const dir = mkdtempSync(path.join(tmpdir(), name));
       dirs.push(dir);

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, test } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { signUpViaApi } from '../support/accounts';
@@ -184,7 +185,7 @@ async function crashServerIntoRed(): Promise<void> {
 function useCompanionJourney() {
   test.beforeAll(async () => {
     // A demo server's start (its TypeScript compiled as it loads) is slow while the CPU is busy.
-    test.setTimeout(150_000);
+    test.setTimeout(paced(150_000));
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-server-'));
     companionDir = mkdtempSync(path.join(tmpdir(), 'flaglight-companion-data-'));
     [port, lifxPort, huePort, bridgePort, brokerPort] = await Promise.all([
@@ -239,7 +240,7 @@ test.describe('desktop companion', () => {
   test('links in the browser, follows the race with the browser closed, survives a server crash, and learns it was unlinked', async ({
     browser,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(paced(240_000));
     const base = server!.base;
     const session = await signUpViaApi(api!);
     // A broker and a subscriber on it, to see what the companion tells home automation.

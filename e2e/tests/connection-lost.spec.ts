@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request as playwrightRequest } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, test } from '../fixtures';
 import { signUpViaApi } from '../support/accounts';
 import { endProcess, startDemoServer, type DemoServer } from '../support/companion-process';
@@ -35,7 +36,7 @@ test.describe('a server that goes away while the dashboard follows the race', ()
   test('the connection line says Reconnecting… within 10 s of the kill, and Connected again within 10 s of the server answering', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(paced(150_000));
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-connection-lost-'));
     const [port, lifxPort, huePort] = await Promise.all([freePort(), freePort(), freePort()]);
     const start = () =>

@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, signInAs, test, USERS } from '../fixtures';
 
 /**
@@ -56,7 +57,7 @@ test('a companion is linked from its link, shows online in Settings, and Unlink 
   page,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(paced(90_000));
   const companion = companionAt(baseURL!);
   await signInAs(page, USERS.trial);
 

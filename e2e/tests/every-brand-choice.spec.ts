@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { createSession, expect, seedSession, test, USERS } from '../fixtures';
 import {
   connectCloudLights,
@@ -126,7 +127,7 @@ test.describe('a choice of lights of every brand', () => {
     request,
     baseURL,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(paced(240_000));
     await request.post('/sims/lifx/_control/reset');
     await request.post('/sims/hue/_control/reset');
     await request.post('/sims/govee/_control/reset');

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, test } from '../fixtures';
 import { LoginPage } from '../page-models/login-page';
 import { STRONG_PASSWORD } from '../support/accounts';
@@ -29,7 +30,7 @@ test.describe('the first minute', () => {
   test.beforeAll(async () => {
     // A port can be taken between the probe and the listen on a busy machine: then the server
     // exits at once (startDemoServer says so, with what it printed) and a second port is tried.
-    test.setTimeout(250_000);
+    test.setTimeout(paced(250_000));
     dataDir = mkdtempSync(path.join(tmpdir(), 'flaglight-first-minute-'));
     const why: string[] = [];
     for (let attempt = 0; attempt < 2 && !server; attempt += 1) {
@@ -52,7 +53,7 @@ test.describe('the first minute', () => {
   test('sign up, no smart lights: the on-screen light changes flag within 60 s; a replay jumps to its next flag change', async ({
     browser,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(paced(120_000));
     const context = await browser.newContext({ baseURL: base });
     const page = await context.newPage();
     const login = new LoginPage(page);

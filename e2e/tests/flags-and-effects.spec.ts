@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, screenTest as test, USERS, createSession } from '../fixtures';
 import type { Session } from '../support/accounts';
 
@@ -133,7 +134,7 @@ test('a looks file goes out and comes back; a broken one is refused where it was
 });
 
 test('every control of Flags & effects is reached with the keyboard', async ({ page, request }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(paced(60_000));
   const session = await createSession(request, USERS.trial);
   await seedSession(page, session);
   const section = await openLooks(page);

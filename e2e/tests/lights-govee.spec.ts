@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, signInAs, test, USERS } from '../fixtures';
 import { goveeDevices, LightControlPanel, LightSettings } from '../page-models/light-control';
 
@@ -26,7 +27,7 @@ test.use({ expectedConsoleErrors: /status of 400/ });
 test('connect Govee with an API key, pick a light, and the test flags reach it through the server', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(paced(120_000));
   await signInAs(page, USERS.lifetime);
   await page.goto('/#/settings');
   // Demo mode replays a live race: without auto-connect, only the test flags drive the lights here.

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, signInAs, test, USERS } from '../fixtures';
 import {
   hueSimLights,
@@ -38,7 +39,7 @@ async function answerHuePopup(page: Page, section: Locator, decision: 'Allow' | 
 test('connect Hue in a popup, store the key, pulse a light, and drive two lights from the dashboard', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(paced(90_000));
   const section = await openHueSettings(page);
   await answerHuePopup(page, section, 'Allow');
 
@@ -142,7 +143,7 @@ test.describe('when Hue misbehaves', () => {
   test('Hue faults: a 429 storm, a busy pulse and a key removed from the bridge each say so and recover without a reload', async ({
     page,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(paced(90_000));
     const section = await openHueSettings(page);
     const key = await connectHue(page, section);
     const [first, second] = await hueSimLights(page.request);

@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, signInAs, test, USERS } from '../fixtures';
 import { LightControlPanel, LightSettings, lifxBulbs, type SimBulb } from '../page-models/light-control';
 
@@ -31,7 +32,7 @@ test.beforeEach(async ({ request }) => {
 test('connect LIFX in Settings, pick two bulbs, and every test flag drives them and the screen', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(paced(120_000));
   await signInAs(page, FAN);
   await page.goto('/#/settings');
   const settings = new LightSettings(page);
@@ -126,7 +127,7 @@ test('the Light Control test button, and auto-connect after a reload', async ({ 
 test('a bulb ticked during a race takes up the flag showing at once, not at the next change', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(paced(60_000));
   await signInAs(page, FAN);
   await page.goto('/#/settings');
   await new LightSettings(page).connectLifx('demo-token');
@@ -178,7 +179,7 @@ test.describe('when LIFX misbehaves', () => {
   test('a 429 storm only delays a flag; a token revoked mid-session says so and reconnects without a reload', async ({
     page,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(paced(90_000));
     await signInAs(page, FAN);
     await page.goto('/#/settings');
     const settings = new LightSettings(page);

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, signInAs, test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { LightControlPanel, LightSettings, lifxBulbs } from '../page-models/light-control';
@@ -100,7 +101,7 @@ test('without lights, Connect says Setup Required and a test flag explains where
 test('lights ready: auto-connects to the live session, then replays bring yellow, red, VSC, safety car and the chequered flag', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(paced(150_000));
   await signInAs(page, FAN);
   await makeLightsReady(page, 0);
   const race = new RaceControl(page);
@@ -140,7 +141,7 @@ test('lights ready: auto-connects to the live session, then replays bring yellow
 });
 
 test('a broadcast delay holds the change back and says when it will show', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(paced(90_000));
   await signInAs(page, FAN);
   await makeLightsReady(page, 5);
   const race = new RaceControl(page);
@@ -155,7 +156,7 @@ test('a broadcast delay holds the change back and says when it will show', async
 });
 
 test('the connection keeps following while the fan is on Settings or Help', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(paced(90_000));
   await signInAs(page, FAN);
   await makeLightsReady(page, 0);
   const race = new RaceControl(page);
@@ -184,7 +185,7 @@ test.describe('accessibility while connected', () => {
     test(`the connected dashboard has no serious axe violations at ${viewport.width} px`, async ({
       page,
     }) => {
-      test.setTimeout(60_000);
+      test.setTimeout(paced(60_000));
       await page.setViewportSize(viewport);
       await signInAs(page, FAN);
       await makeLightsReady(page, 5);

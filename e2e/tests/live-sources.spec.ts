@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, signInAs, test, USERS } from '../fixtures';
 
 /**
@@ -17,7 +18,7 @@ test('Race Control shows which feed drives the lights, through F1 live timing go
   page,
   request,
 }) => {
-  test.setTimeout(3 * SWITCH_MS);
+  test.setTimeout(paced(3 * SWITCH_MS));
   await signInAs(page, FAN);
   await page.goto('/#/dashboard');
   const raceControl = page.getByRole('region', { name: 'Race Control' });

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, test } from '../fixtures';
 import {
   connectCloudLights,
@@ -103,7 +104,7 @@ test.describe('the account looks on the browser players', () => {
   test('red as a steady blue at 40 % and fastest lap left alone, on Hue, LIFX and the screen; No flashing; only races followed', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(paced(180_000));
     await page.request.post('/sims/hue/_control/reset');
     await page.request.post('/sims/lifx/_control/reset');
     const session = await signUpViaApi(page.request);

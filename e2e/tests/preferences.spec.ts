@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { createSession, expect, seedSession, test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 import { LightControlPanel, LightSettings } from '../page-models/light-control';
@@ -26,7 +27,7 @@ test('a delay changed in one browser shows in another without a reload, and afte
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(paced(90_000));
   const session = await createSession(request, FAN);
 
   // The second browser follows the live session (its stream carries the account's changes).

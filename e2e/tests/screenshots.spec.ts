@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, screenTest as test } from '../fixtures';
 import { auditScreen } from '../support/audit';
 import { FIXED_NOW, SCREENS, SHOT_STYLES, signInAsShotUser } from '../support/screens';
@@ -16,7 +17,7 @@ test.use({ bypassCSP: true });
 // 8,329 px), and Playwright takes it at least once more to see that it holds still: 3.3 s on an
 // idle 2-core machine, over 5 s (the journeys' time for an expectation) on a loaded, slower one.
 const SHOT_TIMEOUT_MS = 20_000;
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: paced(60_000) });
 
 /** AUDIT_CAPTURE=before|after also keeps a copy of each shot for the audit's report (git-ignored). */
 const CAPTURE = process.env.AUDIT_CAPTURE;

@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { paced } from '../../scripts/test-pace.mjs';
 
 export default defineProject({
   test: {
@@ -12,6 +13,7 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The drivers' tests play real timings against simulators on sockets: on a machine whose cores
     // are busy (CI runs the browser journeys beside them) a 300 ms strobe once took over 5 s.
-    testTimeout: 20_000,
+    // Stretched on a slower host (scripts/test-pace.mjs, decision 054).
+    testTimeout: paced(20_000),
   },
 });

@@ -1,12 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { resetAppConfig } from '../src/api/app-config';
 
 // findBy… and waitFor give up after 1 s by default: a first render of a lazily loaded screen takes
 // longer than that on a loaded 2-core machine running three test files at once. A test that waits
-// for something that never comes still fails, only later.
-configure({ asyncUtilTimeout: 5_000 });
+// for something that never comes still fails, only later. Stretched on a slower host (decision 054).
+configure({ asyncUtilTimeout: paced(5_000) });
 
 // jsdom does not implement scrolling; the router's scroll restoration calls it.
 window.scrollTo = () => {};
