@@ -5,6 +5,8 @@
 # passes (CI installs it); a missing build fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Ceilings stretch on a slower host (paced).
+. scripts/paced.sh
 started=$(date +%s)
 fail() {
   echo "arm64 smoke FAILED: $*" >&2
@@ -22,7 +24,7 @@ file_type=$(od -An -t x1 -j 18 -N 2 "$EXE" | tr -d ' \n')
 VERSION=$(node -p 'require("./package.json").version')
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-run() { timeout 120 "$QEMU" -L /usr/aarch64-linux-gnu "$EXE" "$@"; }
+run() { timeout "$(paced 120)" "$QEMU" -L /usr/aarch64-linux-gnu "$EXE" "$@"; }
 
 run --version >"$TMP/version.txt" 2>&1 || fail "--version exit code $?: $(head -c 300 "$TMP/version.txt")"
 [ "$(tr -d '\r\n' <"$TMP/version.txt")" = "$VERSION" ] || fail "--version printed '$(head -c 300 "$TMP/version.txt")', not $VERSION"

@@ -7,6 +7,8 @@
 # Nothing leaves this machine. Without wine it says so and passes; a missing build fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Ceilings stretch on a slower host (paced).
+. scripts/paced.sh
 started=$(date +%s)
 fail() {
   echo "windows update smoke FAILED: $*" >&2
@@ -55,7 +57,7 @@ node -e '
 server_pid=$!
 
 # Wine 8 reports Windows 7 by default and Node refuses to start there.
-timeout 120 wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
+timeout "$(paced 120)" wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
   fail "could not create the wine prefix"
 mkdir -p "$TMP/install" "$TMP/data"
 cp "$EXE" "$TMP/install/flaglight-companion-win-x64.exe"
@@ -63,11 +65,11 @@ INSTALLED_W=$(wine winepath -w "$TMP/install/flaglight-companion-win-x64.exe" | 
 DATA_W=$(wine winepath -w "$TMP/data" | tr -d '\r')
 
 # Node under wine dies with EBADF when stdout is a pipe: always a file.
-timeout 180 wine "$INSTALLED_W" run --server "http://127.0.0.1:$SERVER_PORT" --port "$PORT" --no-browser \
+timeout "$(paced 180)" wine "$INSTALLED_W" run --server "http://127.0.0.1:$SERVER_PORT" --port "$PORT" --no-browser \
   --data-dir "$DATA_W" >"$TMP/run.txt" 2>&1 &
 old=$!
 ok=
-for _ in $(seq 240); do
+for _ in $(seq "$(paced 240)"); do
   if curl -fsS -m 1 "http://127.0.0.1:$PORT/api/status" >"$TMP/status.json" 2>/dev/null &&
     grep -q "\"version\":\"$NEXT\"" "$TMP/status.json"; then
     ok=1
@@ -79,7 +81,7 @@ done
 echo "windows update smoke: $NEXT answers on port $PORT after $(($(date +%s) - started)) s"
 
 # The old process is gone (wine's launcher ends with it), the new file is in place, the old one aside.
-for _ in $(seq 20); do kill -0 "$old" 2>/dev/null || break; sleep 0.5; done
+for _ in $(seq "$(paced 20)"); do kill -0 "$old" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$old" 2>/dev/null && fail "the old version ($VERSION) still runs after $NEXT answered"
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 [ "$(sha "$TMP/install/flaglight-companion-win-x64.exe")" = "$(sha "$TMP/next/flaglight-companion-win-x64.exe")" ] ||

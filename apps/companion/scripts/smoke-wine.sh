@@ -6,6 +6,8 @@
 # Without wine it says so and passes (CI installs wine); a missing build fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Ceilings stretch on a slower host (paced).
+. scripts/paced.sh
 started=$(date +%s)
 fail() {
   echo "windows smoke FAILED: $*" >&2
@@ -28,16 +30,16 @@ PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 mkdir -p "$TMP/data"
 
 # Wine 8 reports Windows 7 by default and Node refuses to start there.
-timeout 120 wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
+timeout "$(paced 120)" wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
   fail "could not create the wine prefix"
 DATA_W=$(wine winepath -w "$TMP/data" | tr -d '\r')
 echo "windows smoke: wine prefix ready after $(($(date +%s) - started)) s"
 
 # Node under wine dies with EBADF when stdout is a pipe: always a file.
-timeout 60 wine "$EXE" --version >"$TMP/version.txt" 2>&1 || fail "--version exit code $?: $(head -c 300 "$TMP/version.txt")"
+timeout "$(paced 60)" wine "$EXE" --version >"$TMP/version.txt" 2>&1 || fail "--version exit code $?: $(head -c 300 "$TMP/version.txt")"
 [ "$(tr -d '\r\n' <"$TMP/version.txt")" = "$VERSION" ] || fail "--version printed '$(head -c 300 "$TMP/version.txt")', not $VERSION"
 
-timeout 60 wine "$EXE" status --json --server "$OFFLINE_SERVER" --data-dir "$DATA_W" >"$TMP/status.json" 2>"$TMP/status.err" ||
+timeout "$(paced 60)" wine "$EXE" status --json --server "$OFFLINE_SERVER" --data-dir "$DATA_W" >"$TMP/status.json" 2>"$TMP/status.err" ||
   fail "status --json exit code $?: $(head -c 300 "$TMP/status.err")"
 node -e '
   const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -50,11 +52,11 @@ node -e '
   if (bad.length) { console.error(bad.join(", ")); process.exit(1); }
 ' "$TMP/status.json" "$VERSION" 2>"$TMP/check.txt" || fail "status --json: $(cat "$TMP/check.txt"): $(head -c 300 "$TMP/status.json")"
 
-timeout 60 wine "$EXE" run --server "$OFFLINE_SERVER" --port "$PORT" --no-browser --data-dir "$DATA_W" \
+timeout "$(paced 60)" wine "$EXE" run --server "$OFFLINE_SERVER" --port "$PORT" --no-browser --data-dir "$DATA_W" \
   >"$TMP/run.txt" 2>&1 &
 pid=$!
 ok=
-for _ in $(seq 60); do
+for _ in $(seq "$(paced 60)"); do
   if curl -fsS -m 1 "http://127.0.0.1:$PORT/api/status" >"$TMP/api-status.json" 2>/dev/null; then
     ok=1
     break
@@ -74,7 +76,7 @@ fi
 RUN='HKCU\Software\Microsoft\Windows\CurrentVersion\Run'
 UNINST='HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\FlaglightCompanion'
 # NSIS exits 0 even when it installs nothing (an x86 stub under wine64): check the results.
-timeout 120 wine "$SETUP" /S || fail "installer exit code $?"
+timeout "$(paced 120)" wine "$SETUP" /S || fail "installer exit code $?"
 winenv() { wine cmd /c echo "%$1%" | tr -d '\r'; }
 DIR="$(wine winepath -u "$(winenv LOCALAPPDATA)" | tr -d '\r')/Programs/Flaglight"
 MENU="$(wine winepath -u "$(winenv APPDATA)" | tr -d '\r')/Microsoft/Windows/Start Menu/Programs/Flaglight"
@@ -91,7 +93,7 @@ echo "windows smoke: installed after $(($(date +%s) - started)) s"
 # What an update leaves beside the executable (the version before it) goes with the uninstall too.
 cp "$DIR/flaglight-companion-win-x64.exe" "$DIR/flaglight-companion-win-x64.exe.previous"
 # `_?=` runs the uninstaller in place and waits (plain /S returns at once and works from a copy).
-timeout 120 wine "$DIR/uninstall.exe" /S "_?=$(wine winepath -w "$DIR" | tr -d '\r')" || fail "uninstaller exit code $?"
+timeout "$(paced 120)" wine "$DIR/uninstall.exe" /S "_?=$(wine winepath -w "$DIR" | tr -d '\r')" || fail "uninstaller exit code $?"
 [ ! -e "$DIR/flaglight-companion-win-x64.exe" ] || fail "the uninstaller left the executable"
 [ ! -e "$DIR/flaglight-companion-win-x64.exe.previous" ] || fail "the uninstaller left the previous version"
 [ ! -e "$LNK" ] || fail "the uninstaller left the Start-menu shortcut"

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 
 // The Linux single executable, as `npm run package -w @flaglight/companion` (or `package:linux`)
 // leaves it. The Windows one is smoke-tested under wine by scripts/smoke-wine.sh.
@@ -41,7 +42,11 @@ describe.skipIf(!built)('the Linux single executable (dist/flaglight-companion-l
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   const runExe = (args: string[]) =>
-    spawnSync(EXE, args, { encoding: 'utf8', timeout: 15_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    spawnSync(EXE, args, {
+      encoding: 'utf8',
+      timeout: paced(15_000),
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
 
   test('--version prints the package version', () => {
     const result = runExe(['--version']);
