@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 
 /** The dashboard's Light Control panel (SPEC §2) with its on-screen light. */
 export class LightControlPanel {
@@ -133,5 +134,5 @@ export async function connectCloudLights(page: Page, options: { all: boolean }):
   const govee = page.getByRole('region', { name: 'Govee Cloud' });
   await govee.getByLabel('Govee API key').fill('demo-govee-key');
   await govee.getByRole('button', { name: 'Connect Govee' }).click();
-  await expect(govee.getByText(/Govee connected: \d+ lights found/)).toBeVisible({ timeout: 15_000 });
+  await expect(govee.getByText(/Govee connected: \d+ lights found/)).toBeVisible({ timeout: paced(15_000) });
 }

@@ -1,3 +1,4 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, test } from '../fixtures';
 
 test('the API reference renders offline from the server, with the product routes and no simulators', async ({
@@ -10,7 +11,7 @@ test('the API reference renders offline from the server, with the product routes
   await page.goto('/api/docs/');
   // The reference is drawn in the page from the whole OpenAPI document: over 5 s once on a CI
   // machine whose lanes kept both cores busy.
-  await expect(page.getByRole('heading', { name: /Flaglight API/ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: /Flaglight API/ })).toBeVisible({ timeout: paced(15_000) });
   await expect(page.getByText('/api/live/events', { exact: true })).toBeVisible();
   await expect(page.getByText('/admin/users/{id}/plan', { exact: true })).toBeVisible();
   await expect(page.getByText(/^\/sims\//)).toHaveCount(0);

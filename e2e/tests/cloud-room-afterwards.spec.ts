@@ -46,7 +46,7 @@ test('green held dims the LIFX bulbs; the session’s end turns them off', async
     await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill(String(minute));
     await dialog.getByRole('button', { name: 'Start replay' }).click();
     await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Replay/, {
-      timeout: 20_000,
+      timeout: paced(20_000),
     });
   };
   const ours = async () => {
@@ -59,11 +59,11 @@ test('green held dims the LIFX bulbs; the session’s end turns them off', async
   // Minute 137: green (blue flags only) until a double yellow at 138.23, 37 s away at 2× (at 5× it
   // was 15 s away, and on a loaded machine the yellow came before the green had held 5 s).
   await replay(137, 2);
-  await expect.poll(async () => (await ours()).every(isGreen), { timeout: 10_000 }).toBe(true);
+  await expect.poll(async () => (await ours()).every(isGreen), { timeout: paced(10_000) }).toBe(true);
   const green = Date.now();
   await expect
     .poll(async () => (await ours()).map((b) => isGreen(b) && b.brightness <= 0.1 + 1e-6), {
-      timeout: 12_000,
+      timeout: paced(12_000),
     })
     .toEqual(bulbs.map(() => true));
   // Dimmed once green had held, not before.
@@ -72,11 +72,11 @@ test('green held dims the LIFX bulbs; the session’s end turns them off', async
   // The same race from minute 141 at 10×: its chequered flag (141.22) ends the session, lights off.
   await replay(141, 10);
   await expect(race.getByRole('status', { name: 'Current flag' })).toContainText('CHEQUERED FLAG', {
-    timeout: 20_000,
+    timeout: paced(20_000),
   });
   const chequered = Date.now();
   await expect
-    .poll(async () => (await ours()).map((b) => `${b.label}: ${b.power}`), { timeout: 12_000 })
+    .poll(async () => (await ours()).map((b) => `${b.label}: ${b.power}`), { timeout: paced(12_000) })
     .toEqual(bulbs.map((b) => `${b.label}: off`));
   // 3.5 s after the chequered flag (its flash), then off within 5 s.
   expect(Date.now() - chequered).toBeLessThan(3_500 + 5_000);

@@ -55,11 +55,11 @@ test.describe('the room given back as it was', () => {
     await race.getByRole('button', { name: 'Red flag', exact: true }).click();
     await expect
       .poll(async () => (await lifxRoom(page.request)).every((look) => / 0 1\.00 /.test(`${look} `)), {
-        timeout: 10_000,
+        timeout: paced(10_000),
       })
       .toBe(true);
     const tested = Date.now();
-    await expect.poll(() => lifxRoom(page.request), { timeout: 12_000 }).toEqual(before.lifx);
+    await expect.poll(() => lifxRoom(page.request), { timeout: paced(12_000) }).toEqual(before.lifx);
     // Red's effect (1.5 s) and the test's hold (3 s), then back within 5 s.
     expect(Date.now() - tested).toBeLessThan(4_500 + 5_000);
 
@@ -81,19 +81,19 @@ test.describe('the room given back as it was', () => {
     await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('141');
     await dialog.getByRole('button', { name: 'Start replay' }).click();
     await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Replay/, {
-      timeout: 20_000,
+      timeout: paced(20_000),
     });
     // The session changed the lights (every Hue light is on now)…
     await expect
-      .poll(async () => (await hueSimLights(page.request)).every((l) => l.on), { timeout: 10_000 })
+      .poll(async () => (await hueSimLights(page.request)).every((l) => l.on), { timeout: paced(10_000) })
       .toBe(true);
     await expect(race.getByRole('status', { name: 'Current flag' })).toContainText('CHEQUERED FLAG', {
-      timeout: 20_000,
+      timeout: paced(20_000),
     });
     const chequered = Date.now();
     // …and 3.5 s after the chequered flag (its flash) the session is over: each light back within 5 s.
-    await expect.poll(() => hueRoom(page.request), { timeout: 12_000 }).toEqual(before.hue);
-    await expect.poll(() => goveeRoom(page.request), { timeout: 12_000 }).toEqual(before.govee);
+    await expect.poll(() => hueRoom(page.request), { timeout: paced(12_000) }).toEqual(before.hue);
+    await expect.poll(() => goveeRoom(page.request), { timeout: paced(12_000) }).toEqual(before.govee);
     expect(Date.now() - chequered).toBeLessThan(3_500 + 5_000);
     await race.getByRole('button', { name: 'Disconnect' }).click();
   });
@@ -126,13 +126,13 @@ test.describe('the room given back as it was', () => {
 
     // The live race, followed again after a reload: what was read before its first flag is kept.
     await nav.getByRole('link', { name: 'Dashboard' }).first().click();
-    await expect(connection).toHaveText(/Connected · Live/, { timeout: 20_000 });
-    await expect.poll(changed, { timeout: 10_000 }).toBe(true);
+    await expect(connection).toHaveText(/Connected · Live/, { timeout: paced(20_000) });
+    await expect.poll(changed, { timeout: paced(10_000) }).toBe(true);
     await page.reload();
-    await expect(connection).toHaveText(/Connected · Live/, { timeout: 20_000 });
-    await expect.poll(changed, { timeout: 10_000 }).toBe(true);
+    await expect(connection).toHaveText(/Connected · Live/, { timeout: paced(20_000) });
+    await expect.poll(changed, { timeout: paced(10_000) }).toBe(true);
     await race.getByRole('button', { name: 'Disconnect' }).click();
-    await expect.poll(() => lifxRoom(page.request), { timeout: 10_000 }).toEqual(before);
+    await expect.poll(() => lifxRoom(page.request), { timeout: paced(10_000) }).toEqual(before);
 
     // A replay stops with the page: loaded again (on Settings, nothing followed), the lights are given
     // back once they are connected. The fourth bulb, ticked mid-replay, is read before the replay's
@@ -149,14 +149,14 @@ test.describe('the room given back as it was', () => {
     // Minute 137: green for a while.
     await dialog.getByRole('spinbutton', { name: 'Start at minute' }).fill('137');
     await dialog.getByRole('button', { name: 'Start replay' }).click();
-    await expect(connection).toHaveText(/Connected · Replay/, { timeout: 20_000 });
+    await expect(connection).toHaveText(/Connected · Replay/, { timeout: paced(20_000) });
     const changedBut = async (last: boolean) =>
       (await lifxRoom(page.request)).every((look, i) => (look !== before[i]) === (i < 3 || last));
-    await expect.poll(() => changedBut(false), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => changedBut(false), { timeout: paced(10_000) }).toBe(true);
     await lights.device(ticked.label).check();
-    await expect.poll(() => changedBut(true), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => changedBut(true), { timeout: paced(10_000) }).toBe(true);
     await nav.getByRole('link', { name: 'Settings' }).first().click();
     await page.reload();
-    await expect.poll(() => lifxRoom(page.request), { timeout: 15_000 }).toEqual(before);
+    await expect.poll(() => lifxRoom(page.request), { timeout: paced(15_000) }).toEqual(before);
   });
 });

@@ -229,7 +229,7 @@ async function expectLightControlToNameTheCompanionsLights(page: Page): Promise<
     ).toBeVisible({
       timeout: 1_000,
     });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: paced(15_000) });
 }
 
 test.describe('desktop companion', () => {

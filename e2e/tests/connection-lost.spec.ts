@@ -55,7 +55,7 @@ test.describe('a server that goes away while the dashboard follows the race', ()
     await page.goto(`${server.base}/#/dashboard`);
     const race = page.getByRole('region', { name: 'Race Control' });
     const connection = race.getByRole('status', { name: 'Connection' });
-    await expect(connection).toHaveText(/Connected · Live/, { timeout: 30_000 });
+    await expect(connection).toHaveText(/Connected · Live/, { timeout: paced(30_000) });
     const lost = race.getByRole('alert').filter({ hasText: "Flaglight's server does not answer" });
     await expect(lost).toHaveCount(0);
 
@@ -72,7 +72,7 @@ test.describe('a server that goes away while the dashboard follows the race', ()
       "Flaglight's server does not answer. Trying again every few seconds; your lights keep the last flag until it is back.",
     );
     // It keeps trying (1, 2, 4, then 8 s apart) and keeps saying so.
-    await expect.poll(() => failedTickets, { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => failedTickets, { timeout: paced(60_000) }).toBeGreaterThanOrEqual(4);
     await expect(connection).toHaveText('Reconnecting…');
 
     // Started again on the same port and data: startDemoServer returns once /api/health answers.

@@ -223,7 +223,7 @@ test.describe('a choice of lights of every brand', () => {
         async () =>
           sorted((await savedPreferences(page, session)).selectedLights as Record<string, string[]>),
         {
-          timeout: 10_000,
+          timeout: paced(10_000),
         },
       )
       .toEqual(sorted(picked.lists));
@@ -233,7 +233,7 @@ test.describe('a choice of lights of every brand', () => {
         .map((light) => `${light.provider}:${light.id}`)
         .sort();
     const pickedKeys = picked.companion.map((light) => `${light.provider}:${light.id}`).sort();
-    await expect.poll(async () => drivenKeys(await status()), { timeout: 15_000 }).toEqual(pickedKeys);
+    await expect.poll(async () => drivenKeys(await status()), { timeout: paced(15_000) }).toEqual(pickedKeys);
 
     // After a reload, and in a second browser (whose own screen is a light until it says otherwise).
     await page.reload();
@@ -276,13 +276,13 @@ test.describe('a choice of lights of every brand', () => {
       .poll(
         async () => sorted((await savedPreferences(page, session)).hiddenLights as Record<string, string[]>),
         {
-          timeout: 10_000,
+          timeout: paced(10_000),
         },
       )
       .toEqual(sorted(hiddenLists));
     const afterHiding: Choice = { ...picked, companion: stillPicked };
     await expect
-      .poll(async () => drivenKeys(await status()), { timeout: 15_000 })
+      .poll(async () => drivenKeys(await status()), { timeout: paced(15_000) })
       .toEqual(stillPicked.map((light) => `${light.provider}:${light.id}`).sort());
     for (const check of [page, second]) {
       await check.reload();

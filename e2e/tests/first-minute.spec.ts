@@ -78,7 +78,7 @@ test.describe('the first minute', () => {
     // A connect that fails on a busy machine is tried again by auto-connect within 5 s; what the
     // page said is in the error when it never connects.
     await expect(disconnect)
-      .toBeVisible({ timeout: 15_000 })
+      .toBeVisible({ timeout: paced(15_000) })
       .catch(async (error: Error) => {
         throw new Error(`${error.message}\nRace Control said: ${await raceControl.innerText()}`);
       });
@@ -89,7 +89,7 @@ test.describe('the first minute', () => {
     // The looping demo joins 27 s before a double yellow; with the default 5 s delay it shows well
     // within a minute of opening the dashboard.
     await expect(light).not.toHaveAttribute('data-color', 'green', { timeout: 60_000 });
-    await expect(page).not.toHaveTitle(/Green/, { timeout: 5_000 });
+    await expect(page).not.toHaveTitle(/Green/, { timeout: paced(5_000) });
     expect(Date.now() - opened).toBeLessThan(60_000);
 
     // A replay gives the whole session in one picture; "Jump to next flag change" moves it to the
@@ -104,9 +104,9 @@ test.describe('the first minute', () => {
     await expect(raceControl.getByText('Connected · Replay')).toBeVisible();
     const timeline = raceControl.getByRole('region', { name: 'Session timeline' });
     await expect(timeline).toBeVisible();
-    await expect(light).toHaveAttribute('data-color', 'green', { timeout: 15_000 });
+    await expect(light).toHaveAttribute('data-color', 'green', { timeout: paced(15_000) });
     await timeline.getByRole('button', { name: 'Jump to next flag change' }).click();
-    await expect(light).toHaveAttribute('data-color', 'yellow', { timeout: 20_000 });
+    await expect(light).toHaveAttribute('data-color', 'yellow', { timeout: paced(20_000) });
     await expect(page).toHaveTitle(/Yellow/);
     await context.close();
   });

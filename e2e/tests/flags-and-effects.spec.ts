@@ -46,7 +46,7 @@ test('red in a chosen blue at 40 % steady and fastest lap left alone are kept ac
     .check();
 
   await expect
-    .poll(() => storedLooks(request, session), { timeout: 10_000 })
+    .poll(() => storedLooks(request, session), { timeout: paced(10_000) })
     .toMatchObject({
       flags: {
         red: {
@@ -184,7 +184,7 @@ test("No flashing switched in the on-screen light's panel is the same switch as 
   await panel.getByRole('switch', { name: 'No flashing' }).click();
   await expect(panel.getByRole('switch', { name: 'No flashing' })).toBeChecked();
   await expect
-    .poll(() => storedLooks(request, session), { timeout: 10_000 })
+    .poll(() => storedLooks(request, session), { timeout: paced(10_000) })
     .toMatchObject({
       noFlashing: true,
       brightnessCap: 100,

@@ -42,7 +42,9 @@ test('connect Govee with an API key, pick a light, and the test flags reach it t
 
   await section.getByLabel('Govee API key').fill('demo-govee-key');
   await section.getByRole('button', { name: 'Connect Govee' }).click();
-  await expect(section.getByText(/Govee connected: \d+ lights found/)).toBeVisible({ timeout: 15_000 });
+  await expect(section.getByText(/Govee connected: \d+ lights found/)).toBeVisible({
+    timeout: paced(15_000),
+  });
 
   await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
   const lights = new LightControlPanel(page);
@@ -54,9 +56,9 @@ test('connect Govee with an API key, pick a light, and the test flags reach it t
   const picked = async () => (await goveeDevices(page.request)).find((d) => d.device === first!.device)!;
   await raceControl.getByRole('button', { name: 'Red flag', exact: true }).click();
   // A strobe on Govee's cloud is its colour, held (the red flag settles on red).
-  await expect.poll(async () => isRed((await picked()).hex), { timeout: 15_000 }).toBe(true);
+  await expect.poll(async () => isRed((await picked()).hex), { timeout: paced(15_000) }).toBe(true);
   await raceControl.getByRole('button', { name: 'Green flag', exact: true }).click();
-  await expect.poll(async () => isGreen((await picked()).hex), { timeout: 15_000 }).toBe(true);
+  await expect.poll(async () => isGreen((await picked()).hex), { timeout: paced(15_000) }).toBe(true);
 
   // The light not picked never changed.
   const other = (await goveeDevices(page.request)).find((d) => d.device === second!.device)!;

@@ -64,7 +64,7 @@ test('connect LIFX in Settings, pick two bulbs, and every test flag drives them 
     await expect
       .poll(async () => (await picked()).every((b) => looksLike(b, flag.hue, flag.saturation)), {
         message: `${flag.button}: both bulbs show hue ${flag.hue}, saturation ${flag.saturation}`,
-        timeout: 10_000,
+        timeout: paced(10_000),
       })
       .toBe(true);
   }
@@ -73,7 +73,7 @@ test('connect LIFX in Settings, pick two bulbs, and every test flag drives them 
   // back to after them (during a race they give the room back: test-flags.spec.ts).
   await raceControl.getByRole('button', { name: 'Fastest lap', exact: true }).click();
   await expect
-    .poll(async () => (await picked()).every((b) => looksLike(b, 280, 1)), { timeout: 5_000 })
+    .poll(async () => (await picked()).every((b) => looksLike(b, 280, 1)), { timeout: paced(5_000) })
     .toBe(true);
   await lights.expectScreenColor('purple');
 
@@ -106,7 +106,7 @@ test('the Light Control test button, and auto-connect after a reload', async ({ 
           1,
         ),
       {
-        timeout: 10_000,
+        timeout: paced(10_000),
       },
     )
     .toBe(true);
@@ -139,7 +139,7 @@ test('a bulb ticked during a race takes up the flag showing at once, not at the 
   const raceControl = page.getByRole('region', { name: 'Race Control' });
   await expect(raceControl.getByRole('button', { name: 'Disconnect' })).toBeVisible();
   const bulb = async (label: string) => (await lifxBulbs(page.request)).find((b) => b.label === label);
-  await expect.poll(async () => !looksLike(await bulb('Desk'), 0, 0), { timeout: 10_000 }).toBe(true);
+  await expect.poll(async () => !looksLike(await bulb('Desk'), 0, 0), { timeout: paced(10_000) }).toBe(true);
   // Lamp is still the simulator's start look (white at 80 %) until it is ticked mid-race.
   expect(looksLike(await bulb('Lamp'), 0, 0)).toBe(true);
 
@@ -154,7 +154,7 @@ test('a bulb ticked during a race takes up the flag showing at once, not at the 
           Math.abs((lamp?.brightness ?? -1) - desk.brightness) < 0.02
         );
       },
-      { message: 'Lamp shows what Desk shows', timeout: 8_000 },
+      { message: 'Lamp shows what Desk shows', timeout: paced(8_000) },
     )
     .toBe(true);
 });
@@ -196,7 +196,7 @@ test.describe('when LIFX misbehaves', () => {
     await page.request.post('/sims/lifx/_control/fail', { data: { status: 429, times: 2 } });
     await raceControl.getByRole('button', { name: 'Red flag', exact: true }).click();
     await lights.expectScreenColor('red');
-    await expect.poll(async () => looksLike(await desk(), 0, 1), { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => looksLike(await desk(), 0, 1), { timeout: paced(20_000) }).toBe(true);
     const log = (await (await page.request.get('/sims/lifx/_control/requests')).json()) as {
       requests: { status: number }[];
     };
@@ -221,6 +221,6 @@ test.describe('when LIFX misbehaves', () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first().click();
     await expect(lights.device('Desk')).toBeChecked();
     await raceControl.getByRole('button', { name: 'Green flag', exact: true }).click();
-    await expect.poll(async () => looksLike(await desk(), 120, 1), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => looksLike(await desk(), 120, 1), { timeout: paced(10_000) }).toBe(true);
   });
 });

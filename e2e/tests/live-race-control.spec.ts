@@ -107,14 +107,14 @@ test('lights ready: auto-connects to the live session, then replays bring yellow
   const race = new RaceControl(page);
 
   // The demo's live session (a real race replayed as live) connects by itself (DESIGN §6 auto-connect).
-  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: 15_000 });
+  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: paced(15_000) });
   await expect(race.panel.getByText('Live now')).toBeVisible();
 
   for (const replay of REPLAYS) {
     await race.startReplay(replay.title, replay.startMinute);
     await expect(race.panel.getByText('Replay', { exact: true })).toBeVisible();
     const last = replay.expect.at(-1) ?? '';
-    await expect(race.flag).toContainText(last, { timeout: 40_000 });
+    await expect(race.flag).toContainText(last, { timeout: paced(40_000) });
     const seen = await race.seen();
     // Every expected change showed, in order.
     let at = -1;
@@ -130,7 +130,7 @@ test('lights ready: auto-connects to the live session, then replays bring yellow
   // The picked bulb follows the stream: the chequered effect settles on white.
   await expect
     .poll(async () => (await lifxBulbs(page.request)).find((b) => b.label === 'Lamp')?.saturation, {
-      timeout: 15_000,
+      timeout: paced(15_000),
     })
     .toBeLessThan(0.02);
 
@@ -145,14 +145,14 @@ test('a broadcast delay holds the change back and says when it will show', async
   await signInAs(page, FAN);
   await makeLightsReady(page, 5);
   const race = new RaceControl(page);
-  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: 15_000 });
+  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: paced(15_000) });
   // 2020 Italy from minute 57 at 20×: the red flag (58.02) arrives about 3 s in, shows 5 s later.
   await race.startReplay('2020 Italian Grand Prix – Race', 57);
   await expect(race.panel.getByTestId('pending-flag')).toContainText(/Next: Red flag in \d s/, {
-    timeout: 20_000,
+    timeout: paced(20_000),
   });
   await expect(race.flag).not.toContainText('Red flag');
-  await expect(race.flag).toContainText('Red flag', { timeout: 10_000 });
+  await expect(race.flag).toContainText('Red flag', { timeout: paced(10_000) });
 });
 
 test('the connection keeps following while the fan is on Settings or Help', async ({ page }) => {
@@ -160,15 +160,17 @@ test('the connection keeps following while the fan is on Settings or Help', asyn
   await signInAs(page, FAN);
   await makeLightsReady(page, 0);
   const race = new RaceControl(page);
-  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: 15_000 });
+  await expect(race.connection).toHaveText(/Connected · Live/, { timeout: paced(15_000) });
   // 2020 Italy from minute 57 at 20×: the red flag (58.02) arrives about 3 s in.
   await race.startReplay('2020 Italian Grand Prix – Race', 57);
   await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).first().click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   // Away from the dashboard, the flag still reaches the bulb and the page title.
-  await expect(page).toHaveTitle('Red flag · Flaglight', { timeout: 20_000 });
+  await expect(page).toHaveTitle('Red flag · Flaglight', { timeout: paced(20_000) });
   await expect
-    .poll(async () => (await lifxBulbs(page.request)).find((b) => b.label === 'Lamp'), { timeout: 10_000 })
+    .poll(async () => (await lifxBulbs(page.request)).find((b) => b.label === 'Lamp'), {
+      timeout: paced(10_000),
+    })
     .toMatchObject({ hue: 0, saturation: 1 });
   await page.goto('/#/help');
   await page.goto('/#/dashboard');
@@ -190,7 +192,7 @@ test.describe('accessibility while connected', () => {
       await signInAs(page, FAN);
       await makeLightsReady(page, 5);
       const race = new RaceControl(page);
-      await expect(race.connection).toHaveText(/Connected · Live/, { timeout: 15_000 });
+      await expect(race.connection).toHaveText(/Connected · Live/, { timeout: paced(15_000) });
       await expect(race.flag).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });

@@ -127,14 +127,14 @@ test.describe('the account looks on the browser players', () => {
     await lights.device(hue!.label).check();
     await race.getByRole('button', { name: 'Red flag', exact: true }).click();
     const hueLight = async () => (await hueSimLights(page.request)).find((l) => l.id === hue!.id);
-    await expect.poll(async () => isBlueHue(await hueLight()), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => isBlueHue(await hueLight()), { timeout: paced(10_000) }).toBe(true);
     await expect.poll(() => screenLook(lights)).toBe('blue, 40%');
     // No strobe: for the rest of the test the screen and the Hue light stay that blue.
     const during = await sampleChanges(async () => `${await screenLook(lights)}`, 2_500);
     expect(during).toEqual([]);
     expect(isBlueHue(await hueLight())).toBe(true);
     // With no session followed a test gives the light back as it was after its hold (1 s + 3 s).
-    await expect.poll(async () => isBlueHue(await hueLight()), { timeout: 8_000 }).toBe(false);
+    await expect.poll(async () => isBlueHue(await hueLight()), { timeout: paced(8_000) }).toBe(false);
 
     // Fastest lap is left alone: nothing changes.
     const hueBefore = await hueLight();
@@ -150,12 +150,12 @@ test.describe('the account looks on the browser players', () => {
     await page.request.post('/sims/lifx/_control/reset');
     const desk = async () => (await lifxBulbs(page.request)).find((b) => b.label === 'Desk');
     await race.getByRole('button', { name: 'Red flag', exact: true }).click();
-    await expect.poll(async () => isBlueBulb(await desk()), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => isBlueBulb(await desk()), { timeout: paced(10_000) }).toBe(true);
     const requests = (await (await page.request.get('/sims/lifx/_control/requests')).json()) as {
       requests: { method: string; path: string }[];
     };
     expect(requests.requests.filter((r) => r.path.includes('/effects/'))).toEqual([]);
-    await expect.poll(async () => isBlueBulb(await desk()), { timeout: 8_000 }).toBe(false);
+    await expect.poll(async () => isBlueBulb(await desk()), { timeout: paced(8_000) }).toBe(false);
     const deskBefore = await desk();
     await race.getByRole('button', { name: 'Fastest lap', exact: true }).click();
     await page.waitForTimeout(2_500);
@@ -199,7 +199,7 @@ test.describe('the account looks on the browser players', () => {
       await dialog.getByRole('spinbutton', { name: /Speed/ }).fill('20');
       await dialog.getByRole('button', { name: 'Start replay' }).click();
       await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Replay/, {
-        timeout: 20_000,
+        timeout: paced(20_000),
       });
     };
     await startReplay('2021 Italian Grand Prix – Practice 2');
@@ -211,8 +211,8 @@ test.describe('the account looks on the browser players', () => {
     await race.getByRole('button', { name: 'Disconnect' }).click();
     await startReplay('2020 Italian Grand Prix – Race');
     await expect(race.getByTestId('session-not-followed')).toHaveCount(0);
-    await expect.poll(() => screenLook(lights), { timeout: 10_000 }).toMatch(/^green/);
-    await expect.poll(async () => Math.round((await desk())?.hue ?? 0), { timeout: 10_000 }).toBe(120);
+    await expect.poll(() => screenLook(lights), { timeout: paced(10_000) }).toMatch(/^green/);
+    await expect.poll(async () => Math.round((await desk())?.hue ?? 0), { timeout: paced(10_000) }).toBe(120);
     await race.getByRole('button', { name: 'Disconnect' }).click();
   });
 });

@@ -39,7 +39,7 @@ test('a delay changed in one browser shows in another without a reload, and afte
   await new LightControlPanel(follower).device('Lamp').check();
   await expect(
     follower.getByRole('region', { name: 'Race Control' }).getByRole('status', { name: 'Connection' }),
-  ).toHaveText(/Connected · Live/, { timeout: 15_000 });
+  ).toHaveText(/Connected · Live/, { timeout: paced(15_000) });
   const followerDelay = new DelayPanel(follower);
   await followerDelay.expectDelay(5);
 

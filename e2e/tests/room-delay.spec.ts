@@ -1,4 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, seedSession, signInAs, screenTest as test, USERS } from '../fixtures';
 import { DelayPanel } from '../page-models/delay-panel';
 
@@ -102,7 +103,7 @@ test('a calibration takes off the broadcast delay the account has now, though an
   await page.goto('/#/dashboard');
   const raceControl = page.getByRole('region', { name: 'Race Control' });
   await expect(raceControl.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Live/, {
-    timeout: 15_000,
+    timeout: paced(15_000),
   });
   await page.getByRole('link', { name: 'Settings' }).first().click();
   await page.getByRole('button', { name: 'Devices' }).click();
@@ -128,7 +129,9 @@ test('a calibration takes off the broadcast delay the account has now, though an
   await other.close();
 
   // A hears of it, and its calibration of 12.1 s saves 12.1 − 5 = +7.1 s (before: 12.1 − 20, refused).
-  await expect(room.getByText('This room: 5 s = 5 s broadcast delay + 0 s')).toBeVisible({ timeout: 10_000 });
+  await expect(room.getByText('This room: 5 s = 5 s broadcast delay + 0 s')).toBeVisible({
+    timeout: paced(10_000),
+  });
   await page.clock.setFixedTime(new Date('2026-03-08T04:00:00Z'));
   await room.getByRole('button', { name: 'Calibrate this room' }).click();
   const tool = page.getByRole('group', { name: 'Calibrate this room' });

@@ -160,7 +160,7 @@ test.describe('test flags during a live race', () => {
     const race = page.getByRole('region', { name: 'Race Control' });
     await race.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Live/, {
-      timeout: 20_000,
+      timeout: paced(20_000),
     });
     await expect(race.getByRole('status', { name: 'Current flag' })).toContainText(/green/i);
 
@@ -178,7 +178,7 @@ test.describe('test flags during a live race', () => {
       const screen = await lights.screenLight.getAttribute('data-color');
       return screen === 'green' ? true : `screen ${screen}`;
     };
-    await expect.poll(allGreen, { timeout: 20_000 }).toBe(true);
+    await expect.poll(allGreen, { timeout: paced(20_000) }).toBe(true);
 
     for (const flag of TESTS) {
       const pressedAt = Date.now();
@@ -200,7 +200,7 @@ test.describe('test flags during a live race', () => {
     // The companion runs on its own port (--port): Test on this computer finds it all the same.
     await lights.panel.getByRole('button', { name: 'Test on this computer' }).click();
     await expect(lights.panel.getByText(/^Flaglight Companion on this computer: following/)).toBeVisible({
-      timeout: 15_000,
+      timeout: paced(15_000),
     });
     // That is a yellow test too: it gives the room back.
     await expect.poll(allGreen, { timeout: 1_500 + 3_000 + paced(2_000) }).toBe(true);
@@ -214,7 +214,7 @@ test.describe('test flags during a live race', () => {
       });
     expect((await pause(true)).ok).toBe(true);
     const line = lights.panel.getByRole('list', { name: 'Your companions' });
-    await expect(line).toContainText('paused, its lights keep their look', { timeout: 10_000 });
+    await expect(line).toContainText('paused, its lights keep their look', { timeout: paced(10_000) });
     await race.getByRole('button', { name: 'Yellow flag', exact: true }).click();
     await expect(race.getByRole('alert')).toContainText(
       'Your companion did not play Yellow flag: its lights are paused',
@@ -226,7 +226,7 @@ test.describe('test flags during a live race', () => {
         .every((l) => l.lastColor?.name === 'green'),
     ).toBe(true);
     expect((await pause(false)).ok).toBe(true);
-    await expect(line).toContainText('following, drives', { timeout: 10_000 });
+    await expect(line).toContainText('following, drives', { timeout: paced(10_000) });
 
     // A replay in this browser (decision 040): this screen and its cloud lights play it, the
     // companion's lights stay on the live green, and the dashboard, its companion line and the
@@ -242,7 +242,7 @@ test.describe('test flags during a live race', () => {
     await dialog.getByRole('button', { name: 'Start replay' }).click();
     await expect(race.getByRole('status', { name: 'Connection' })).toHaveText(/Connected · Replay/);
     await expect(race.getByRole('status', { name: 'Current flag' })).toContainText(/red/i, {
-      timeout: 40_000,
+      timeout: paced(40_000),
     });
     await expect(line).toContainText('stays on the live race, not this replay');
     const companionNow = await status();
