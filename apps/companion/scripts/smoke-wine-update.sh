@@ -56,8 +56,9 @@ node -e '
 ' "$TMP/next" "$SERVER_PORT" "$NEXT" &
 server_pid=$!
 
-# Wine 8 reports Windows 7 by default and Node refuses to start there.
-timeout "$(paced 120)" wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
+# Wine 8 reports Windows 7 by default and Node refuses to start there. This first call makes the
+# prefix: over 240 s once on a host given one core beside the journeys, so its ceiling is generous.
+timeout "$(paced 300)" wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
   fail "could not create the wine prefix"
 mkdir -p "$TMP/install" "$TMP/data"
 cp "$EXE" "$TMP/install/flaglight-companion-win-x64.exe"

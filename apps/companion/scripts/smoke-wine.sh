@@ -29,8 +29,9 @@ OFFLINE_SERVER=http://127.0.0.1:9
 PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 mkdir -p "$TMP/data"
 
-# Wine 8 reports Windows 7 by default and Node refuses to start there.
-timeout "$(paced 120)" wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
+# Wine 8 reports Windows 7 by default and Node refuses to start there. This first call makes the
+# prefix: over 240 s once on a host given one core beside the journeys, so its ceiling is generous.
+timeout "$(paced 300)" wine reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d win10 /f >/dev/null 2>&1 ||
   fail "could not create the wine prefix"
 DATA_W=$(wine winepath -w "$TMP/data" | tr -d '\r')
 echo "windows smoke: wine prefix ready after $(($(date +%s) - started)) s"

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { findFreeTcpPort } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
+import { paced } from '../../../scripts/test-pace.mjs';
 
 // `flaglight-companion status` prints the names paired devices and the server gave: on a terminal,
 // they must not start lines, move the cursor or reorder what is printed.
@@ -41,7 +42,7 @@ async function status(...extra: string[]): Promise<string> {
   const result = spawnSync(node, [...bundle, ...args, ...extra], {
     cwd: COMPANION_DIR,
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: paced(30_000),
   });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout;

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { findFreeTcpPort, type RunningLanSim, startLanSimServer } from '@flaglight/sims';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
+import { paced } from '../../../scripts/test-pace.mjs';
 
 /**
  * Starting the companion a second time (the Start-menu shortcut, a second terminal): the copy that
@@ -100,36 +101,42 @@ afterAll(async () => {
 });
 
 describe('a second start of the companion', () => {
-  test('finds the first one on its port, says so and exits 0; the first one goes on', async () => {
-    const port = await findFreeTcpPort();
-    const first = await runCompanion(demo.url, port, dataDir());
-    runs.push(first);
-    // The first one drives the simulator's lights (Home Assistant's among them).
-    await until(async () => {
+  test(
+    'finds the first one on its port, says so and exits 0; the first one goes on',
+    { timeout: paced(120_000) },
+    async () => {
+      const port = await findFreeTcpPort();
+      const first = await runCompanion(demo.url, port, dataDir());
+      runs.push(first);
+      // The first one drives the simulator's lights (Home Assistant's among them).
+      await until(async () => {
+        const status = (await (await fetch(`http://127.0.0.1:${port}/api/status`)).json()) as {
+          lights: { provider: string }[];
+        };
+        return status.lights.some((light) => light.provider === 'home_assistant') ? status : null;
+      }, 'the first companion to drive the LAN lights');
+
+      const second = await runCompanion(demo.url, port, dataDir());
+      runs.push(second);
+      const outcome = await exitedWithin(second, 30_000);
+      expect(outcome, `the second companion is still running:\n${second.output()}`).toEqual({
+        code: 0,
+        signal: null,
+      });
+      expect(second.output()).toContain(`Flaglight Companion is already running: http://127.0.0.1:${port}/`);
+      // It started nothing of its own: no lights, no status page.
+      expect(second.output()).not.toContain('Home Assistant:');
+      expect(second.output()).not.toContain('status page');
+
+      expect(first.child.exitCode).toBeNull();
       const status = (await (await fetch(`http://127.0.0.1:${port}/api/status`)).json()) as {
-        lights: { provider: string }[];
+        version: string;
       };
-      return status.lights.some((light) => light.provider === 'home_assistant') ? status : null;
-    }, 'the first companion to drive the LAN lights');
+      expect(status.version).toMatch(/^\d+\.\d+\.\d+/);
+    },
+  );
 
-    const second = await runCompanion(demo.url, port, dataDir());
-    runs.push(second);
-    const outcome = await exitedWithin(second, 30_000);
-    expect(outcome, `the second companion is still running:\n${second.output()}`).toEqual({
-      code: 0,
-      signal: null,
-    });
-    expect(second.output()).toContain(`Flaglight Companion is already running: http://127.0.0.1:${port}/`);
-    // It started nothing of its own: no lights, no status page.
-    expect(second.output()).not.toContain('Home Assistant:');
-    expect(second.output()).not.toContain('status page');
-
-    expect(first.child.exitCode).toBeNull();
-    const status = (await (await fetch(`http://127.0.0.1:${port}/api/status`)).json()) as { version: string };
-    expect(status.version).toMatch(/^\d+\.\d+\.\d+/);
-  }, 120_000);
-
-  test('on a port another program holds, it says so and exits 1', async () => {
+  test('on a port another program holds, it says so and exits 1', { timeout: paced(120_000) }, async () => {
     // A program that takes connections and never answers them.
     const sockets = new Set<net.Socket>();
     const other = net.createServer((socket) => sockets.add(socket));
@@ -150,5 +157,5 @@ describe('a second start of the companion', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
-  }, 120_000);
+  });
 });

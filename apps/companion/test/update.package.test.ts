@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { signManifest } from '../src/update/manifest.js';
 import {
   call,
@@ -241,7 +242,7 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     const build = await building;
     expect(build.code, build.output).toBe(0);
     console.log(`update journey: version ${NEXT} built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  }, 120_000);
+  }, paced(120_000));
 
   afterAll(async () => {
     for (const one of started) {
@@ -250,152 +251,161 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
     }
     await server?.stop();
     fs.rmSync(root, { recursive: true, force: true });
-  }, 30_000);
+  }, paced(30_000));
 
-  test(`${VERSION} installs ${NEXT} while the lights are paused, comes back on the same port, linked and following, with nothing lost, and its lights follow`, async () => {
-    for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name), { recursive: true });
-    const session = await signUp(server.url);
-    // The demo race held just before a yellow flag (green now, yellow 9 s into the race at speed 1):
-    // the same session is followed before and after the update, and goes on once the update is done.
-    await setDemoRace(server.url, FIXTURE, 203.9, 1);
-    await setDemoRaceSpeed(server.url, 0);
-    // Where the journey's time goes, printed at its end (CI time matters: docs/packaging.md).
-    const begun = Date.now();
-    const phases: string[] = [];
-    const mark = (phase: string) => phases.push(`${phase} ${((Date.now() - begun) / 1000).toFixed(1)} s`);
-    const mqttUrl = `mqtt://127.0.0.1:${await freePort()}`;
-    const n = await startLinkedAndFollowing({ root, server: server.url, session }, mqttUrl);
-    started.push(n);
-    // The release is published while the companion follows; "Check now" finds it. It is downloaded
-    // and checked, and waits: a followed session is never interrupted.
-    publish(
-      downloads,
-      path.join(nextDir, 'manifest.json'),
-      path.join(nextDir, 'flaglight-companion-linux-x64'),
-      NEXT,
-    );
-    // The session's "as it was" snapshot, written as the followed session began.
-    await until(() => fs.existsSync(path.join(n.dataDir, 'room-snapshot.json')), 'the room snapshot');
-    mark('following');
-    expect((await post(n.port, '/api/updates/check', {})).status).toBe(200);
-    let last: Status | null = null;
-    const ready = await until(
-      async () => {
-        last = await statusOn(n.port);
-        return last?.updates.state === 'ready' ? last : null;
-      },
-      `${NEXT} to be downloaded while following`,
-      { ms: 60_000 },
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}: ${JSON.stringify(last?.updates)}\n${n.output().slice(-2_000)}`);
-    });
-    expect(ready).toMatchObject({ version: VERSION, updates: { newest: NEXT } });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect((await statusOn(n.port))?.version).toBe(VERSION);
+  test(
+    `${VERSION} installs ${NEXT} while the lights are paused, comes back on the same port, linked and following, with nothing lost, and its lights follow`,
+    { timeout: paced(240_000) },
+    async () => {
+      for (const name of fs.readdirSync(downloads))
+        fs.rmSync(path.join(downloads, name), { recursive: true });
+      const session = await signUp(server.url);
+      // The demo race held just before a yellow flag (green now, yellow 9 s into the race at speed 1):
+      // the same session is followed before and after the update, and goes on once the update is done.
+      await setDemoRace(server.url, FIXTURE, 203.9, 1);
+      await setDemoRaceSpeed(server.url, 0);
+      // Where the journey's time goes, printed at its end (CI time matters: docs/packaging.md).
+      const begun = Date.now();
+      const phases: string[] = [];
+      const mark = (phase: string) => phases.push(`${phase} ${((Date.now() - begun) / 1000).toFixed(1)} s`);
+      const mqttUrl = `mqtt://127.0.0.1:${await freePort()}`;
+      const n = await startLinkedAndFollowing({ root, server: server.url, session }, mqttUrl);
+      started.push(n);
+      // The release is published while the companion follows; "Check now" finds it. It is downloaded
+      // and checked, and waits: a followed session is never interrupted.
+      publish(
+        downloads,
+        path.join(nextDir, 'manifest.json'),
+        path.join(nextDir, 'flaglight-companion-linux-x64'),
+        NEXT,
+      );
+      // The session's "as it was" snapshot, written as the followed session began.
+      await until(() => fs.existsSync(path.join(n.dataDir, 'room-snapshot.json')), 'the room snapshot');
+      mark('following');
+      expect((await post(n.port, '/api/updates/check', {})).status).toBe(200);
+      let last: Status | null = null;
+      const ready = await until(
+        async () => {
+          last = await statusOn(n.port);
+          return last?.updates.state === 'ready' ? last : null;
+        },
+        `${NEXT} to be downloaded while following`,
+        { ms: 60_000 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}: ${JSON.stringify(last?.updates)}\n${n.output().slice(-2_000)}`);
+      });
+      expect(ready).toMatchObject({ version: VERSION, updates: { newest: NEXT } });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await statusOn(n.port))?.version).toBe(VERSION);
 
-    // Paused lights are a quiet moment: the update installs.
-    mark('downloaded');
-    const t0 = Date.now();
-    expect((await post(n.port, '/api/pause', { paused: true })).status).toBe(200);
-    const before = { ...kept(n.dataDir), paused: true };
-    expect(before.lights.hueBridges).toContainEqual(
-      expect.objectContaining({ applicationKey: 'journey-hue-key' }),
-    );
-    expect(before.lights.nanoleafDevices).toContainEqual(
-      expect.objectContaining({ token: 'journey-nanoleaf-token' }),
-    );
-    expect(before.link.token).toBeTruthy();
-    const after = await until(
-      async () => {
-        const s = await statusOn(n.port);
-        return s?.version === NEXT ? s : null;
-      },
-      `${NEXT} to answer on port ${n.port}`,
-      { ms: 60_000, everyMs: 250 },
-    );
-    console.log(
-      `update journey: ${NEXT} answered ${((Date.now() - t0) / 1000).toFixed(1)} s after the pause`,
-    );
-    expect(await n.exited, n.output()).toBe(0);
-    expect(after).toMatchObject({ linked: true, paused: true, device: { name: 'Update journey' } });
-    expect(sha(n.exe)).toBe(sha(path.join(nextDir, 'flaglight-companion-linux-x64')));
-    expect(sha(`${n.exe}.previous`)).toBe(sha(EXE));
-    expect(processesOf(n.exe)).toHaveLength(1);
-    // Nothing lost: the link, paired lights' keys, the HA token, MQTT (its id in the state file, its
-    // broker in the arguments the new version was started with), pause, and the room's snapshot.
-    expect(kept(n.dataDir)).toEqual(before);
-    const [pid] = processesOf(n.exe);
-    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(mqttUrl);
-    await until(
-      async () => (await statusOn(n.port))?.stream.state === 'following',
-      `${NEXT} to follow the race`,
-    );
-    expect((await statusOn(n.port))?.updates.notice).toBe(`Updated from ${VERSION} to ${NEXT}.`);
+      // Paused lights are a quiet moment: the update installs.
+      mark('downloaded');
+      const t0 = Date.now();
+      expect((await post(n.port, '/api/pause', { paused: true })).status).toBe(200);
+      const before = { ...kept(n.dataDir), paused: true };
+      expect(before.lights.hueBridges).toContainEqual(
+        expect.objectContaining({ applicationKey: 'journey-hue-key' }),
+      );
+      expect(before.lights.nanoleafDevices).toContainEqual(
+        expect.objectContaining({ token: 'journey-nanoleaf-token' }),
+      );
+      expect(before.link.token).toBeTruthy();
+      const after = await until(
+        async () => {
+          const s = await statusOn(n.port);
+          return s?.version === NEXT ? s : null;
+        },
+        `${NEXT} to answer on port ${n.port}`,
+        { ms: 60_000, everyMs: 250 },
+      );
+      console.log(
+        `update journey: ${NEXT} answered ${((Date.now() - t0) / 1000).toFixed(1)} s after the pause`,
+      );
+      expect(await n.exited, n.output()).toBe(0);
+      expect(after).toMatchObject({ linked: true, paused: true, device: { name: 'Update journey' } });
+      expect(sha(n.exe)).toBe(sha(path.join(nextDir, 'flaglight-companion-linux-x64')));
+      expect(sha(`${n.exe}.previous`)).toBe(sha(EXE));
+      expect(processesOf(n.exe)).toHaveLength(1);
+      // Nothing lost: the link, paired lights' keys, the HA token, MQTT (its id in the state file, its
+      // broker in the arguments the new version was started with), pause, and the room's snapshot.
+      expect(kept(n.dataDir)).toEqual(before);
+      const [pid] = processesOf(n.exe);
+      expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(mqttUrl);
+      await until(
+        async () => (await statusOn(n.port))?.stream.state === 'following',
+        `${NEXT} to follow the race`,
+      );
+      expect((await statusOn(n.port))?.updates.notice).toBe(`Updated from ${VERSION} to ${NEXT}.`);
 
-    // Resumed, the lights follow the race again: a yellow flag reaches the LAN simulator's bulbs.
-    mark(`${NEXT} following`);
-    expect((await post(n.port, '/api/pause', { paused: false })).status).toBe(200);
-    await setDemoRaceSpeed(server.url, 1);
-    await until(() => someBulbIsYellow(server.url), 'a yellow flag on the lights after the update', {
-      ms: 60_000,
-      everyMs: 250,
-    });
-    mark('yellow on the lights');
-    console.log(`update journey: ${phases.join(', ')}`);
-  }, 240_000);
+      // Resumed, the lights follow the race again: a yellow flag reaches the LAN simulator's bulbs.
+      mark(`${NEXT} following`);
+      expect((await post(n.port, '/api/pause', { paused: false })).status).toBe(200);
+      await setDemoRaceSpeed(server.url, 1);
+      await until(() => someBulbIsYellow(server.url), 'a yellow flag on the lights after the update', {
+        ms: 60_000,
+        everyMs: 250,
+      });
+      mark('yellow on the lights');
+      console.log(`update journey: ${phases.join(', ')}`);
+    },
+  );
 
-  test(`a ${BROKEN} that exits at start is rolled back: ${VERSION} is put back, runs on and says so`, async () => {
-    // A signed "release" that cannot start: the bare Node binary, which exits at once on the
-    // companion's arguments (no program in it). Signed by the same throw-away key.
-    const key = crypto.createPrivateKey(fs.readFileSync(THROWAWAY_KEY));
-    const size = fs.statSync(BARE_NODE).size;
-    const manifest = signManifest(
-      {
-        product: 'flaglight-companion',
-        version: BROKEN,
-        channel: 'stable',
-        released: new Date().toISOString(),
-        expires: new Date(Date.now() + 86_400_000).toISOString(),
-        notes: 'A build that exits at start.',
-        files: {
-          'linux-x64': {
-            file: 'flaglight-companion-linux-x64',
-            url: 'flaglight-linux',
-            size,
-            sha256: sha(BARE_NODE),
+  test(
+    `a ${BROKEN} that exits at start is rolled back: ${VERSION} is put back, runs on and says so`,
+    { timeout: paced(150_000) },
+    async () => {
+      // A signed "release" that cannot start: the bare Node binary, which exits at once on the
+      // companion's arguments (no program in it). Signed by the same throw-away key.
+      const key = crypto.createPrivateKey(fs.readFileSync(THROWAWAY_KEY));
+      const size = fs.statSync(BARE_NODE).size;
+      const manifest = signManifest(
+        {
+          product: 'flaglight-companion',
+          version: BROKEN,
+          channel: 'stable',
+          released: new Date().toISOString(),
+          expires: new Date(Date.now() + 86_400_000).toISOString(),
+          notes: 'A build that exits at start.',
+          files: {
+            'linux-x64': {
+              file: 'flaglight-companion-linux-x64',
+              url: 'flaglight-linux',
+              size,
+              sha256: sha(BARE_NODE),
+            },
           },
         },
-      },
-      key,
-    );
-    const manifestFile = path.join(root, 'broken-manifest.json');
-    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
-    publish(downloads, manifestFile, BARE_NODE, BROKEN);
+        key,
+      );
+      const manifestFile = path.join(root, 'broken-manifest.json');
+      fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+      publish(downloads, manifestFile, BARE_NODE, BROKEN);
 
-    const n = await installAndStart(root, server.url, 'Rollback');
-    started.push(n);
-    const t0 = Date.now();
-    const rolledBack = await until(
-      async () => {
-        const s = await statusOn(n.port);
-        return s?.updates.notice?.startsWith(`Update to ${BROKEN} failed`) ? s : null;
-      },
-      'the rollback to be reported',
-      { ms: 90_000, everyMs: 250 },
-    );
-    console.log(`update rollback: reported ${((Date.now() - t0) / 1000).toFixed(1)} s after start`);
-    expect(rolledBack.version).toBe(VERSION);
-    expect(rolledBack.updates.notice).toBe(`Update to ${BROKEN} failed and was rolled back.`);
-    expect(n.child.exitCode).toBeNull();
-    expect(sha(n.exe)).toBe(sha(EXE));
-    const saved = JSON.parse(fs.readFileSync(path.join(n.dataDir, 'state.json'), 'utf8')) as {
-      updates: { failed: string[] };
-    };
-    expect(saved.updates.failed).toEqual([BROKEN]);
-    // The next check names the failed version and leaves it alone.
-    await until(
-      async () => (await statusOn(n.port))?.updates.message?.startsWith(`Version ${BROKEN} failed before`),
-      'the next check to leave the failed version alone',
-    );
-  }, 150_000);
+      const n = await installAndStart(root, server.url, 'Rollback');
+      started.push(n);
+      const t0 = Date.now();
+      const rolledBack = await until(
+        async () => {
+          const s = await statusOn(n.port);
+          return s?.updates.notice?.startsWith(`Update to ${BROKEN} failed`) ? s : null;
+        },
+        'the rollback to be reported',
+        { ms: 90_000, everyMs: 250 },
+      );
+      console.log(`update rollback: reported ${((Date.now() - t0) / 1000).toFixed(1)} s after start`);
+      expect(rolledBack.version).toBe(VERSION);
+      expect(rolledBack.updates.notice).toBe(`Update to ${BROKEN} failed and was rolled back.`);
+      expect(n.child.exitCode).toBeNull();
+      expect(sha(n.exe)).toBe(sha(EXE));
+      const saved = JSON.parse(fs.readFileSync(path.join(n.dataDir, 'state.json'), 'utf8')) as {
+        updates: { failed: string[] };
+      };
+      expect(saved.updates.failed).toEqual([BROKEN]);
+      // The next check names the failed version and leaves it alone.
+      await until(
+        async () => (await statusOn(n.port))?.updates.message?.startsWith(`Version ${BROKEN} failed before`),
+        'the next check to leave the failed version alone',
+      );
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { DEMO_GOVEE_API_KEY, type GoveeSimControl, type HueSimControl } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { HUE_LIGHT_GONE } from '../src/hue/room-states.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
@@ -79,7 +80,7 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
     });
 
     expect((await call('POST', '/hue/lights/flag', { lightIds: ids, flag: 'green' })).statusCode).toBe(200);
-    await vi.waitFor(() => expect(hue.lights().every((l) => l.on)).toBe(true), { timeout: 5000 });
+    await vi.waitFor(() => expect(hue.lights().every((l) => l.on)).toBe(true), { timeout: paced(5000) });
 
     const restored = await call('POST', '/hue/lights/restore-states', {
       lights: ids.map((id) => ({ id, state: saved[id]!.state })),
@@ -125,7 +126,7 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
 
     await call('POST', '/api/govee/lights/flag', { lightIds: ids, flag: 'red' });
     await vi.waitFor(() => expect(ids.every((id) => govee.device(id)!.hex === '#ff0000')).toBe(true), {
-      timeout: 8000,
+      timeout: paced(8000),
     });
 
     const restored = await call('POST', '/api/govee/lights/restore-states', {
@@ -141,7 +142,7 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
             ),
           ),
         ),
-      { timeout: 8000 },
+      { timeout: paced(8000) },
     );
   });
 
@@ -158,7 +159,7 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
 
     await call('POST', '/api/govee/lights/flag', { lightIds: [id], flag: 'red' });
     await vi.waitFor(() => expect(govee.device(id)).toMatchObject({ colorTemK: 0, hex: '#ff0000' }), {
-      timeout: 8000,
+      timeout: paced(8000),
     });
 
     govee.resetRequests();
@@ -169,7 +170,7 @@ describe.each(dialects)('cloud lights given back as they were (%s)', (dialect) =
     await vi.waitFor(
       () =>
         expect(govee.device(id)).toMatchObject({ on: true, colorTemK: 2700, brightness: 60, hex: white.hex }),
-      { timeout: 8000 },
+      { timeout: paced(8000) },
     );
     const sent = govee
       .requests()

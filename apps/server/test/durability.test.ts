@@ -5,13 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
+import { paced } from '../../../scripts/test-pace.mjs';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 let serverCommand: [string, string[]];
 beforeAll(async () => {
   serverCommand = await entryCommand('server');
-}, 60_000);
+}, paced(60_000));
 
 function start(dataDir: string) {
   // Node itself on the bundled server (scripts/entry-bundle.mjs), so the process the test holds
@@ -71,7 +72,7 @@ async function botToken(url: string): Promise<string> {
 describe('durability', () => {
   test(
     'kill -9 during a sign-up burst: every acknowledged account is there after a restart',
-    { timeout: 120_000 },
+    { timeout: paced(120_000) },
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-kill-'));
       const servers: ReturnType<typeof start>[] = [];

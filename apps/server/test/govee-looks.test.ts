@@ -1,6 +1,7 @@
 import { TRACKSIDE, type LookSet } from '@flaglight/core';
 import { DEMO_GOVEE_API_KEY, type GoveeSimControl } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
 /** Red a steady blue at 40 %, fastest lap left alone: the example. */
@@ -66,7 +67,7 @@ describe.each(dialects)("Govee cloud plays the account's stored looks (%s)", (di
     await vi.waitFor(
       () => expect(sim.device(id)).toMatchObject({ hex: '#0000ff', brightness: 40, on: true }),
       {
-        timeout: 5000,
+        timeout: paced(5000),
       },
     );
     sim.resetRequests();
@@ -80,7 +81,7 @@ describe.each(dialects)("Govee cloud plays the account's stored looks (%s)", (di
     await storeLooks(undefined);
     await call('POST', '/api/govee/lights/flag', { lightIds: [id], flag: 'red' });
     await vi.waitFor(() => expect(sim.device(id)).toMatchObject({ hex: '#ff0000', brightness: 50 }), {
-      timeout: 5000,
+      timeout: paced(5000),
     });
   });
 });

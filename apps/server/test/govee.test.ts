@@ -7,6 +7,7 @@ import {
   type RunningGoveeSim,
 } from '@flaglight/sims';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { createLogger } from '../src/http/logging.js';
 import { buildTestApp, dialects, type TestApp } from './helper.js';
 
@@ -110,7 +111,7 @@ const idle = () =>
         setTimeout(() => (controls().length === pending ? resolve() : reject(new Error('busy'))), 400),
       );
     },
-    { timeout: 8000, interval: 50 },
+    { timeout: paced(8000), interval: 50 },
   );
 
 function connectingTests() {
@@ -209,7 +210,7 @@ function flagPacingTests() {
     sim.fault({ kind: 'rate-limit', retryAfterS: 1 });
     const started = Date.now();
     await user.post('/api/govee/lights/flag', { lightIds: [ids[0]!], flag: 'red' });
-    await vi.waitFor(() => expect(sim.device(ids[0]!)?.hex).toBe('#ff0000'), { timeout: 5000 });
+    await vi.waitFor(() => expect(sim.device(ids[0]!)?.hex).toBe('#ff0000'), { timeout: paced(5000) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     const diagnostics = (await user.get('/api/govee/diagnostics')).json();
     expect(diagnostics.lastError.message).toContain('slow down');
@@ -402,13 +403,13 @@ describe('Govee cloud at GOVEE_API_URL: 10 lights, each call answered in 500 ms'
     // The first flag learns each light's state: 3 calls a light.
     await post('/api/govee/lights/flag', { lightIds: ids, flag: 'green' });
     await vi.waitFor(() => expect(govee.control.devices().every((d) => d.brightness === 50)).toBe(true), {
-      timeout: 5000,
+      timeout: paced(5000),
     });
     govee.control.resetRequests();
     const started = Date.now();
     await post('/api/govee/lights/flag', { lightIds: ids, flag: 'red' });
     await vi.waitFor(() => expect(govee.control.devices().every((d) => d.hex === '#ff0000')).toBe(true), {
-      timeout: 5000,
+      timeout: paced(5000),
       interval: 20,
     });
     const elapsed = Date.now() - started;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { TOKEN_CACHE_MARGIN_MS, VALIDATION_MESSAGES } from '@flaglight/core';
 import { HUE_ACCESS_TOKEN_TTL_S, startHueSim, type HueSimControl, type RunningHueSim } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { bindingCookie, createBrowserBinding } from '../src/hue/browser-binding.js';
 import { CALLBACK_SCRIPT_PATH } from '../src/hue/callback-page.js';
 import { createSecretBox, resolveAppSecret } from '../src/hue/crypto.js';
@@ -335,7 +336,7 @@ function wholeFlowTests() {
             durationMs: 200,
           });
       },
-      { timeout: 5000, interval: 20 },
+      { timeout: paced(5000), interval: 20 },
     );
     expect(sim.light(first!.id)!.on).toBe(false);
     const puts = sim.requests().filter((r) => r.method === 'PUT');
@@ -362,7 +363,7 @@ function wholeFlowTests() {
         expect(Date.now() - quietSince).toBeGreaterThan(700);
         expect(sim.requests().at(-1)?.body).toEqual(white);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: paced(10_000), interval: 50 },
     );
     const strobe = sim.requests().filter((r) => r.method === 'PUT');
     expect(strobe.every((r) => r.path === `/route/clip/v2/resource/light/${second!.id}`)).toBe(true);
@@ -374,13 +375,13 @@ function wholeFlowTests() {
     const test = await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'red', test: true });
     expect(test.statusCode).toBe(200);
     await vi.waitFor(() => expect(sim.light(second!.id)!.xy.x).toBeGreaterThan(0.6), {
-      timeout: 5000,
+      timeout: paced(5000),
       interval: 20,
     });
     await vi.waitFor(
       () =>
         expect(sim.light(second!.id)).toMatchObject({ on: true, brightness: 1, xy: { x: 0.3227, y: 0.329 } }),
-      { timeout: 10_000, interval: 50 },
+      { timeout: paced(10_000), interval: 50 },
     );
     expect(
       (await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'red', test: 'yes' })).statusCode,
@@ -652,7 +653,7 @@ function hueFailureTests() {
         expect(Math.abs(r - g)).toBeLessThan(0x30);
         expect(b * 2).toBeLessThan(r);
       },
-      { timeout: 8_000, interval: 100 },
+      { timeout: paced(8_000), interval: 100 },
     );
   });
 
@@ -664,7 +665,7 @@ function hueFailureTests() {
     const flag = await a.post('/hue/lights/flag', { lightIds: [id], flag: 'red', duration: 500 });
     expect(flag.statusCode).toBe(200);
     await vi.waitFor(() => expect(sim.light(id)!.xy.x).toBeGreaterThan(0.6), {
-      timeout: 8_000,
+      timeout: paced(8_000),
       interval: 100,
     });
   });
@@ -710,7 +711,7 @@ function lightListCacheTests() {
       expect((await a.post('/hue/lights/flag', { lightIds: [first!.id], flag })).statusCode).toBe(200);
     expect(listReads()).toBe(1);
     await vi.waitFor(() => expect(sim.light(first!.id)!.xy.x).toBeGreaterThan(0.6), {
-      timeout: 5_000,
+      timeout: paced(5_000),
       interval: 50,
     });
 
@@ -722,7 +723,7 @@ function lightListCacheTests() {
     );
     await vi.waitFor(
       () => expect(sim.requests().some((r) => r.method === 'PUT' && r.status === 404)).toBe(true),
-      { timeout: 5_000, interval: 50 },
+      { timeout: paced(5_000), interval: 50 },
     );
     expect(listReads()).toBe(1);
     const gone = await a.post('/hue/lights/flag', { lightIds: [second!.id], flag: 'green' });
@@ -736,7 +737,7 @@ function lightListCacheTests() {
       expect((await a.post('/hue/lights/flag', { lightIds: [added.id], flag })).statusCode).toBe(200);
     expect(listReads()).toBe(3);
     await vi.waitFor(() => expect(sim.light(added.id)!.xy.x).toBeGreaterThan(0.6), {
-      timeout: 5_000,
+      timeout: paced(5_000),
       interval: 50,
     });
     // A test pulse on the removed light drops the list too.
@@ -764,7 +765,7 @@ function lightListCacheTests() {
     expect(diagnostics.json()).toMatchObject({ connected: true });
     expect(lights.statusCode).toBe(200);
     await vi.waitFor(() => expect(sim.light(id)!.xy.y).toBeGreaterThan(0.5), {
-      timeout: 5_000,
+      timeout: paced(5_000),
       interval: 50,
     });
     expect(sim.requests().filter((r) => r.path === '/v2/oauth2/token')).toHaveLength(1);
@@ -780,7 +781,7 @@ function lightListCacheTests() {
     expect((await a.post('/hue/lights/flag', { lightIds: [id], flag: 'red' })).statusCode).toBe(200);
     expect((await diagnosing).json()).toMatchObject({ connected: true });
     await vi.waitFor(() => expect(sim.light(id)!.xy.x).toBeGreaterThan(0.6), {
-      timeout: 5_000,
+      timeout: paced(5_000),
       interval: 50,
     });
     const refreshes = sim.requests().filter((r) => r.path === '/v2/oauth2/token');

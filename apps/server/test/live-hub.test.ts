@@ -1,6 +1,7 @@
 import { deriveLightChanges } from '@flaglight/core';
 import { DEMO_REPLAY_FIXTURE, startOpenF1Sim, type RunningOpenF1Sim } from '@flaglight/sims';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { createInProcessBus } from '../src/live/bus.js';
 import { createSystemTimers } from '../src/live/clock.js';
 import { createLiveHub, type LiveHub } from '../src/live/hub.js';
@@ -167,39 +168,43 @@ describe('live hub', () => {
     expect(expected.slice(expected.length - got.length)).toEqual(got);
   });
 
-  test('through a storm of faults no subscriber sees a wrong flag, and nothing is missed', async () => {
-    const { fake, sim, hub } = await setup({ speed: 20, positionMinutes: 0, timeoutMs: 100 });
-    const a = collector();
-    await hub.subscribe(undefined, a.listener);
-    await vi.waitFor(() => expect(a.events.length).toBe(1));
-    const kinds = ['rate-limit', 'server-error', 'invalid-json', 'unauthorized', 'slow'] as const;
-    let faults = 0;
-    for (let step = 0; step < 240; step += 1) {
-      // Roughly every other poll fails, in runs long enough to trigger both back-offs.
-      if (step % 7 < 4) {
-        sim.control.fault({
-          kind: kinds[step % kinds.length]!,
-          times: 1,
-          delayMs: 300,
-          path: '/v1/race_control',
-        });
-        faults += 1;
+  test(
+    'through a storm of faults no subscriber sees a wrong flag, and nothing is missed',
+    { timeout: paced(120_000) },
+    async () => {
+      const { fake, sim, hub } = await setup({ speed: 20, positionMinutes: 0, timeoutMs: 100 });
+      const a = collector();
+      await hub.subscribe(undefined, a.listener);
+      await vi.waitFor(() => expect(a.events.length).toBe(1));
+      const kinds = ['rate-limit', 'server-error', 'invalid-json', 'unauthorized', 'slow'] as const;
+      let faults = 0;
+      for (let step = 0; step < 240; step += 1) {
+        // Roughly every other poll fails, in runs long enough to trigger both back-offs.
+        if (step % 7 < 4) {
+          sim.control.fault({
+            kind: kinds[step % kinds.length]!,
+            times: 1,
+            delayMs: 300,
+            path: '/v1/race_control',
+          });
+          faults += 1;
+        }
+        await fake.advance(3_000);
       }
-      await fake.advance(3_000);
-    }
-    sim.control.clearFaults();
-    await run(fake, 30_000);
-    expect(faults).toBeGreaterThan(100);
-    const expected = await derivedSoFar(sim);
-    // After the first snapshot (the green start), exactly the recording's changes, in order.
-    const got = a.events.slice(1).map((e) => `${e.data.state}@${e.data.cause.date}`);
-    expect(got).toEqual(expected);
-    expect(got.length).toBeGreaterThan(10);
-    expect(a.statuses.map((s) => s.upstream)).toEqual(
-      expect.arrayContaining(['rate-limited', 'error', 'unauthorized', 'ok']),
-    );
-    // Slow answers take real time; a loaded CI machine needs room (no timing is asserted).
-  }, 120_000);
+      sim.control.clearFaults();
+      await run(fake, 30_000);
+      expect(faults).toBeGreaterThan(100);
+      const expected = await derivedSoFar(sim);
+      // After the first snapshot (the green start), exactly the recording's changes, in order.
+      const got = a.events.slice(1).map((e) => `${e.data.state}@${e.data.cause.date}`);
+      expect(got).toEqual(expected);
+      expect(got.length).toBeGreaterThan(10);
+      expect(a.statuses.map((s) => s.upstream)).toEqual(
+        expect.arrayContaining(['rate-limited', 'error', 'unauthorized', 'ok']),
+      );
+      // Slow answers take real time; a loaded CI machine needs room (no timing is asserted).
+    },
+  );
 
   test('a follower stops a minute after its last subscriber leaves', async () => {
     const { fake, sim, hub } = await setup();
@@ -217,42 +222,46 @@ describe('live hub', () => {
 });
 
 describe('push', () => {
-  test('push dropped: polling takes over with no gap, and nothing is duplicated', async () => {
-    sim = await startOpenF1Sim({
-      mqttPort: 0,
-      replays: [{ fixture: DEMO_REPLAY_FIXTURE, positionMinutes: 137.5, speed: 60 }],
-    });
-    const client = createOpenF1Client({
-      baseUrl: sim.url,
-      username: 'flaglight',
-      password: 'flaglight',
-      mqttUrl: sim.mqttUrl!,
-    });
-    hub = createLiveHub({
-      client,
-      bus: createInProcessBus(),
-      timers: createSystemTimers(),
-      connectPush: connectMqttPush,
-    });
-    const a = collector();
-    await hub.subscribe(undefined, a.listener);
-    await vi.waitFor(() => expect(hub!.stats()[0]?.transport).toBe('push'), { timeout: 5_000 });
-    sim.control.dropPush({ refuseForMs: 3_000 });
-    await vi.waitFor(() => expect(hub!.stats()[0]?.transport).toBe('polling'), { timeout: 5_000 });
-    // Polling brings the race's next change (a race minute passes each second; on a fast machine the
-    // fixed waits once ended before it came).
-    await vi.waitFor(() => expect(a.events.length).toBeGreaterThanOrEqual(2), { timeout: 20_000 });
-    // Pause the race, and let the follower catch up, before comparing with everything shown.
-    sim.control.setSpeed(0);
-    await new Promise((r) => setTimeout(r, 3_500));
-    const all = (await fetch(`${sim.url}/v1/race_control?session_key=latest`).then((r) =>
-      r.json(),
-    )) as unknown[];
-    const expected = deriveLightChanges(all).map((c) => `${c.state}@${c.date}`);
-    const got = a.events.slice(1).map((e) => `${e.data.state}@${e.data.cause.date}`);
-    // Everything derived after the snapshot, in order: the tail of the whole recording's changes.
-    expect(got.length).toBeGreaterThan(0);
-    expect(expected.slice(expected.length - got.length)).toEqual(got);
-    expect(new Set(a.events.map((e) => e.id)).size).toBe(a.events.length);
-  }, 40_000);
+  test(
+    'push dropped: polling takes over with no gap, and nothing is duplicated',
+    { timeout: paced(40_000) },
+    async () => {
+      sim = await startOpenF1Sim({
+        mqttPort: 0,
+        replays: [{ fixture: DEMO_REPLAY_FIXTURE, positionMinutes: 137.5, speed: 60 }],
+      });
+      const client = createOpenF1Client({
+        baseUrl: sim.url,
+        username: 'flaglight',
+        password: 'flaglight',
+        mqttUrl: sim.mqttUrl!,
+      });
+      hub = createLiveHub({
+        client,
+        bus: createInProcessBus(),
+        timers: createSystemTimers(),
+        connectPush: connectMqttPush,
+      });
+      const a = collector();
+      await hub.subscribe(undefined, a.listener);
+      await vi.waitFor(() => expect(hub!.stats()[0]?.transport).toBe('push'), { timeout: paced(5_000) });
+      sim.control.dropPush({ refuseForMs: 3_000 });
+      await vi.waitFor(() => expect(hub!.stats()[0]?.transport).toBe('polling'), { timeout: paced(5_000) });
+      // Polling brings the race's next change (a race minute passes each second; on a fast machine the
+      // fixed waits once ended before it came).
+      await vi.waitFor(() => expect(a.events.length).toBeGreaterThanOrEqual(2), { timeout: paced(20_000) });
+      // Pause the race, and let the follower catch up, before comparing with everything shown.
+      sim.control.setSpeed(0);
+      await new Promise((r) => setTimeout(r, 3_500));
+      const all = (await fetch(`${sim.url}/v1/race_control?session_key=latest`).then((r) =>
+        r.json(),
+      )) as unknown[];
+      const expected = deriveLightChanges(all).map((c) => `${c.state}@${c.date}`);
+      const got = a.events.slice(1).map((e) => `${e.data.state}@${e.data.cause.date}`);
+      // Everything derived after the snapshot, in order: the tail of the whole recording's changes.
+      expect(got.length).toBeGreaterThan(0);
+      expect(expected.slice(expected.length - got.length)).toEqual(got);
+      expect(new Set(a.events.map((e) => e.id)).size).toBe(a.events.length);
+    },
+  );
 });

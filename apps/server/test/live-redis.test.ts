@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { DEMO_REPLAY_FIXTURE, startOpenF1Sim, type RunningOpenF1Sim } from '@flaglight/sims';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { createRedisBus, type RedisBus } from '../src/live/redis.js';
 import type { BusMessage, FlagEvent } from '../src/live/types.js';
 import { createFakeTimers, type FakeTimers } from './fake-timers.js';
@@ -82,8 +83,8 @@ describe.skipIf(!TEST_REDIS_URL)('Redis bus (set TEST_REDIS_URL to run)', () => 
     expect(log).toEqual(['a+']);
     // a's process "dies": its connection drops without releasing the lease.
     a.client.disconnect();
-    await vi.waitFor(() => expect(log).toContain('b+'), { timeout: 3_000 });
-    await vi.waitFor(() => expect(log).toContain('a-'), { timeout: 3_000 });
+    await vi.waitFor(() => expect(log).toContain('b+'), { timeout: paced(3_000) });
+    await vi.waitFor(() => expect(log).toContain('a-'), { timeout: paced(3_000) });
     // A released lease passes on at the next try.
     const log2: string[] = [];
     const c = bus(600);
@@ -91,7 +92,7 @@ describe.skipIf(!TEST_REDIS_URL)('Redis bus (set TEST_REDIS_URL to run)', () => 
     await new Promise((r) => setTimeout(r, 300));
     expect(log2).toEqual([]);
     leaseB.release();
-    await vi.waitFor(() => expect(log2).toEqual(['c+']), { timeout: 2_000 });
+    await vi.waitFor(() => expect(log2).toEqual(['c+']), { timeout: paced(2_000) });
     expect(log.filter((x) => x === 'b-')).toEqual([]);
   });
 
@@ -115,9 +116,9 @@ describe.skipIf(!TEST_REDIS_URL)('Redis bus (set TEST_REDIS_URL to run)', () => 
     // Published while b is away: not delivered by pub/sub, but kept in the list.
     a.publish(43, { type: 'flag', event: flagEvent(43, 2) });
     a.publish(43, { type: 'flag', event: flagEvent(43, 3) });
-    await vi.waitFor(() => expect(ids).toEqual([1, 2, 3]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(ids).toEqual([1, 2, 3]), { timeout: paced(5_000) });
     a.publish(43, { type: 'flag', event: flagEvent(43, 4) });
-    await vi.waitFor(() => expect(ids).toEqual([1, 2, 3, 4]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(ids).toEqual([1, 2, 3, 4]), { timeout: paced(5_000) });
   });
 });
 
@@ -195,77 +196,91 @@ describe.skipIf(!TEST_REDIS_URL)('two app instances sharing Redis (set TEST_REDI
     apps.filter((t) => t.context.live.hub.stats().some((s) => s.kind === 'live' && s.following));
 
   let steady: Awaited<ReturnType<typeof open>>;
-  test('one instance polls OpenF1; a subscriber on B sees the changes of A, in order', async () => {
-    const onA = await open(a);
-    steady = await open(b);
-    await vi.waitFor(() => expect(onA.flags().length).toBeGreaterThan(0), { timeout: 5_000 });
-    await vi.waitFor(() => expect(steady.flags().length).toBeGreaterThan(0), { timeout: 5_000 });
-    await vi.waitFor(() => expect(leaders().length).toBe(1), { timeout: 5_000 });
-    const relays = apps.flatMap((t) => t.context.live.hub.stats()).filter((s) => s.transport === 'relay');
-    expect(relays.length).toBe(1);
-    sim.control.resetRequests();
-    await run(6 * 60_000); // an hour of the race at 10×
-    await vi.waitFor(() => expect(steady.flags().length).toBe(onA.flags().length));
-    const ids = steady.flags().map((e) => Number(e.id));
-    expect(ids.length).toBeGreaterThan(3);
-    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
-    expect(steady.flags()).toEqual(onA.flags());
-    expect(steady.flags().map((e) => JSON.parse(e.data!).state)).toContain('yellow');
-    // Two instances with subscribers, one poll per 3 s: 120 in 6 minutes, not 240.
-    expect(sim.control.requestCount('/v1/race_control')).toBeLessThanOrEqual(121);
-    expect(sim.control.requestCount('/v1/race_control')).toBeGreaterThanOrEqual(119);
-    for (const t of apps) {
-      const status = await t.app.inject({ url: '/api/sessions/centralized-status' });
-      expect(status.json().isPollingActive).toBe(true);
-    }
-    onA.close();
-  }, 30_000);
+  test(
+    'one instance polls OpenF1; a subscriber on B sees the changes of A, in order',
+    { timeout: paced(30_000) },
+    async () => {
+      const onA = await open(a);
+      steady = await open(b);
+      await vi.waitFor(() => expect(onA.flags().length).toBeGreaterThan(0), { timeout: paced(5_000) });
+      await vi.waitFor(() => expect(steady.flags().length).toBeGreaterThan(0), { timeout: paced(5_000) });
+      await vi.waitFor(() => expect(leaders().length).toBe(1), { timeout: paced(5_000) });
+      const relays = apps.flatMap((t) => t.context.live.hub.stats()).filter((s) => s.transport === 'relay');
+      expect(relays.length).toBe(1);
+      sim.control.resetRequests();
+      await run(6 * 60_000); // an hour of the race at 10×
+      await vi.waitFor(() => expect(steady.flags().length).toBe(onA.flags().length));
+      const ids = steady.flags().map((e) => Number(e.id));
+      expect(ids.length).toBeGreaterThan(3);
+      expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+      expect(steady.flags()).toEqual(onA.flags());
+      expect(steady.flags().map((e) => JSON.parse(e.data!).state)).toContain('yellow');
+      // Two instances with subscribers, one poll per 3 s: 120 in 6 minutes, not 240.
+      expect(sim.control.requestCount('/v1/race_control')).toBeLessThanOrEqual(121);
+      expect(sim.control.requestCount('/v1/race_control')).toBeGreaterThanOrEqual(119);
+      for (const t of apps) {
+        const status = await t.app.inject({ url: '/api/sessions/centralized-status' });
+        expect(status.json().isPollingActive).toBe(true);
+      }
+      onA.close();
+    },
+  );
 
-  test('a stream resumes on an instance that never saw the session, missing nothing', async () => {
-    const first = await open(a);
-    await vi.waitFor(() => expect(first.flags().length).toBeGreaterThan(0), { timeout: 5_000 });
-    const lastSeen = first.flags().at(-1)!.id!;
-    first.close();
-    const before = steady.flags().length;
-    await run(3 * 60_000);
-    await vi.waitFor(() => expect(steady.flags().length).toBeGreaterThan(before), { timeout: 5_000 });
-    const c = await instance();
-    expect(c.context.live.hub.stats()).toEqual([]);
-    const resumed = await open(c, { 'last-event-id': lastSeen });
-    // Everything the steady subscriber got after that id (the lease may have moved meanwhile: the
-    // instance that led lost its last subscriber and handed over).
-    const missed = () => steady.flags().filter((e) => Number(e.id) > Number(lastSeen));
-    await vi.waitFor(() => expect(resumed.flags()).toEqual(missed()), { timeout: 5_000 });
-    expect(resumed.flags().length).toBeGreaterThan(0);
-    resumed.close();
-  }, 30_000);
+  test(
+    'a stream resumes on an instance that never saw the session, missing nothing',
+    { timeout: paced(30_000) },
+    async () => {
+      const first = await open(a);
+      await vi.waitFor(() => expect(first.flags().length).toBeGreaterThan(0), { timeout: paced(5_000) });
+      const lastSeen = first.flags().at(-1)!.id!;
+      first.close();
+      const before = steady.flags().length;
+      await run(3 * 60_000);
+      await vi.waitFor(() => expect(steady.flags().length).toBeGreaterThan(before), {
+        timeout: paced(5_000),
+      });
+      const c = await instance();
+      expect(c.context.live.hub.stats()).toEqual([]);
+      const resumed = await open(c, { 'last-event-id': lastSeen });
+      // Everything the steady subscriber got after that id (the lease may have moved meanwhile: the
+      // instance that led lost its last subscriber and handed over).
+      const missed = () => steady.flags().filter((e) => Number(e.id) > Number(lastSeen));
+      await vi.waitFor(() => expect(resumed.flags()).toEqual(missed()), { timeout: paced(5_000) });
+      expect(resumed.flags().length).toBeGreaterThan(0);
+      resumed.close();
+    },
+  );
 
-  test('when the leading instance stops, another takes over and the ids keep increasing', async () => {
-    const [leader] = leaders();
-    expect(leader).toBeDefined();
-    const idsBefore = steady.flags().map((e) => Number(e.id));
-    await leader!.close();
-    apps.splice(apps.indexOf(leader!), 1);
-    if (leader === b) steady = await open(a, { 'last-event-id': String(idsBefore.at(-1)) });
-    // The next instance takes the lease at its next try (a third of a lease).
-    await vi.waitFor(() => expect(leaders().length).toBe(1), { timeout: 8_000 });
-    sim.control.resetRequests();
-    const count = steady.flags().length;
-    await run(4 * 60_000);
-    await vi.waitFor(() => expect(steady.flags().length).toBeGreaterThan(count), { timeout: 5_000 });
-    const ids = steady.flags().map((e) => Number(e.id));
-    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
-    expect(ids.at(-1)!).toBeGreaterThan(idsBefore.at(-1)!);
-    // The new leader starts from the whole history but repeats no state its subscribers hold.
-    const states = steady
-      .flags()
-      .map((e) => JSON.parse(e.data!) as { state: string; activeSectors: number[] })
-      .filter((d) => d.state !== 'fastest_lap')
-      .map((d) => `${d.state}:${d.activeSectors.join()}`);
-    expect(states.filter((x, i) => i > 0 && x === states[i - 1])).toEqual([]);
-    expect(sim.control.requestCount('/v1/race_control')).toBeLessThanOrEqual(81);
-    steady.close();
-  }, 30_000);
+  test(
+    'when the leading instance stops, another takes over and the ids keep increasing',
+    { timeout: paced(30_000) },
+    async () => {
+      const [leader] = leaders();
+      expect(leader).toBeDefined();
+      const idsBefore = steady.flags().map((e) => Number(e.id));
+      await leader!.close();
+      apps.splice(apps.indexOf(leader!), 1);
+      if (leader === b) steady = await open(a, { 'last-event-id': String(idsBefore.at(-1)) });
+      // The next instance takes the lease at its next try (a third of a lease).
+      await vi.waitFor(() => expect(leaders().length).toBe(1), { timeout: paced(8_000) });
+      sim.control.resetRequests();
+      const count = steady.flags().length;
+      await run(4 * 60_000);
+      await vi.waitFor(() => expect(steady.flags().length).toBeGreaterThan(count), { timeout: paced(5_000) });
+      const ids = steady.flags().map((e) => Number(e.id));
+      expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+      expect(ids.at(-1)!).toBeGreaterThan(idsBefore.at(-1)!);
+      // The new leader starts from the whole history but repeats no state its subscribers hold.
+      const states = steady
+        .flags()
+        .map((e) => JSON.parse(e.data!) as { state: string; activeSectors: number[] })
+        .filter((d) => d.state !== 'fastest_lap')
+        .map((d) => `${d.state}:${d.activeSectors.join()}`);
+      expect(states.filter((x, i) => i > 0 && x === states[i - 1])).toEqual([]);
+      expect(sim.control.requestCount('/v1/race_control')).toBeLessThanOrEqual(81);
+      steady.close();
+    },
+  );
 
   test('rate limits count across instances', async () => {
     const limited = await buildLiveApp({
@@ -307,34 +322,40 @@ describe.skipIf(!TEST_REDIS_URL)('two app instances sharing Redis (set TEST_REDI
 });
 
 describe('with REDIS_URL set but Redis unreachable', () => {
-  test('the app starts and serves; tickets say 503 with a clear error; rate-limited routes still answer', async () => {
-    const fake = createFakeTimers(T0);
-    // Nothing listens on port 1: every connection is refused at once.
-    const t = await buildLiveApp({
-      env: { REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: prefix },
-      timers: fake,
-    });
-    try {
-      expect((await t.app.inject({ url: '/api/health' })).json()).toEqual({ ok: true });
-      const token = await signUp(t);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/live/ticket',
-        headers: { authorization: `Bearer ${token}` },
+  test(
+    'the app starts and serves; tickets say 503 with a clear error; rate-limited routes still answer',
+    { timeout: paced(20_000) },
+    async () => {
+      const fake = createFakeTimers(T0);
+      // Nothing listens on port 1: every connection is refused at once.
+      const t = await buildLiveApp({
+        env: { REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: prefix },
+        timers: fake,
       });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().error).toBe('Live updates are unavailable right now. Please try again in a moment.');
-      const stream = await t.app.inject({ url: '/api/live/events?ticket=whatever' });
-      expect(stream.statusCode).toBe(503);
-      const login = await t.app.inject({
-        method: 'POST',
-        url: '/auth/login',
-        payload: { email: 'nobody@example.com', password: 'wrong' },
-      });
-      expect(login.statusCode).toBeGreaterThanOrEqual(400);
-      expect(login.statusCode).toBeLessThan(500);
-    } finally {
-      await t.close();
-    }
-  }, 20_000);
+      try {
+        expect((await t.app.inject({ url: '/api/health' })).json()).toEqual({ ok: true });
+        const token = await signUp(t);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/live/ticket',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.statusCode).toBe(503);
+        expect(res.json().error).toBe(
+          'Live updates are unavailable right now. Please try again in a moment.',
+        );
+        const stream = await t.app.inject({ url: '/api/live/events?ticket=whatever' });
+        expect(stream.statusCode).toBe(503);
+        const login = await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: 'nobody@example.com', password: 'wrong' },
+        });
+        expect(login.statusCode).toBeGreaterThanOrEqual(400);
+        expect(login.statusCode).toBeLessThan(500);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });

@@ -7,6 +7,7 @@ import {
 } from '@flaglight/sims';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { buildTestApp, type TestApp } from './helper.js';
 import { readSse, signUp, type SseEvent } from './live-helpers.js';
 
@@ -209,7 +210,9 @@ describe('live stream', () => {
     const before = await t.app.inject({ url: '/api/sessions/centralized-status' });
     expect(before.json()).toEqual({ success: true, centralizedPollingEnabled: true, isPollingActive: false });
     const s = await open(`ticket=${await ticket()}`);
-    await vi.waitFor(() => expect(s.events.some((e) => e.event === 'flag')).toBe(true), { timeout: 5_000 });
+    await vi.waitFor(() => expect(s.events.some((e) => e.event === 'flag')).toBe(true), {
+      timeout: paced(5_000),
+    });
     const during = await t.app.inject({ url: '/api/sessions/centralized-status' });
     expect(during.json().isPollingActive).toBe(true);
     s.close();
@@ -218,7 +221,9 @@ describe('live stream', () => {
   test('the current state comes first, as a flag event with an id', async () => {
     const s = await open(`ticket=${await ticket()}`);
     expect(s.res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    await vi.waitFor(() => expect(s.events.some((e) => e.event === 'flag')).toBe(true), { timeout: 5_000 });
+    await vi.waitFor(() => expect(s.events.some((e) => e.event === 'flag')).toBe(true), {
+      timeout: paced(5_000),
+    });
     const flag = s.events.find((e) => e.event === 'flag')!;
     expect(Number(flag.id)).toBeGreaterThan(0);
     expect(JSON.parse(flag.data!)).toMatchObject({
@@ -253,7 +258,7 @@ describe('live stream', () => {
     expect(res.json()).toMatchObject({ success: true, sessionKey: expect.any(Number) });
   });
 
-  test('a replay streams through the same hub', async () => {
+  test('a replay streams through the same hub', { timeout: paced(15_000) }, async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/replays',
@@ -264,7 +269,7 @@ describe('live stream', () => {
     const { sessionKey } = res.json();
     const s = await open(`ticket=${await ticket()}&sessionKey=${sessionKey}`);
     await vi.waitFor(() => expect(s.events.filter((e) => e.event === 'flag').length).toBeGreaterThan(1), {
-      timeout: 8_000,
+      timeout: paced(8_000),
     });
     expect(s.events.filter((e) => e.event === 'flag').map((e) => JSON.parse(e.data!).state)).toContain(
       'yellow',
@@ -272,7 +277,7 @@ describe('live stream', () => {
     s.close();
     const list = await t.app.inject({ url: '/api/replays' });
     expect(list.json().sessions.length).toBeGreaterThan(20);
-  }, 15_000);
+  });
 });
 
 describe('live mode without a live session', () => {

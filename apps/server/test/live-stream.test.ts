@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { LIVE_STREAM_HEARTBEAT_MS, LIVE_STREAM_SILENCE_MS } from '@flaglight/contract/limits';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { MAX_BUFFERED_BYTES } from '../src/live/routes.js';
 import { createFakeTimers, type FakeTimers } from './fake-timers.js';
 import type { TestApp } from './helper.js';
@@ -70,52 +71,56 @@ describe('a stream client that cannot keep up', () => {
       })
     ).json().ticket as string;
 
-  test('is dropped, not buffered without bound, while a reading client gets everything', async () => {
-    const count = 2_000;
-    const sessionKey = t.context.live.hub.startReplay({
-      messages: floodMessages(count),
-      speed: 1,
-      positionMs: 0,
-      info: { test: true },
-    });
-    const subscribers = () =>
-      t.context.live.hub.stats().find((s) => s.sessionKey === sessionKey)?.subscribers ?? 0;
+  test(
+    'is dropped, not buffered without bound, while a reading client gets everything',
+    { timeout: paced(60_000) },
+    async () => {
+      const count = 2_000;
+      const sessionKey = t.context.live.hub.startReplay({
+        messages: floodMessages(count),
+        speed: 1,
+        positionMs: 0,
+        info: { test: true },
+      });
+      const subscribers = () =>
+        t.context.live.hub.stats().find((s) => s.sessionKey === sessionKey)?.subscribers ?? 0;
 
-    const controller = new AbortController();
-    const res = await fetch(`${origin}/api/live/events?ticket=${await ticket()}&sessionKey=${sessionKey}`, {
-      signal: controller.signal,
-    });
-    const reading: SseEvent[] = [];
-    readSse(res.body!, (e) => reading.push(e));
-    const stalled = await stalledClient(
-      origin,
-      `/api/live/events?ticket=${await ticket()}&sessionKey=${sessionKey}`,
-    );
-    await vi.waitFor(() => expect(subscribers()).toBe(2));
+      const controller = new AbortController();
+      const res = await fetch(`${origin}/api/live/events?ticket=${await ticket()}&sessionKey=${sessionKey}`, {
+        signal: controller.signal,
+      });
+      const reading: SseEvent[] = [];
+      readSse(res.body!, (e) => reading.push(e));
+      const stalled = await stalledClient(
+        origin,
+        `/api/live/events?ticket=${await ticket()}&sessionKey=${sessionKey}`,
+      );
+      await vi.waitFor(() => expect(subscribers()).toBe(2));
 
-    // One message a second: the reading client keeps up, the stalled one's buffers fill.
-    let droppedAfter: number | null = null;
-    for (let i = 1; i < count; i += 1) {
-      await fake.advance(1_000);
-      await new Promise((r) => setImmediate(r));
-      if (droppedAfter === null && subscribers() < 2) droppedAfter = i;
-    }
-    await vi.waitFor(() => expect(reading.filter((e) => e.event === 'flag').length).toBe(count));
-    expect(droppedAfter).not.toBeNull();
-    expect(subscribers()).toBe(1);
-    // Dropped once the socket's own buffers and MAX_BUFFERED_BYTES were full, long before the end.
-    expect(droppedAfter!).toBeLessThan(count * 0.9);
+      // One message a second: the reading client keeps up, the stalled one's buffers fill.
+      let droppedAfter: number | null = null;
+      for (let i = 1; i < count; i += 1) {
+        await fake.advance(1_000);
+        await new Promise((r) => setImmediate(r));
+        if (droppedAfter === null && subscribers() < 2) droppedAfter = i;
+      }
+      await vi.waitFor(() => expect(reading.filter((e) => e.event === 'flag').length).toBe(count));
+      expect(droppedAfter).not.toBeNull();
+      expect(subscribers()).toBe(1);
+      // Dropped once the socket's own buffers and MAX_BUFFERED_BYTES were full, long before the end.
+      expect(droppedAfter!).toBeLessThan(count * 0.9);
 
-    // Reading again, the stalled client finds its stream ended after a bounded amount.
-    stalled.socket.resume();
-    const received = await stalled.closed;
-    const published = reading
-      .filter((e) => e.event === 'flag')
-      .reduce((sum, e) => sum + (e.data?.length ?? 0), 0);
-    expect(received).toBeLessThan(published / 2);
-    expect(MAX_BUFFERED_BYTES).toBeLessThanOrEqual(64 * 1024);
-    controller.abort();
-  }, 60_000);
+      // Reading again, the stalled client finds its stream ended after a bounded amount.
+      stalled.socket.resume();
+      const received = await stalled.closed;
+      const published = reading
+        .filter((e) => e.event === 'flag')
+        .reduce((sum, e) => sum + (e.data?.length ?? 0), 0);
+      expect(received).toBeLessThan(published / 2);
+      expect(MAX_BUFFERED_BYTES).toBeLessThanOrEqual(64 * 1024);
+      controller.abort();
+    },
+  );
 });
 
 describe("a page's stream on a quiet race", () => {

@@ -5,13 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
+import { paced } from '../../../scripts/test-pace.mjs';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 let serverCommand: [string, string[]];
 beforeAll(async () => {
   serverCommand = await entryCommand('server');
-}, 60_000);
+}, paced(60_000));
 
 function startServer(env: Record<string, string>) {
   // Node itself on the bundled server (scripts/entry-bundle.mjs), so the process the test holds
@@ -50,7 +51,7 @@ async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-describe('the server process', { timeout: 60_000 }, () => {
+describe('the server process', { timeout: paced(60_000) }, () => {
   test('a bad configuration value stops start-up with one clear line', async () => {
     const server = startServer({ PORT: 'not-a-port' });
     expect(await server.exited).toBe(1);

@@ -1,5 +1,6 @@
 import { MAX_REPLAYS_PER_ACCOUNT, MAX_REPLAYS_PER_ADDRESS } from '@flaglight/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { MAX_REPLAYS, REPLAY_IDLE_MS } from '../src/live/hub.js';
 import { REPLAY_REFUSALS } from '../src/replays/service.js';
 import { createFakeTimers, type FakeTimers } from './fake-timers.js';
@@ -113,46 +114,50 @@ describe('replay slots under the attack', () => {
     await timers.advance(61_000);
   };
 
-  test('20 accounts on one address, each keeping a stream on every replay it starts, hold 10 slots; a fresh account elsewhere still starts one', async () => {
-    const attackers = await Promise.all(Array.from({ length: 20 }, () => signUp(t)));
-    const refusals: Array<{ status: number; error?: string }> = [];
-    let started = 0;
-    // Ten rounds, a minute apart: under the 30 starts a minute one address may make.
-    for (let round = 0; round < 10; round += 1) {
-      for (const token of attackers) {
-        const { status, body } = await startReplayFrom(origin, token, ATTACKER);
-        if (status !== 200) {
-          refusals.push({ status, ...(body.error ? { error: body.error } : {}) });
-          continue;
+  test(
+    '20 accounts on one address, each keeping a stream on every replay it starts, hold 10 slots; a fresh account elsewhere still starts one',
+    { timeout: paced(120_000) },
+    async () => {
+      const attackers = await Promise.all(Array.from({ length: 20 }, () => signUp(t)));
+      const refusals: Array<{ status: number; error?: string }> = [];
+      let started = 0;
+      // Ten rounds, a minute apart: under the 30 starts a minute one address may make.
+      for (let round = 0; round < 10; round += 1) {
+        for (const token of attackers) {
+          const { status, body } = await startReplayFrom(origin, token, ATTACKER);
+          if (status !== 200) {
+            refusals.push({ status, ...(body.error ? { error: body.error } : {}) });
+            continue;
+          }
+          started += 1;
+          const stream = await openReplayStream(origin, token, body.sessionKey!);
+          expect(stream.status).toBe(200);
+          streams.push(stream);
         }
-        started += 1;
-        const stream = await openReplayStream(origin, token, body.sessionKey!);
-        expect(stream.status).toBe(200);
-        streams.push(stream);
+        await letAMinutePass();
       }
-      await letAMinutePass();
-    }
 
-    // The figure: the attack holds the address's slots, not the instance's.
-    expect(runningReplays(t)).toHaveLength(MAX_REPLAYS_PER_ADDRESS);
-    expect(MAX_REPLAYS).toBe(200);
-    // The accounts that got in kept starting: each start ended that account's previous replay, and
-    // the streams on ended replays were closed by the server.
-    expect(started).toBe(10 * MAX_REPLAYS_PER_ADDRESS);
-    await vi.waitFor(() => expect(streams.filter((s) => !s.ended())).toHaveLength(MAX_REPLAYS_PER_ADDRESS));
-    expect(refusals).toHaveLength(200 - started);
-    expect(new Set(refusals.map((r) => `${r.status} ${r.error}`))).toEqual(
-      new Set([`429 ${REPLAY_REFUSALS.address}`]),
-    );
+      // The figure: the attack holds the address's slots, not the instance's.
+      expect(runningReplays(t)).toHaveLength(MAX_REPLAYS_PER_ADDRESS);
+      expect(MAX_REPLAYS).toBe(200);
+      // The accounts that got in kept starting: each start ended that account's previous replay, and
+      // the streams on ended replays were closed by the server.
+      expect(started).toBe(10 * MAX_REPLAYS_PER_ADDRESS);
+      await vi.waitFor(() => expect(streams.filter((s) => !s.ended())).toHaveLength(MAX_REPLAYS_PER_ADDRESS));
+      expect(refusals).toHaveLength(200 - started);
+      expect(new Set(refusals.map((r) => `${r.status} ${r.error}`))).toEqual(
+        new Set([`429 ${REPLAY_REFUSALS.address}`]),
+      );
 
-    const fan = await signUp(t);
-    const mine = await startReplayFrom(origin, fan, ELSEWHERE);
-    expect(mine.status).toBe(200);
-    const watching = await openReplayStream(origin, fan, mine.body.sessionKey!);
-    streams.push(watching);
-    expect(watching.status).toBe(200);
-    await vi.waitFor(() => expect(watching.events.some((e) => e.event === 'flag')).toBe(true));
-  }, 120_000);
+      const fan = await signUp(t);
+      const mine = await startReplayFrom(origin, fan, ELSEWHERE);
+      expect(mine.status).toBe(200);
+      const watching = await openReplayStream(origin, fan, mine.body.sessionKey!);
+      streams.push(watching);
+      expect(watching.status).toBe(200);
+      await vi.waitFor(() => expect(watching.events.some((e) => e.event === 'flag')).toBe(true));
+    },
+  );
 });
 
 describe('replay slots of an account and an address', () => {

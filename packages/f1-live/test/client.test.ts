@@ -7,6 +7,7 @@ import {
   type StartF1LiveSimOptions,
 } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 import {
   createF1LiveClient,
   type F1LiveClient,
@@ -62,6 +63,7 @@ const of = <K extends keyof F1LiveEvents>(log: Logged[], event: K) =>
 describe('snapshot then feed', () => {
   test.each(BUNDLED)(
     '%s at high speed: the exact TrackStatus and race-control sequence, in order',
+    { timeout: paced(20_000) },
     async (fixture) => {
       const { s, c, log } = await setup({ fixture, requireCookie: true });
       await until(connected(c));
@@ -115,7 +117,6 @@ describe('snapshot then feed', () => {
       expect(c.cookies()).toHaveProperty('AWSALB');
       expect(s.control.state().counts['refused-no-cookie']).toBeUndefined();
     },
-    20_000,
   );
 
   test('a race-control record is converted to the OpenF1 shape', async () => {
@@ -142,7 +143,7 @@ describe('snapshot then feed', () => {
 });
 
 describe('reconnecting', () => {
-  test('down → reconnecting/down; back within seconds of normal', async () => {
+  test('down → reconnecting/down; back within seconds of normal', { timeout: paced(25_000) }, async () => {
     const { s, c } = await setup({});
     await until(connected(c));
     s.control.setMode('down');
@@ -155,9 +156,9 @@ describe('reconnecting', () => {
     const back = await until(connected(c), 15_000);
     console.log(`f1-live: back ${back} ms after the simulator returned (down for 1.5 s, default back-off)`);
     expect(c.state().error).toBeUndefined();
-  }, 25_000);
+  });
 
-  test('stall → the watchdog reconnects after its timeout', async () => {
+  test('stall → the watchdog reconnects after its timeout', { timeout: paced(20_000) }, async () => {
     const { s, c, log } = await setup(
       { pingIntervalMs: 200 },
       { silenceTimeoutMs: 1000, backoff: { initialMs: 200 } },
@@ -172,84 +173,96 @@ describe('reconnecting', () => {
     console.log(`f1-live: back ${back} ms after the stall ended`);
     expect(s.control.state().counts.connections).toBeGreaterThanOrEqual(2);
     expect(of(log, 'state').map((st) => st.connection)).toContain('reconnecting');
-  }, 20_000);
+  });
 
-  test('a reconnect mid-session re-emits no old message and no unchanged TrackStatus; new ones once', async () => {
-    const { s, c, log } = await setup({ positionMs: 137 * 60_000 });
-    await until(connected(c));
-    const before = log.length;
-    const messagesBefore = of(log, 'raceControl').length;
-    expect(messagesBefore).toBeGreaterThan(10);
+  test(
+    'a reconnect mid-session re-emits no old message and no unchanged TrackStatus; new ones once',
+    { timeout: paced(30_000) },
+    async () => {
+      const { s, c, log } = await setup({ positionMs: 137 * 60_000 });
+      await until(connected(c));
+      const before = log.length;
+      const messagesBefore = of(log, 'raceControl').length;
+      expect(messagesBefore).toBeGreaterThan(10);
 
-    s.control.closeAll({ error: 'maintenance', allowReconnect: true });
-    await until(() => c.state().connection !== 'connected');
-    await until(connected(c), 10_000);
-    const newEvents = log.slice(before).filter((l) => l.event !== 'state' && l.event !== 'sessionInfo');
-    expect(newEvents).toEqual([]);
+      s.control.closeAll({ error: 'maintenance', allowReconnect: true });
+      await until(() => c.state().connection !== 'connected');
+      await until(connected(c), 10_000);
+      const newEvents = log.slice(before).filter((l) => l.event !== 'state' && l.event !== 'sessionInfo');
+      expect(newEvents).toEqual([]);
 
-    // While it is away, the race moves on (the safety car comes out): only that arrives, once.
-    s.control.setMode('down');
-    await until(() => c.state().connection !== 'connected');
-    s.control.setSpeed(10_000);
-    await new Promise((r) => setTimeout(r, 200));
-    s.control.setSpeed(0);
-    s.control.setMode('normal');
-    await until(connected(c), 15_000);
-    const messages = of(log, 'raceControl');
-    const indices = messages.map((m) => m.index);
-    expect(new Set(indices).size).toBe(indices.length);
-    const fresh = messages.slice(messagesBefore);
-    expect(fresh.length).toBeGreaterThan(0);
-    expect(fresh.every((m) => m.source === 'snapshot')).toBe(true);
-    expect(fresh[0]!.index).toBe(messagesBefore);
-    const track = of(log, 'trackStatus');
-    for (let i = 1; i < track.length; i += 1) {
-      if (track[i]!.source === 'snapshot') expect(track[i]!.status).not.toBe(track[i - 1]!.status);
-    }
-  }, 30_000);
+      // While it is away, the race moves on (the safety car comes out): only that arrives, once.
+      s.control.setMode('down');
+      await until(() => c.state().connection !== 'connected');
+      s.control.setSpeed(10_000);
+      await new Promise((r) => setTimeout(r, 200));
+      s.control.setSpeed(0);
+      s.control.setMode('normal');
+      await until(connected(c), 15_000);
+      const messages = of(log, 'raceControl');
+      const indices = messages.map((m) => m.index);
+      expect(new Set(indices).size).toBe(indices.length);
+      const fresh = messages.slice(messagesBefore);
+      expect(fresh.length).toBeGreaterThan(0);
+      expect(fresh.every((m) => m.source === 'snapshot')).toBe(true);
+      expect(fresh[0]!.index).toBe(messagesBefore);
+      const track = of(log, 'trackStatus');
+      for (let i = 1; i < track.length; i += 1) {
+        if (track[i]!.source === 'snapshot') expect(track[i]!.status).not.toBe(track[i - 1]!.status);
+      }
+    },
+  );
 
-  test('garbage frames do not crash it; it is connected and right once the feed is normal', async () => {
-    const { s, c } = await setup(
-      { positionMs: 137 * 60_000, heartbeatIntervalMs: 100 },
-      { backoff: { initialMs: 100, maxMs: 200 } },
-    );
-    await until(connected(c));
-    s.control.setMode('garbage');
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(s.control.state().counts['garbage-bursts']).toBeGreaterThan(1);
-    s.control.setMode('normal');
-    await until(connected(c), 10_000);
-    s.control.setSpeed(1000);
-    await new Promise((r) => setTimeout(r, 300));
-    const status = c.topic('TrackStatus') as { Status: string };
-    expect(['1', '2', '4', '5', '6', '7']).toContain(status.Status);
-    const messages = c.topic('RaceControlMessages') as { Messages: unknown[] };
-    expect(Array.isArray(messages.Messages)).toBe(true);
-  }, 20_000);
+  test(
+    'garbage frames do not crash it; it is connected and right once the feed is normal',
+    { timeout: paced(20_000) },
+    async () => {
+      const { s, c } = await setup(
+        { positionMs: 137 * 60_000, heartbeatIntervalMs: 100 },
+        { backoff: { initialMs: 100, maxMs: 200 } },
+      );
+      await until(connected(c));
+      s.control.setMode('garbage');
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(s.control.state().counts['garbage-bursts']).toBeGreaterThan(1);
+      s.control.setMode('normal');
+      await until(connected(c), 10_000);
+      s.control.setSpeed(1000);
+      await new Promise((r) => setTimeout(r, 300));
+      const status = c.topic('TrackStatus') as { Status: string };
+      expect(['1', '2', '4', '5', '6', '7']).toContain(status.Status);
+      const messages = c.topic('RaceControlMessages') as { Messages: unknown[] };
+      expect(Array.isArray(messages.Messages)).toBe(true);
+    },
+  );
 
-  test('a close frame with allowReconnect: it comes back', async () => {
+  test('a close frame with allowReconnect: it comes back', { timeout: paced(15_000) }, async () => {
     const { s, c } = await setup({});
     await until(connected(c));
     s.control.closeAll({ error: 'restart', allowReconnect: true });
     await until(() => c.state().connection !== 'connected');
     const back = await until(connected(c), 10_000);
     console.log(`f1-live: back ${back} ms after a close frame`);
-  }, 15_000);
+  });
 
-  test('a new session on the feed starts afresh: its messages are emitted from index 0', async () => {
-    const { s, c, log } = await setup({ positionMs: 137 * 60_000 });
-    await until(connected(c));
-    const before = log.length;
-    s.control.replay({ fixture: '2025-britain-race', positionMs: 60 * 60_000, speed: 0 });
-    await until(() => of(log, 'sessionInfo').some((i) => i.sessionKey === 9947));
-    await until(connected(c));
-    const after = log.slice(before);
-    const messages = after.filter((l) => l.event === 'raceControl').map((l) => l.payload);
-    expect(messages[0]!.index).toBe(0);
-    expect(messages.every((m) => m.message.session_key === 9947)).toBe(true);
-    expect(c.sessionKeys()).toEqual({ sessionKey: 9947, meetingKey: 1277 });
-    expect(after.some((l) => l.event === 'trackStatus')).toBe(true);
-  }, 15_000);
+  test(
+    'a new session on the feed starts afresh: its messages are emitted from index 0',
+    { timeout: paced(15_000) },
+    async () => {
+      const { s, c, log } = await setup({ positionMs: 137 * 60_000 });
+      await until(connected(c));
+      const before = log.length;
+      s.control.replay({ fixture: '2025-britain-race', positionMs: 60 * 60_000, speed: 0 });
+      await until(() => of(log, 'sessionInfo').some((i) => i.sessionKey === 9947));
+      await until(connected(c));
+      const after = log.slice(before);
+      const messages = after.filter((l) => l.event === 'raceControl').map((l) => l.payload);
+      expect(messages[0]!.index).toBe(0);
+      expect(messages.every((m) => m.message.session_key === 9947)).toBe(true);
+      expect(c.sessionKeys()).toEqual({ sessionKey: 9947, meetingKey: 1277 });
+      expect(after.some((l) => l.event === 'trackStatus')).toBe(true);
+    },
+  );
 
   test('stop() ends it for good', async () => {
     const { s, c } = await setup({});

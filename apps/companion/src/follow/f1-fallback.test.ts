@@ -7,6 +7,7 @@ import { DEFAULT_PREFERENCES } from '@flaglight/contract';
 import type { FlagEventData } from '@flaglight/core';
 import { startF1LiveSim, type RunningF1LiveSim } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { startCompanion, type Companion } from '../companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../options.js';
 import { SOURCE_F1_LIVE, SOURCE_SERVER } from './f1-fallback.js';
@@ -163,143 +164,159 @@ async function startSim(options: Parameters<typeof startF1LiveSim>[0]): Promise<
 }
 
 describe('the F1 live-timing fallback', () => {
-  test('server down during a session: F1 live timing drives the lights; server back: it stops, nothing plays twice', async () => {
-    const sim = await startSim({ positionMs: BEFORE_VSC_MS });
-    const standIn = createStandIn();
-    await standIn.listen();
-    cleanup.push(() => standIn.close());
-    const server = `http://127.0.0.1:${standIn.port}`;
-    const companion = await setUp({
-      server,
-      sim,
-      state: { server, token: 'tok', device: { id: 'd1', name: 'Den' } },
-    });
-
-    await until(() => played(companion).includes('green'), 'the server’s green');
-    expect(companion.status().source).toBe(SOURCE_SERVER);
-    expect(sim.control.state().connections).toHaveLength(0);
-
-    await standIn.close();
-    await until(() => companion.status().source === SOURCE_F1_LIVE, 'the switch to F1 live timing');
-    // The snapshot sets the current state once: TrackStatus says Yellow at this point.
-    await until(() => played(companion).length === 2, 'the current flag from the snapshot');
-    expect(played(companion)).toEqual(['green', 'yellow']);
-    expect(sim.control.state().connections).toHaveLength(1);
-
-    // The replay moves on: VSC, VSC ending, track clear.
-    sim.control.setSpeed(100);
-    await until(() => played(companion).at(-1) === 'green', 'the track clear after the VSC');
-    sim.control.setSpeed(0);
-    expect(played(companion)).toEqual(['green', 'yellow', 'vsc', 'vsc_ending', 'green']);
-    const status = companion.status();
-    expect(status.f1Live).toMatchObject({ source: SOURCE_F1_LIVE, state: 'following' });
-    // Only one connection for the whole outage.
-    expect(sim.control.state().counts.connections).toBe(1);
-
-    // The server returns and shows the same flag: it is not played again, and F1 is closed.
-    standIn.events.push({ id: 2, data: flag('green', 'TRACK CLEAR') });
-    await standIn.listen();
-    await until(() => companion.status().source === SOURCE_SERVER, 'the switch back', 20_000);
-    await until(() => sim.control.state().connections.length === 0, 'the F1 connection closed');
-    await until(
-      () => companion.log.recent().some((e) => /as F1 live timing did: not played again/.test(e.message)),
-      'the server’s flag compared',
-    );
-    expect(played(companion)).toEqual(['green', 'yellow', 'vsc', 'vsc_ending', 'green']);
-    expect(sim.control.state().counts.connections).toBe(1);
-  }, 60_000);
-
-  test('F1 live timing down too: the status page says so and it keeps trying; the snapshot then plays with the saved delay', async () => {
-    const sim = await startSim({ positionMs: BEFORE_VSC_MS, mode: 'down' });
-    // A port nothing listens on: the server is unreachable from the start.
-    const standIn = createStandIn();
-    await standIn.listen();
-    await standIn.close();
-    const server = `http://127.0.0.1:${standIn.port}`;
-    const companion = await setUp({
-      server,
-      sim,
-      state: {
+  test(
+    'server down during a session: F1 live timing drives the lights; server back: it stops, nothing plays twice',
+    { timeout: paced(60_000) },
+    async () => {
+      const sim = await startSim({ positionMs: BEFORE_VSC_MS });
+      const standIn = createStandIn();
+      await standIn.listen();
+      cleanup.push(() => standIn.close());
+      const server = `http://127.0.0.1:${standIn.port}`;
+      const companion = await setUp({
         server,
-        token: 'tok',
-        device: { id: 'd1', name: 'Den' },
-        lastLiveAt: new Date(Date.now() - 60_000).toISOString(),
-        preferences: preferencesDocument(2),
-      },
-    });
+        sim,
+        state: { server, token: 'tok', device: { id: 'd1', name: 'Den' } },
+      });
 
-    await until(
-      () => (companion.status().f1Live as { state?: string } | undefined)?.state === 'down',
-      'the F1 feed reported down',
-    );
-    const answer = await fetch(`http://127.0.0.1:${companion.bridge.port}/api/status`);
-    const json = (await answer.json()) as { source: string; f1Live: { message: string }; delayMs: number };
-    expect(json.source).toBe(SOURCE_F1_LIVE);
-    expect(json.f1Live.message).toMatch(/not reachable either/);
-    expect(json.delayMs).toBe(2_000);
-    expect(played(companion)).toEqual([]);
+      await until(() => played(companion).includes('green'), 'the server’s green');
+      expect(companion.status().source).toBe(SOURCE_SERVER);
+      expect(sim.control.state().connections).toHaveLength(0);
 
-    sim.control.setMode('normal');
-    // The current flag waits for the saved broadcast delay like any other.
-    await until(() => (companion.status().pending as unknown[]).length === 1, 'the yellow scheduled');
-    expect(companion.status().pending).toEqual([{ state: 'yellow', at: expect.any(String) }]);
-    expect(played(companion)).toEqual([]);
-    await until(() => played(companion).includes('yellow'), 'the yellow after the delay', 5_000);
-    expect(companion.status().f1Live).toMatchObject({ state: 'following' });
-  }, 60_000);
+      await standIn.close();
+      await until(() => companion.status().source === SOURCE_F1_LIVE, 'the switch to F1 live timing');
+      // The snapshot sets the current state once: TrackStatus says Yellow at this point.
+      await until(() => played(companion).length === 2, 'the current flag from the snapshot');
+      expect(played(companion)).toEqual(['green', 'yellow']);
+      expect(sim.control.state().connections).toHaveLength(1);
 
-  test("the server's state wins when it differs from what F1 live timing showed", async () => {
-    // F1's recording says session 6821, the server 7000: the fallback's yellow stands in for the
-    // server's session, so the room does not take it for a new session and end 7000 (whose red
-    // would then reach no light).
-    const sim = await startSim({ positionMs: BEFORE_VSC_MS });
-    const standIn = createStandIn();
-    await standIn.listen();
-    cleanup.push(() => standIn.close());
-    const server = `http://127.0.0.1:${standIn.port}`;
-    const companion = await setUp({
-      server,
-      sim,
-      state: { server, token: 'tok', device: { id: 'd1', name: 'Den' } },
-    });
-    await until(() => played(companion).includes('green'), 'the server’s green');
-    await standIn.close();
-    await until(() => played(companion).length === 2, 'the yellow from F1 live timing');
-    standIn.events.push({ id: 2, data: flag('red', 'RED FLAG') });
-    await standIn.listen();
-    await until(() => played(companion).length === 3, 'the server’s red', 20_000);
-    expect(played(companion)).toEqual(['green', 'yellow', 'red']);
-    expect(companion.status().source).toBe(SOURCE_SERVER);
-    await until(() => sim.control.state().connections.length === 0, 'the F1 connection closed');
-  }, 60_000);
+      // The replay moves on: VSC, VSC ending, track clear.
+      sim.control.setSpeed(100);
+      await until(() => played(companion).at(-1) === 'green', 'the track clear after the VSC');
+      sim.control.setSpeed(0);
+      expect(played(companion)).toEqual(['green', 'yellow', 'vsc', 'vsc_ending', 'green']);
+      const status = companion.status();
+      expect(status.f1Live).toMatchObject({ source: SOURCE_F1_LIVE, state: 'following' });
+      // Only one connection for the whole outage.
+      expect(sim.control.state().counts.connections).toBe(1);
 
-  test('F1 says the session is over: the connection is closed and not opened again', async () => {
-    // After the chequered flag: SessionStatus Finalised.
-    const sim = await startSim({ positionMs: 11_600_000 });
-    const standIn = createStandIn();
-    await standIn.listen();
-    await standIn.close();
-    const server = `http://127.0.0.1:${standIn.port}`;
-    const companion = await setUp({
-      server,
-      sim,
-      sessionOverMs: 300,
-      state: {
+      // The server returns and shows the same flag: it is not played again, and F1 is closed.
+      standIn.events.push({ id: 2, data: flag('green', 'TRACK CLEAR') });
+      await standIn.listen();
+      await until(() => companion.status().source === SOURCE_SERVER, 'the switch back', 20_000);
+      await until(() => sim.control.state().connections.length === 0, 'the F1 connection closed');
+      await until(
+        () => companion.log.recent().some((e) => /as F1 live timing did: not played again/.test(e.message)),
+        'the server’s flag compared',
+      );
+      expect(played(companion)).toEqual(['green', 'yellow', 'vsc', 'vsc_ending', 'green']);
+      expect(sim.control.state().counts.connections).toBe(1);
+    },
+  );
+
+  test(
+    'F1 live timing down too: the status page says so and it keeps trying; the snapshot then plays with the saved delay',
+    { timeout: paced(60_000) },
+    async () => {
+      const sim = await startSim({ positionMs: BEFORE_VSC_MS, mode: 'down' });
+      // A port nothing listens on: the server is unreachable from the start.
+      const standIn = createStandIn();
+      await standIn.listen();
+      await standIn.close();
+      const server = `http://127.0.0.1:${standIn.port}`;
+      const companion = await setUp({
         server,
-        token: 'tok',
-        device: { id: 'd1', name: 'Den' },
-        lastLiveAt: new Date(Date.now() - 60_000).toISOString(),
-      },
-    });
-    await until(
-      () => companion.log.recent().some((e) => /connection closed \(the session is over\)/.test(e.message)),
-      'the F1 connection closed at the end of the session',
-    );
-    await until(() => sim.control.state().connections.length === 0, 'no F1 socket');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(sim.control.state().counts.negotiations).toBe(1);
-    expect(companion.status().source).toBe(SOURCE_SERVER);
-  }, 60_000);
+        sim,
+        state: {
+          server,
+          token: 'tok',
+          device: { id: 'd1', name: 'Den' },
+          lastLiveAt: new Date(Date.now() - 60_000).toISOString(),
+          preferences: preferencesDocument(2),
+        },
+      });
+
+      await until(
+        () => (companion.status().f1Live as { state?: string } | undefined)?.state === 'down',
+        'the F1 feed reported down',
+      );
+      const answer = await fetch(`http://127.0.0.1:${companion.bridge.port}/api/status`);
+      const json = (await answer.json()) as { source: string; f1Live: { message: string }; delayMs: number };
+      expect(json.source).toBe(SOURCE_F1_LIVE);
+      expect(json.f1Live.message).toMatch(/not reachable either/);
+      expect(json.delayMs).toBe(2_000);
+      expect(played(companion)).toEqual([]);
+
+      sim.control.setMode('normal');
+      // The current flag waits for the saved broadcast delay like any other.
+      await until(() => (companion.status().pending as unknown[]).length === 1, 'the yellow scheduled');
+      expect(companion.status().pending).toEqual([{ state: 'yellow', at: expect.any(String) }]);
+      expect(played(companion)).toEqual([]);
+      await until(() => played(companion).includes('yellow'), 'the yellow after the delay', 5_000);
+      expect(companion.status().f1Live).toMatchObject({ state: 'following' });
+    },
+  );
+
+  test(
+    "the server's state wins when it differs from what F1 live timing showed",
+    { timeout: paced(60_000) },
+    async () => {
+      // F1's recording says session 6821, the server 7000: the fallback's yellow stands in for the
+      // server's session, so the room does not take it for a new session and end 7000 (whose red
+      // would then reach no light).
+      const sim = await startSim({ positionMs: BEFORE_VSC_MS });
+      const standIn = createStandIn();
+      await standIn.listen();
+      cleanup.push(() => standIn.close());
+      const server = `http://127.0.0.1:${standIn.port}`;
+      const companion = await setUp({
+        server,
+        sim,
+        state: { server, token: 'tok', device: { id: 'd1', name: 'Den' } },
+      });
+      await until(() => played(companion).includes('green'), 'the server’s green');
+      await standIn.close();
+      await until(() => played(companion).length === 2, 'the yellow from F1 live timing');
+      standIn.events.push({ id: 2, data: flag('red', 'RED FLAG') });
+      await standIn.listen();
+      await until(() => played(companion).length === 3, 'the server’s red', 20_000);
+      expect(played(companion)).toEqual(['green', 'yellow', 'red']);
+      expect(companion.status().source).toBe(SOURCE_SERVER);
+      await until(() => sim.control.state().connections.length === 0, 'the F1 connection closed');
+    },
+  );
+
+  test(
+    'F1 says the session is over: the connection is closed and not opened again',
+    { timeout: paced(60_000) },
+    async () => {
+      // After the chequered flag: SessionStatus Finalised.
+      const sim = await startSim({ positionMs: 11_600_000 });
+      const standIn = createStandIn();
+      await standIn.listen();
+      await standIn.close();
+      const server = `http://127.0.0.1:${standIn.port}`;
+      const companion = await setUp({
+        server,
+        sim,
+        sessionOverMs: 300,
+        state: {
+          server,
+          token: 'tok',
+          device: { id: 'd1', name: 'Den' },
+          lastLiveAt: new Date(Date.now() - 60_000).toISOString(),
+        },
+      });
+      await until(
+        () => companion.log.recent().some((e) => /connection closed \(the session is over\)/.test(e.message)),
+        'the F1 connection closed at the end of the session',
+      );
+      await until(() => sim.control.state().connections.length === 0, 'no F1 socket');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(sim.control.state().counts.negotiations).toBe(1);
+      expect(companion.status().source).toBe(SOURCE_SERVER);
+    },
+  );
 
   test('no session followed recently: the server being down opens no F1 connection', async () => {
     const sim = await startSim({ positionMs: BEFORE_VSC_MS });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FlagEventData } from '@flaglight/core';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { createServerApi } from '../link/server-api.js';
 import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus } from './follower.js';
 
@@ -190,23 +191,27 @@ describe('the follower', () => {
     expect(seen.flags.at(-1)?.map((f) => f.data.state)).toEqual(['red', 'green']);
   });
 
-  test('while polling, a server that stops answering is reported as reconnecting, then polling again', async () => {
-    const server = await startStandIn();
-    running.servers.push(server);
-    server.stage.breakStreams = true;
-    server.stage.events.push({ id: 1, data: flag(100, 'yellow', 'YELLOW') });
-    const seen = follow(server.url);
-    await until(() => seen.follower.status().state === 'polling');
-    await until(() => seen.flags.length >= 1);
-    const port = server.port;
-    await server.close();
-    running.servers.pop();
-    await until(() => seen.follower.status().state === 'reconnecting', 10_000);
-    const again = await startStandIn(port);
-    running.servers.push(again);
-    again.stage.breakStreams = true;
-    await until(() => seen.follower.status().state === 'polling', 10_000);
-  }, 30_000);
+  test(
+    'while polling, a server that stops answering is reported as reconnecting, then polling again',
+    { timeout: paced(30_000) },
+    async () => {
+      const server = await startStandIn();
+      running.servers.push(server);
+      server.stage.breakStreams = true;
+      server.stage.events.push({ id: 1, data: flag(100, 'yellow', 'YELLOW') });
+      const seen = follow(server.url);
+      await until(() => seen.follower.status().state === 'polling');
+      await until(() => seen.flags.length >= 1);
+      const port = server.port;
+      await server.close();
+      running.servers.pop();
+      await until(() => seen.follower.status().state === 'reconnecting', 10_000);
+      const again = await startStandIn(port);
+      running.servers.push(again);
+      again.stage.breakStreams = true;
+      await until(() => seen.follower.status().state === 'polling', 10_000);
+    },
+  );
 
   test('a stream that goes silent is dropped by the watchdog and reopened', async () => {
     const server = await startStandIn();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import {
   call,
   setDemoRace,
@@ -48,12 +49,12 @@ let companion: Companion | null = null;
 const dirs: string[] = [];
 beforeEach(async () => {
   server = await startDemoServer();
-}, 90_000);
+}, paced(90_000));
 afterEach(async () => {
   await companion?.close();
   companion = null;
   await server?.stop();
-}, 30_000);
+}, paced(30_000));
 afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -135,31 +136,41 @@ async function expectLightsLeftAsTheyAre(yellowAt: number) {
 }
 
 describe('unlinking a companion with a flag queued behind the delay', () => {
-  test('Settings → Devices → Unlink (DELETE /api/devices/:id): the queued yellow never reaches a light', async () => {
-    const { session, companion: running, yellowAt } = await followWithYellowQueued();
-    // The yellow is still waiting: the fan unlinks the companion in the web app.
-    expect(yellowAt).toBeGreaterThan(Date.now() + 5_000);
-    const [device] = (await call(server.url, 'GET', '/api/devices', undefined, session)) as { id: string }[];
-    await call(server.url, 'DELETE', `/api/devices/${device!.id}`, undefined, session);
-    await until(() => !running.status().linked, 'the companion to learn it was unlinked', { ms: 10_000 });
-    expect(running.status().pending).toEqual([]);
+  test(
+    'Settings → Devices → Unlink (DELETE /api/devices/:id): the queued yellow never reaches a light',
+    { timeout: paced(180_000) },
+    async () => {
+      const { session, companion: running, yellowAt } = await followWithYellowQueued();
+      // The yellow is still waiting: the fan unlinks the companion in the web app.
+      expect(yellowAt).toBeGreaterThan(Date.now() + 5_000);
+      const [device] = (await call(server.url, 'GET', '/api/devices', undefined, session)) as {
+        id: string;
+      }[];
+      await call(server.url, 'DELETE', `/api/devices/${device!.id}`, undefined, session);
+      await until(() => !running.status().linked, 'the companion to learn it was unlinked', { ms: 10_000 });
+      expect(running.status().pending).toEqual([]);
 
-    await expectLightsLeftAsTheyAre(yellowAt);
-    expect(running.log.recent().map((e) => e.message)).not.toContain('Flag yellow');
-  }, 180_000);
+      await expectLightsLeftAsTheyAre(yellowAt);
+      expect(running.log.recent().map((e) => e.message)).not.toContain('Flag yellow');
+    },
+  );
 
-  test('unlink on this computer (the status page, `flaglight-companion unlink`): the queued yellow never reaches a light', async () => {
-    const { companion: running, yellowAt } = await followWithYellowQueued();
-    expect(yellowAt).toBeGreaterThan(Date.now() + 5_000);
-    const response = await fetch(`${running.bridge.url}api/unlink`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(response.status).toBe(200);
-    expect(running.status().linked).toBe(false);
-    expect(running.status().pending).toEqual([]);
+  test(
+    'unlink on this computer (the status page, `flaglight-companion unlink`): the queued yellow never reaches a light',
+    { timeout: paced(180_000) },
+    async () => {
+      const { companion: running, yellowAt } = await followWithYellowQueued();
+      expect(yellowAt).toBeGreaterThan(Date.now() + 5_000);
+      const response = await fetch(`${running.bridge.url}api/unlink`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(response.status).toBe(200);
+      expect(running.status().linked).toBe(false);
+      expect(running.status().pending).toEqual([]);
 
-    await expectLightsLeftAsTheyAre(yellowAt);
-  }, 180_000);
+      await expectLightsLeftAsTheyAre(yellowAt);
+    },
+  );
 });

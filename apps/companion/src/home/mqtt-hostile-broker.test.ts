@@ -4,6 +4,7 @@
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { freePort } from '../../test/mosquitto.js';
 import { createLogger } from '../system/log.js';
 import { createMqttPublisher } from './mqtt-publisher.js';
@@ -146,68 +147,81 @@ async function startHostileBroker(announced: number | null) {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 describe('a hostile broker', () => {
-  test('one unsolicited 250 MB PUBLISH: dropped at its header with a warning, memory stays flat, the companion connects again', async () => {
-    const announced = 250 * 1024 * 1024;
-    const broker = await startHostileBroker(announced);
-    cleanup.push(() => broker.close());
-    const before = process.memoryUsage();
-    let peak = { rss: before.rss, arrayBuffers: before.arrayBuffers };
-    const sampler = setInterval(() => {
-      const now = process.memoryUsage();
-      peak = {
-        rss: Math.max(peak.rss, now.rss),
-        arrayBuffers: Math.max(peak.arrayBuffers, now.arrayBuffers),
-      };
-    }, 10);
-    cleanup.push(async () => clearInterval(sampler));
+  test(
+    'one unsolicited 250 MB PUBLISH: dropped at its header with a warning, memory stays flat, the companion connects again',
+    { timeout: paced(60_000) },
+    async () => {
+      const announced = 250 * 1024 * 1024;
+      const broker = await startHostileBroker(announced);
+      cleanup.push(() => broker.close());
+      const before = process.memoryUsage();
+      let peak = { rss: before.rss, arrayBuffers: before.arrayBuffers };
+      const sampler = setInterval(() => {
+        const now = process.memoryUsage();
+        peak = {
+          rss: Math.max(peak.rss, now.rss),
+          arrayBuffers: Math.max(peak.arrayBuffers, now.arrayBuffers),
+        };
+      }, 10);
+      cleanup.push(async () => clearInterval(sampler));
 
-    const log = createLogger({ console: false });
-    const publisher = createMqttPublisher(
-      { url: broker.url },
-      { companionId: 'hostile', name: 'Hostile', version: '1' },
-      log,
-    );
-    cleanup.push(() => publisher.close());
+      const log = createLogger({ console: false });
+      const publisher = createMqttPublisher(
+        { url: broker.url },
+        { companionId: 'hostile', name: 'Hostile', version: '1' },
+        log,
+      );
+      cleanup.push(() => publisher.close());
 
-    await vi.waitFor(() => expect(broker.attack.closed).toBe(true), { timeout: 20_000 });
-    await vi.waitFor(() =>
-      expect(publisher.status().message).toMatch(
-        /sent a packet of 262\.1 MB, over the 1\.0 MB limit: dropped it and closed the connection/,
-      ),
-    );
-    const warning = log.recent().find((e) => e.level === 'warn' && /over the 1\.0 MB limit/.test(e.message));
-    expect(warning?.message).toMatch(
-      /^MQTT: The MQTT broker mqtt:\/\/127\.0\.0\.1:\d+ sent a packet of 262\.1 MB/,
-    );
-    clearInterval(sampler);
-    const after = process.memoryUsage();
-    console.log(
-      `hostile broker, 250 MiB announced: it wrote ${mb(broker.attack.written)} before the companion closed; ` +
-        `rss ${mb(before.rss)} → peak ${mb(peak.rss)} → ${mb(after.rss)}, ` +
-        `arrayBuffers ${mb(before.arrayBuffers)} → peak ${mb(peak.arrayBuffers)} → ${mb(after.arrayBuffers)}`,
-    );
-    expect(broker.attack.finished).toBe(false);
-    // What the broker could push is the limit plus the sockets' kernel buffers, not the packet.
-    expect(broker.attack.written).toBeLessThan(MQTT_MAX_INCOMING_PACKET_BYTES + 16 * 1024 * 1024);
+      await vi.waitFor(() => expect(broker.attack.closed).toBe(true), { timeout: paced(20_000) });
+      await vi.waitFor(() =>
+        expect(publisher.status().message).toMatch(
+          /sent a packet of 262\.1 MB, over the 1\.0 MB limit: dropped it and closed the connection/,
+        ),
+      );
+      const warning = log
+        .recent()
+        .find((e) => e.level === 'warn' && /over the 1\.0 MB limit/.test(e.message));
+      expect(warning?.message).toMatch(
+        /^MQTT: The MQTT broker mqtt:\/\/127\.0\.0\.1:\d+ sent a packet of 262\.1 MB/,
+      );
+      clearInterval(sampler);
+      const after = process.memoryUsage();
+      console.log(
+        `hostile broker, 250 MiB announced: it wrote ${mb(broker.attack.written)} before the companion closed; ` +
+          `rss ${mb(before.rss)} → peak ${mb(peak.rss)} → ${mb(after.rss)}, ` +
+          `arrayBuffers ${mb(before.arrayBuffers)} → peak ${mb(peak.arrayBuffers)} → ${mb(after.arrayBuffers)}`,
+      );
+      expect(broker.attack.finished).toBe(false);
+      // What the broker could push is the limit plus the sockets' kernel buffers, not the packet.
+      expect(broker.attack.written).toBeLessThan(MQTT_MAX_INCOMING_PACKET_BYTES + 16 * 1024 * 1024);
 
-    // The broker behaves again: the companion connects and publishes as usual.
-    await vi.waitFor(() => expect(publisher.status()).toMatchObject({ state: 'connected', message: null }), {
-      timeout: 20_000,
-    });
-    expect(broker.connections()).toBeGreaterThanOrEqual(2);
-    await publisher.close();
-  }, 60_000);
+      // The broker behaves again: the companion connects and publishes as usual.
+      await vi.waitFor(
+        () => expect(publisher.status()).toMatchObject({ state: 'connected', message: null }),
+        {
+          timeout: paced(20_000),
+        },
+      );
+      expect(broker.connections()).toBeGreaterThanOrEqual(2);
+      await publisher.close();
+    },
+  );
 
-  test('a broker that never acknowledges cannot hold up the companion stopping', async () => {
-    const broker = await startHostileBroker(null);
-    cleanup.push(() => broker.close());
-    const publisher = createMqttPublisher(
-      { url: broker.url },
-      { companionId: 'silent', name: 'Silent', version: '1' },
-      createLogger({ console: false }),
-    );
-    await vi.waitFor(() => expect(publisher.status().state).toBe('connected'));
-    await publisher.close();
-    expect(publisher.status().state).toBe('closed');
-  }, 30_000);
+  test(
+    'a broker that never acknowledges cannot hold up the companion stopping',
+    { timeout: paced(30_000) },
+    async () => {
+      const broker = await startHostileBroker(null);
+      cleanup.push(() => broker.close());
+      const publisher = createMqttPublisher(
+        { url: broker.url },
+        { companionId: 'silent', name: 'Silent', version: '1' },
+        createLogger({ console: false }),
+      );
+      await vi.waitFor(() => expect(publisher.status().state).toBe('connected'));
+      await publisher.close();
+      expect(publisher.status().state).toBe('closed');
+    },
+  );
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FlagEventData } from '@flaglight/core';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { MOSQUITTO, startBroker, subscribeAll as subscribe, type Broker } from '../../test/mosquitto.js';
 import { createLogger } from '../system/log.js';
 import { parseMqttSettings } from './mqtt-options.js';
@@ -181,37 +182,41 @@ describe.skipIf(!MOSQUITTO)('MQTT with a real Mosquitto broker', () => {
       await exited;
     });
     await vi.waitFor(() => expect(sub.last('flaglight/killed/availability')?.payload).toBe('online'), {
-      timeout: 15_000,
+      timeout: paced(15_000),
     });
     child.kill('SIGKILL');
     await exited;
     await vi.waitFor(() => expect(sub.last('flaglight/killed/availability')?.payload).toBe('offline'), {
-      timeout: 10_000,
+      timeout: paced(10_000),
     });
   });
 
-  test('after a broker restart it connects again and publishes discovery and the current flag again', async () => {
-    const b = await broker();
-    const publisher = publisherFor(b.url);
-    await vi.waitFor(() => expect(publisher.status().state).toBe('connected'));
-    publisher.played({
-      data: flag('vsc', 'VIRTUAL SAFETY CAR DEPLOYED'),
-      source: 'Flaglight server',
-      delayMs: 0,
-      playedAt: new Date(),
-    });
-    await b.stop();
-    await vi.waitFor(() => expect(publisher.status().state).toBe('reconnecting'));
-    expect(publisher.status().message).toMatch(/not reachable/);
-    // The broker kept nothing (persistence false): what a new subscriber gets came after the restart.
-    await b.start();
-    await vi.waitFor(() => expect(publisher.status().state).toBe('connected'), { timeout: 15_000 });
-    const sub = await subscribe(b.url);
-    cleanup.push(() => sub.client.endAsync());
-    await vi.waitFor(() => expect(sub.last('flaglight/living-room/flag')?.payload).toBe('vsc'));
-    expect(sub.last('homeassistant/sensor/flaglight_living-room/flag/config')?.retain).toBe(true);
-    expect(sub.last('flaglight/living-room/availability')?.payload).toBe('online');
-  }, 40_000);
+  test(
+    'after a broker restart it connects again and publishes discovery and the current flag again',
+    { timeout: paced(40_000) },
+    async () => {
+      const b = await broker();
+      const publisher = publisherFor(b.url);
+      await vi.waitFor(() => expect(publisher.status().state).toBe('connected'));
+      publisher.played({
+        data: flag('vsc', 'VIRTUAL SAFETY CAR DEPLOYED'),
+        source: 'Flaglight server',
+        delayMs: 0,
+        playedAt: new Date(),
+      });
+      await b.stop();
+      await vi.waitFor(() => expect(publisher.status().state).toBe('reconnecting'));
+      expect(publisher.status().message).toMatch(/not reachable/);
+      // The broker kept nothing (persistence false): what a new subscriber gets came after the restart.
+      await b.start();
+      await vi.waitFor(() => expect(publisher.status().state).toBe('connected'), { timeout: paced(15_000) });
+      const sub = await subscribe(b.url);
+      cleanup.push(() => sub.client.endAsync());
+      await vi.waitFor(() => expect(sub.last('flaglight/living-room/flag')?.payload).toBe('vsc'));
+      expect(sub.last('homeassistant/sensor/flaglight_living-room/flag/config')?.retain).toBe(true);
+      expect(sub.last('flaglight/living-room/availability')?.payload).toBe('online');
+    },
+  );
 
   test('a wrong password is a clear line on the status, never a crash; the right one connects', async () => {
     const b = await broker({ users: { ha: 'right-password' } });
@@ -223,7 +228,7 @@ describe.skipIf(!MOSQUITTO)('MQTT with a real Mosquitto broker', () => {
     await vi.waitFor(() => expect(right.status().state).toBe('connected'));
   });
 
-  test('an unreachable broker says so and keeps trying', async () => {
+  test('an unreachable broker says so and keeps trying', { timeout: paced(40_000) }, async () => {
     const b = await broker();
     await b.stop();
     const publisher = publisherFor(b.url);
@@ -236,10 +241,10 @@ describe.skipIf(!MOSQUITTO)('MQTT with a real Mosquitto broker', () => {
       playedAt: new Date(),
     });
     await b.start();
-    await vi.waitFor(() => expect(publisher.status().state).toBe('connected'), { timeout: 15_000 });
+    await vi.waitFor(() => expect(publisher.status().state).toBe('connected'), { timeout: paced(15_000) });
     const sub = await subscribe(b.url);
     cleanup.push(() => sub.client.endAsync());
     // What was played while the broker was away is the current flag once it is back.
     await vi.waitFor(() => expect(sub.last('flaglight/living-room/flag')?.payload).toBe('red'));
-  }, 40_000);
+  });
 });

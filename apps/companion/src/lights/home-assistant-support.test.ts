@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startHomeAssistantSim, type HomeAssistantSim } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { startLocalBridge, type LocalBridge } from '../bridge/local-bridge.js';
 import { OptionError, resolveHomeAssistant } from '../options.js';
 import { createLogger, type Logger } from '../system/log.js';
@@ -22,7 +23,7 @@ import { createLightsHub, type LightsHub } from './lights-hub.js';
 
 const APP = 'http://localhost:3000';
 const TOKEN = 'ha.secret-token.7f3a9c';
-const WAIT = { timeout: 8_000, interval: 25 };
+const WAIT = { timeout: paced(8_000), interval: 25 };
 
 let sim: HomeAssistantSim;
 let dir: string;

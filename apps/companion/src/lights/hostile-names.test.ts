@@ -12,6 +12,7 @@ import {
   type WledSimDevice,
 } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { renderStatusPage, type FakeElement } from '../../test/status-page-dom.js';
 import { startLocalBridge, type LocalBridge } from '../bridge/local-bridge.js';
 import { createPlayback, type Playback } from '../follow/playback.js';
@@ -55,7 +56,7 @@ const LOGGED = {
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
 const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (INFO|WARN|ERROR) /;
 const TOKEN = 'ha.hostile-names.7f3a9c';
-const WAIT = { timeout: 8_000, interval: 25 };
+const WAIT = { timeout: paced(8_000), interval: 25 };
 
 let dir: string;
 let file: string;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { HueBridgeCandidate } from '@flaglight/lights/lan';
 import { startLocalHueBridge, type LocalHueBridge } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { createLogger, type Logger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { createHueSupport, type HueSupport } from './hue-support.js';
@@ -105,33 +106,37 @@ describe('a paired Hue bridge that moves to another address', () => {
     await until(() => commandsSince(bridge, next).length >= 4, 'red at the new address');
   });
 
-  test('a device announcing its id with another certificate gets no key and no command; the lights stay unreachable until the bridge itself answers', async () => {
-    await bridge.move();
-    await until(() => hueLights().every((l) => !l.reachable), 'the lights to be reported unreachable');
-    // Same MAC, so the same id and certificate CN, but a key pair of its own.
-    const lookalike = await startLocalHueBridge({ mac: '00:17:88:6a:2b:3d' });
-    closers.push(() => lookalike.close());
-    expect(lookalike.id).toBe(bridge.id);
-    heard = [{ url: lookalike.url, bridgeId: lookalike.id }];
-    await until(
-      () =>
-        log
-          .recent()
-          .some((e) => e.message.includes(`at ${lookalike.url}`) && /certificate changed/.test(e.message)),
-      'the changed certificate to be told',
-    );
-    // Twice the first back-off: looked at again, still refused.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    expect(hueLights().every((l) => !l.reachable)).toBe(true);
-    expect(lookalike.commands()).toEqual([]);
-    expect(lookalike.view().applications).toBe(0);
-    expect(support.view().bridges[0]!.url).not.toBe(lookalike.url);
+  test(
+    'a device announcing its id with another certificate gets no key and no command; the lights stay unreachable until the bridge itself answers',
+    { timeout: paced(120_000) },
+    async () => {
+      await bridge.move();
+      await until(() => hueLights().every((l) => !l.reachable), 'the lights to be reported unreachable');
+      // Same MAC, so the same id and certificate CN, but a key pair of its own.
+      const lookalike = await startLocalHueBridge({ mac: '00:17:88:6a:2b:3d' });
+      closers.push(() => lookalike.close());
+      expect(lookalike.id).toBe(bridge.id);
+      heard = [{ url: lookalike.url, bridgeId: lookalike.id }];
+      await until(
+        () =>
+          log
+            .recent()
+            .some((e) => e.message.includes(`at ${lookalike.url}`) && /certificate changed/.test(e.message)),
+        'the changed certificate to be told',
+      );
+      // Twice the first back-off: looked at again, still refused.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect(hueLights().every((l) => !l.reachable)).toBe(true);
+      expect(lookalike.commands()).toEqual([]);
+      expect(lookalike.view().applications).toBe(0);
+      expect(support.view().bridges[0]!.url).not.toBe(lookalike.url);
 
-    heard = [
-      { url: lookalike.url, bridgeId: lookalike.id },
-      { url: bridge.url, bridgeId: bridge.id },
-    ];
-    await until(() => hueLights().every((l) => l.reachable), 'the lights back at the real bridge', 90_000);
-    expect(lookalike.commands()).toEqual([]);
-  }, 120_000);
+      heard = [
+        { url: lookalike.url, bridgeId: lookalike.id },
+        { url: bridge.url, bridgeId: bridge.id },
+      ];
+      await until(() => hueLights().every((l) => l.reachable), 'the lights back at the real bridge', 90_000);
+      expect(lookalike.commands()).toEqual([]);
+    },
+  );
 });

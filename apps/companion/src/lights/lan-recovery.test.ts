@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import {
   call,
   setDemoRace,
@@ -54,12 +55,12 @@ beforeEach(async () => {
   server = await startDemoServer();
   session = await signUp(server.url);
   await setDemoRace(server.url, DEMO_FIXTURE, DURING_RED_MINUTES, 1);
-}, 90_000);
+}, paced(90_000));
 afterEach(async () => {
   await companion?.close();
   companion = null;
   await server?.stop();
-}, 30_000);
+}, paced(30_000));
 afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -109,93 +110,103 @@ async function followTheRace(): Promise<Companion> {
 }
 
 describe("the demo's LAN lights at new addresses", () => {
-  test('a Hue bridge that moves: its four lights are reported unreachable, found again by id and certificate, and shown the race flag there', async () => {
-    const running = await followTheRace();
-    await until(
-      async () => (await reported()).filter((l) => l.provider === 'hue_local' && l.reachable).length === 4,
-      'the four Hue lights reported reachable',
-      { everyMs: 500 },
-    );
+  test(
+    'a Hue bridge that moves: its four lights are reported unreachable, found again by id and certificate, and shown the race flag there',
+    { timeout: paced(180_000) },
+    async () => {
+      const running = await followTheRace();
+      await until(
+        async () => (await reported()).filter((l) => l.provider === 'hue_local' && l.reachable).length === 4,
+        'the four Hue lights reported reachable',
+        { everyMs: 500 },
+      );
 
-    // The bridge goes silent for 20 s (its DHCP lease), then answers at another port.
-    const moving = call(server.url, 'POST', '/sims/lan/_control/hue/move', { silentMs: 20_000 });
-    const moved = Date.now();
-    // The browser leaves the shared Hue bulb to a companion only while the server says it reaches it.
-    await until(
-      async () => (await reported()).filter((l) => l.provider === 'hue_local' && !l.reachable).length === 4,
-      'the four Hue lights reported unreachable to the server',
-      { ms: 20_000, everyMs: 500 },
-    );
-    const { hueBridge } = (await moving) as { hueBridge: { url: string } };
+      // The bridge goes silent for 20 s (its DHCP lease), then answers at another port.
+      const moving = call(server.url, 'POST', '/sims/lan/_control/hue/move', { silentMs: 20_000 });
+      const moved = Date.now();
+      // The browser leaves the shared Hue bulb to a companion only while the server says it reaches it.
+      await until(
+        async () => (await reported()).filter((l) => l.provider === 'hue_local' && !l.reachable).length === 4,
+        'the four Hue lights reported unreachable to the server',
+        { ms: 20_000, everyMs: 500 },
+      );
+      const { hueBridge } = (await moving) as { hueBridge: { url: string } };
 
-    await until(
-      () => {
-        const hue = lightsOf(running).filter((l) => l.provider === 'hue_local');
-        return hue.length === 4 && hue.every((l) => l.reachable);
-      },
-      'the Hue lights found again',
-      { ms: 60_000 },
-    );
-    expect((running.status().hue as { bridges: { url: string; paired: boolean }[] }).bridges).toContainEqual({
-      url: hueBridge.url,
-      name: 'Flaglight LAN bridge',
-      paired: true,
-    });
-    // The bridge at its new address is given the race's flag, without waiting for the next one.
-    await until(async () => (await hueCommandsSince(moved)) >= 4, 'the red flag sent to the moved bridge', {
-      everyMs: 250,
-    });
-    await until(
-      async () => (await reported()).filter((l) => l.provider === 'hue_local' && l.reachable).length === 4,
-      'the four Hue lights reported reachable again',
-      { everyMs: 500 },
-    );
-  }, 180_000);
+      await until(
+        () => {
+          const hue = lightsOf(running).filter((l) => l.provider === 'hue_local');
+          return hue.length === 4 && hue.every((l) => l.reachable);
+        },
+        'the Hue lights found again',
+        { ms: 60_000 },
+      );
+      expect(
+        (running.status().hue as { bridges: { url: string; paired: boolean }[] }).bridges,
+      ).toContainEqual({
+        url: hueBridge.url,
+        name: 'Flaglight LAN bridge',
+        paired: true,
+      });
+      // The bridge at its new address is given the race's flag, without waiting for the next one.
+      await until(async () => (await hueCommandsSince(moved)) >= 4, 'the red flag sent to the moved bridge', {
+        everyMs: 250,
+      });
+      await until(
+        async () => (await reported()).filter((l) => l.provider === 'hue_local' && l.reachable).length === 4,
+        'the four Hue lights reported reachable again',
+        { everyMs: 500 },
+      );
+    },
+  );
 
-  test('a demo server restarted on new LAN ports: every LAN light is found again and shows the race flag, with no companion restart', async () => {
-    const running = await followTheRace();
-    const before = await until(
-      () => {
-        const lights = lightsOf(running);
-        return ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf', 'wled', 'home_assistant'].every((p) =>
-          lights.some((l) => l.provider === p && l.reachable),
-        )
-          ? lights
-          : null;
-      },
-      'every LAN brand',
-      { ms: 60_000 },
-    );
-    const ports = JSON.stringify(await call(server.url, 'GET', '/sims/lan/state'));
+  test(
+    'a demo server restarted on new LAN ports: every LAN light is found again and shows the race flag, with no companion restart',
+    { timeout: paced(300_000) },
+    async () => {
+      const running = await followTheRace();
+      const before = await until(
+        () => {
+          const lights = lightsOf(running);
+          return ['lifx_lan', 'hue_local', 'govee_lan', 'nanoleaf', 'wled', 'home_assistant'].every((p) =>
+            lights.some((l) => l.provider === p && l.reachable),
+          )
+            ? lights
+            : null;
+        },
+        'every LAN brand',
+        { ms: 60_000 },
+      );
+      const ports = JSON.stringify(await call(server.url, 'GET', '/sims/lan/state'));
 
-    await server.restart();
-    await setDemoRace(server.url, DEMO_FIXTURE, DURING_RED_MINUTES, 1);
-    expect(JSON.stringify(await call(server.url, 'GET', '/sims/lan/state'))).not.toBe(ports);
+      await server.restart();
+      await setDemoRace(server.url, DEMO_FIXTURE, DURING_RED_MINUTES, 1);
+      expect(JSON.stringify(await call(server.url, 'GET', '/sims/lan/state'))).not.toBe(ports);
 
-    // Every light the companion had, reachable again: at the simulator's new ports.
-    await until(
-      () => {
-        const lights = lightsOf(running);
-        return before.every((had) =>
-          lights.some(
-            (l) => l.provider === had.provider && l.id === had.id && (l.reachable || !had.reachable),
-          ),
-        );
-      },
-      'every LAN light found again',
-      { ms: 120_000, everyMs: 250 },
-    );
-    // And the new simulator's lights show the race's red.
-    await until(
-      async () => {
-        const lit = (await swatches()).filter(
-          (s) => /^(LIFX|Hue|Govee|Nanoleaf|WLED) /.test(s.label) && !s.label.includes('LAN Control'),
-        );
-        return lit.length >= 15 && lit.every((s) => s.on && reddish(s.hex));
-      },
-      'red on the new simulator',
-      { ms: 60_000, everyMs: 250 },
-    );
-    expect(count(lightsOf(running), 'hue_local')).toBe(4);
-  }, 300_000);
+      // Every light the companion had, reachable again: at the simulator's new ports.
+      await until(
+        () => {
+          const lights = lightsOf(running);
+          return before.every((had) =>
+            lights.some(
+              (l) => l.provider === had.provider && l.id === had.id && (l.reachable || !had.reachable),
+            ),
+          );
+        },
+        'every LAN light found again',
+        { ms: 120_000, everyMs: 250 },
+      );
+      // And the new simulator's lights show the race's red.
+      await until(
+        async () => {
+          const lit = (await swatches()).filter(
+            (s) => /^(LIFX|Hue|Govee|Nanoleaf|WLED) /.test(s.label) && !s.label.includes('LAN Control'),
+          );
+          return lit.length >= 15 && lit.every((s) => s.on && reddish(s.hex));
+        },
+        'red on the new simulator',
+        { ms: 60_000, everyMs: 250 },
+      );
+      expect(count(lightsOf(running), 'hue_local')).toBe(4);
+    },
+  );
 });

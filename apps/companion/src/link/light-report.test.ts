@@ -9,6 +9,7 @@ import { pairNanoleaf } from '@flaglight/lights/lan';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../../scripts/entry-bundle.mjs';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { startCompanion, type Companion } from '../companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../options.js';
 import { createLogger } from '../system/log.js';
@@ -120,7 +121,7 @@ describe('light names from the LAN reach the real server clean', () => {
   const cleanup: (() => Promise<void>)[] = [];
   beforeAll(async () => {
     server = await startServer();
-  }, 90_000);
+  }, paced(90_000));
   afterAll(async () => {
     // Each step gets its own time limit, so one slow close cannot keep the server (and the run)
     // alive: the server is stopped whatever happened before.
@@ -130,7 +131,7 @@ describe('light names from the LAN reach the real server clean', () => {
       if (Date.now() - started >= 10_000) console.warn('light-report cleanup: a close took over 10 s');
     }
     await server?.stop();
-  }, 90_000);
+  }, paced(90_000));
 
   async function controller(options: { name: string; serialNo: string }) {
     const device: NanoleafSimDevice = await startNanoleafSim({ ...options, panelCount: 2 });
@@ -140,80 +141,84 @@ describe('light names from the LAN reach the real server clean', () => {
     return { host: '127.0.0.1', port: device.port, token, id: device.id, name: 'Nanoleaf' };
   }
 
-  test('a light named with 79 characters and an emoji, one with a line break and a bidi override, one with only invisible characters and one with a 200-character id: the others are listed with clean names', async () => {
-    const session = await signUp(server.url);
-    const devices = [
-      // The emoji's surrogate pair straddles the 80th character: cut in half, the server refused it.
-      await controller({ name: `${'L'.repeat(79)}🏁`, serialNo: 'S1924LONG01' }),
-      // A line break (refused by the server) and a right-to-left override (shows "exe.pdf" reversed).
-      await controller({ name: 'Living\nRoom \u202Efdp.exe', serialNo: 'S1924BIDI01' }),
-      await controller({ name: '\u200B\u2066\r\n\u200F', serialNo: 'S1924NONE01' }),
-      await controller({ name: 'Shapes Hall', serialNo: `S${'A'.repeat(199)}` }),
-    ];
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-light-report-companion-'));
-    fs.writeFileSync(
-      path.join(dir, 'state.json'),
-      JSON.stringify({ hueBridges: [], paused: false, nanoleafDevices: devices }),
-    );
-    const started = await startCompanion({
-      server: server.url,
-      dataDir: dir,
-      port: 0,
-      openBrowser: false,
-      demo: false,
-      lifxTargets: [],
-      goveeTargets: [],
-      goveePorts: GOVEE_DEFAULT_PORTS,
-      nanoleaf: [],
-      hueBridges: [],
-      lanScan: false,
-      console: false,
-      logToFile: false,
-    });
-    if (started.kind !== 'started') throw new Error('a companion already runs on the port');
-    const companion: Companion = started.companion;
-    cleanup.push(async () => {
-      await companion.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
-    const code = await until(() => companion.status().userCode, 'the link code');
-    await call(server.url, 'POST', '/api/device/approve', { code }, session);
+  test(
+    'a light named with 79 characters and an emoji, one with a line break and a bidi override, one with only invisible characters and one with a 200-character id: the others are listed with clean names',
+    { timeout: paced(60_000) },
+    async () => {
+      const session = await signUp(server.url);
+      const devices = [
+        // The emoji's surrogate pair straddles the 80th character: cut in half, the server refused it.
+        await controller({ name: `${'L'.repeat(79)}🏁`, serialNo: 'S1924LONG01' }),
+        // A line break (refused by the server) and a right-to-left override (shows "exe.pdf" reversed).
+        await controller({ name: 'Living\nRoom \u202Efdp.exe', serialNo: 'S1924BIDI01' }),
+        await controller({ name: '\u200B\u2066\r\n\u200F', serialNo: 'S1924NONE01' }),
+        await controller({ name: 'Shapes Hall', serialNo: `S${'A'.repeat(199)}` }),
+      ];
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flaglight-light-report-companion-'));
+      fs.writeFileSync(
+        path.join(dir, 'state.json'),
+        JSON.stringify({ hueBridges: [], paused: false, nanoleafDevices: devices }),
+      );
+      const started = await startCompanion({
+        server: server.url,
+        dataDir: dir,
+        port: 0,
+        openBrowser: false,
+        demo: false,
+        lifxTargets: [],
+        goveeTargets: [],
+        goveePorts: GOVEE_DEFAULT_PORTS,
+        nanoleaf: [],
+        hueBridges: [],
+        lanScan: false,
+        console: false,
+        logToFile: false,
+      });
+      if (started.kind !== 'started') throw new Error('a companion already runs on the port');
+      const companion: Companion = started.companion;
+      cleanup.push(async () => {
+        await companion.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      });
+      const code = await until(() => companion.status().userCode, 'the link code');
+      await call(server.url, 'POST', '/api/device/approve', { code }, session);
 
-    const expected = [
-      ['s1924long01', 'L'.repeat(79)],
-      ['s1924bidi01', 'Living Room fdp.exe'],
-      ['s1924none01', 'Nanoleaf s1924none01'],
-    ];
-    // Reports follow each controller as it answers: wait for the one with every name read.
-    let listed: ReportedLight[] = [];
-    // Twice a second: the device list is rate limited like every route.
-    await until(
-      async () => {
-        const [device] = (await call(server.url, 'GET', '/api/devices', undefined, session)) as unknown as {
-          lights: ReportedLight[];
-        }[];
-        listed = device?.lights ?? [];
-        return JSON.stringify(listed.map((l) => [l.id, l.label])) === JSON.stringify(expected);
-      },
-      'the lights on the server',
-      { everyMs: 500 },
-    ).catch((error: unknown) => {
-      if (!(error instanceof Error && error.message.startsWith('timed out'))) throw error;
-    });
-    expect(listed.map((l) => [l.id, l.label])).toEqual(expected);
-    expect(listed.every((l) => l.provider === 'nanoleaf' && l.reachable)).toBe(true);
-    // The light the server could not take is named in the log, and only once.
-    const refused = companion.log
-      .recent()
-      .filter((entry) => entry.message.includes('is not reported to the server'));
-    expect(refused).toHaveLength(1);
-    expect(refused[0]!.message).toMatch(
-      /^Light Nanoleaf "saaa.*" is not reported to the server: light id is too long/,
-    );
-    // The status page shows the same clean names.
-    const shown = companion.status().lights as { label: string }[];
-    expect(shown.map((l) => l.label)).toContain('Living Room fdp.exe');
-  }, 60_000);
+      const expected = [
+        ['s1924long01', 'L'.repeat(79)],
+        ['s1924bidi01', 'Living Room fdp.exe'],
+        ['s1924none01', 'Nanoleaf s1924none01'],
+      ];
+      // Reports follow each controller as it answers: wait for the one with every name read.
+      let listed: ReportedLight[] = [];
+      // Twice a second: the device list is rate limited like every route.
+      await until(
+        async () => {
+          const [device] = (await call(server.url, 'GET', '/api/devices', undefined, session)) as unknown as {
+            lights: ReportedLight[];
+          }[];
+          listed = device?.lights ?? [];
+          return JSON.stringify(listed.map((l) => [l.id, l.label])) === JSON.stringify(expected);
+        },
+        'the lights on the server',
+        { everyMs: 500 },
+      ).catch((error: unknown) => {
+        if (!(error instanceof Error && error.message.startsWith('timed out'))) throw error;
+      });
+      expect(listed.map((l) => [l.id, l.label])).toEqual(expected);
+      expect(listed.every((l) => l.provider === 'nanoleaf' && l.reachable)).toBe(true);
+      // The light the server could not take is named in the log, and only once.
+      const refused = companion.log
+        .recent()
+        .filter((entry) => entry.message.includes('is not reported to the server'));
+      expect(refused).toHaveLength(1);
+      expect(refused[0]!.message).toMatch(
+        /^Light Nanoleaf "saaa.*" is not reported to the server: light id is too long/,
+      );
+      // The status page shows the same clean names.
+      const shown = companion.status().lights as { label: string }[];
+      expect(shown.map((l) => l.label)).toContain('Living Room fdp.exe');
+    },
+  );
 });
 
 /** A stand-in for the lights route: refuses light `bad` by its index, or a report with `veto` whole. */

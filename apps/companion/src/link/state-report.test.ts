@@ -1,5 +1,6 @@
 import { api, type DeviceState } from '@flaglight/contract';
 import { describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import type { FollowerStatus } from '../follow/follower.js';
 import { createLogger } from '../system/log.js';
 import { ServerError, type ServerApi } from './server-api.js';
@@ -78,7 +79,7 @@ describe('what the companion says of itself', () => {
       await vi.waitFor(() => expect(reports.at(-1)?.paused).toBe(true));
       fail = 2;
       now.showing = 'vsc';
-      await vi.waitFor(() => expect(reports.at(-1)?.showing).toBe('vsc'), { timeout: 2_000 });
+      await vi.waitFor(() => expect(reports.at(-1)?.showing).toBe('vsc'), { timeout: paced(2_000) });
       expect(log.recent().filter((e) => e.message.includes('did not take'))).toHaveLength(1);
     } finally {
       reporter.close();

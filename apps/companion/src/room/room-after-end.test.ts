@@ -1,5 +1,6 @@
 import type { WledSimDevice } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { until } from '../../test/demo-server.js';
 import { closeLiveRooms, followLiveRoom, lookOf, SETTLE, settled } from '../../test/live-room.js';
 import { SESSION_END_AFTER_CHEQUERED_MS } from './room-snapshot.js';
@@ -39,7 +40,7 @@ async function testRed(live: Awaited<ReturnType<typeof afterRace>>): Promise<voi
 }
 
 describe('a test after the session ended', () => {
-  test('after "turn the lights off", the test goes back to off', async () => {
+  test('after "turn the lights off", the test goes back to off', { timeout: paced(40_000) }, async () => {
     const live = await afterRace('off');
     await until(() => live.driven.every(isOff), 'the lights off at the end', END);
     await testRed(live);
@@ -47,38 +48,46 @@ describe('a test after the session ended', () => {
     await pause(1_000);
     expect(live.driven.every(isOff)).toBe(true);
     expect(live.asItWas([live.strips[2]])).toBe(true);
-  }, 40_000);
+  });
 
-  test('after "as it was", the test goes back to the room as given back, never to chequered', async () => {
-    const live = await afterRace('as-it-was');
-    await until(() => live.asItWas(), 'the room given back', END);
-    const given = live.strips.map(lookOf);
-    await testRed(live);
-    let chequered = false;
-    await until(
-      () => {
-        chequered ||= live.driven.some((d) => d.view().hex === CHEQUERED);
-        return live.strips.every((d, i) => lookOf(d) === given[i]);
-      },
-      'the room as given back, after the test',
-      TEST_OVER,
-    );
-    expect(chequered).toBe(false);
-    await pause(1_000);
-    expect(live.asItWas()).toBe(true);
-  }, 40_000);
+  test(
+    'after "as it was", the test goes back to the room as given back, never to chequered',
+    { timeout: paced(40_000) },
+    async () => {
+      const live = await afterRace('as-it-was');
+      await until(() => live.asItWas(), 'the room given back', END);
+      const given = live.strips.map(lookOf);
+      await testRed(live);
+      let chequered = false;
+      await until(
+        () => {
+          chequered ||= live.driven.some((d) => d.view().hex === CHEQUERED);
+          return live.strips.every((d, i) => lookOf(d) === given[i]);
+        },
+        'the room as given back, after the test',
+        TEST_OVER,
+      );
+      expect(chequered).toBe(false);
+      await pause(1_000);
+      expect(live.asItWas()).toBe(true);
+    },
+  );
 
-  test('after "leave", the test goes back to the chequered look the lights were left on', async () => {
-    const live = await afterRace('leave');
-    await until(() => live.driven.every((d) => settled(d, CHEQUERED)), 'the chequered white', END);
-    await pause(1_000);
-    await testRed(live);
-    await until(
-      () => live.driven.every((d) => settled(d, CHEQUERED)),
-      'the chequered white again',
-      TEST_OVER,
-    );
-    await pause(1_000);
-    expect(live.driven.every((d) => settled(d, CHEQUERED))).toBe(true);
-  }, 40_000);
+  test(
+    'after "leave", the test goes back to the chequered look the lights were left on',
+    { timeout: paced(40_000) },
+    async () => {
+      const live = await afterRace('leave');
+      await until(() => live.driven.every((d) => settled(d, CHEQUERED)), 'the chequered white', END);
+      await pause(1_000);
+      await testRed(live);
+      await until(
+        () => live.driven.every((d) => settled(d, CHEQUERED)),
+        'the chequered white again',
+        TEST_OVER,
+      );
+      await pause(1_000);
+      expect(live.driven.every((d) => settled(d, CHEQUERED))).toBe(true);
+    },
+  );
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createLifxLanDriver } from '@flaglight/lights/lan';
 import { startVirtualLifxBulbs, type VirtualLifxBulbs } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { until } from '../../test/demo-server.js';
 import { createLightsHub, type LightsHub } from '../lights/lights-hub.js';
 import { createLogger } from '../system/log.js';
@@ -62,39 +63,47 @@ async function crashMidSession(): Promise<string> {
 }
 
 describe('a snapshot left by a run that stopped', () => {
-  test('is given back by the next run once the server has no live session', async () => {
-    const before = await crashMidSession();
-    let connecting = true;
-    const next = createRoomSnapshots({
-      dir,
-      hub,
-      log: createLogger({ console: false }),
-      sessionEnd: () => 'as-it-was',
-      following: () => ({ sessionKey: null, live: connecting ? null : false }),
-    });
-    rooms.push(next);
-    // Not following anything yet (still connecting): the room waits.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(next.view().sessionKey).toBe(7);
-    expect(view()).not.toBe(before);
-    connecting = false;
-    await until(() => view() === before, 'the bulbs as they were', { ms: 5_000 });
-    expect(next.view()).toMatchObject({ sessionKey: null, last: { restored: 4, left: [] } });
-    expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
-  }, 20_000);
+  test(
+    'is given back by the next run once the server has no live session',
+    { timeout: paced(20_000) },
+    async () => {
+      const before = await crashMidSession();
+      let connecting = true;
+      const next = createRoomSnapshots({
+        dir,
+        hub,
+        log: createLogger({ console: false }),
+        sessionEnd: () => 'as-it-was',
+        following: () => ({ sessionKey: null, live: connecting ? null : false }),
+      });
+      rooms.push(next);
+      // Not following anything yet (still connecting): the room waits.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(next.view().sessionKey).toBe(7);
+      expect(view()).not.toBe(before);
+      connecting = false;
+      await until(() => view() === before, 'the bulbs as they were', { ms: 5_000 });
+      expect(next.view()).toMatchObject({ sessionKey: null, last: { restored: 4, left: [] } });
+      expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
+    },
+  );
 
-  test('is given back by the next run once another session is live, with the choice "off" carried out instead', async () => {
-    await crashMidSession();
-    const next = createRoomSnapshots({
-      dir,
-      hub,
-      log: createLogger({ console: false }),
-      sessionEnd: () => 'off',
-      following: () => ({ sessionKey: 8, live: true }),
-    });
-    rooms.push(next);
-    await until(() => bulbs.list().every((b) => !b.on), 'every bulb off', { ms: 5_000 });
-    expect(next.view()).toMatchObject({ sessionKey: null, last: null });
-    expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
-  }, 20_000);
+  test(
+    'is given back by the next run once another session is live, with the choice "off" carried out instead',
+    { timeout: paced(20_000) },
+    async () => {
+      await crashMidSession();
+      const next = createRoomSnapshots({
+        dir,
+        hub,
+        log: createLogger({ console: false }),
+        sessionEnd: () => 'off',
+        following: () => ({ sessionKey: 8, live: true }),
+      });
+      rooms.push(next);
+      await until(() => bulbs.list().every((b) => !b.on), 'every bulb off', { ms: 5_000 });
+      expect(next.view()).toMatchObject({ sessionKey: null, last: null });
+      expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
+    },
+  );
 });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findFreeTcpPort } from '@flaglight/sims';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import {
   linkCompanion,
   runCompanion,
@@ -52,14 +53,14 @@ let runs: CompanionRun[] = [];
 const dirs: string[] = [];
 beforeEach(async () => {
   server = await startDemoServer();
-}, 90_000);
+}, paced(90_000));
 afterEach(async () => {
   await companion?.close();
   companion = null;
   await Promise.all(runs.map((run) => run.stop()));
   runs = [];
   await server?.stop();
-}, 30_000);
+}, paced(30_000));
 afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -176,106 +177,119 @@ async function waitUntilGivenBack(
 }
 
 describe('the room when the session ends', () => {
-  test('"as it was": after the chequered flag every light of every brand is back as it was within 5 s', async () => {
-    const { running, dir, before } = await followBeforeChequered('as-it-was');
-    const chequeredAt = await playChequered(running);
-    const endedAt = chequeredAt + SESSION_END_AFTER_CHEQUERED_MS;
-    const outcome = await waitUntilGivenBack(before, endedAt + GIVEN_BACK_WITHIN_MS + 5_000 - Date.now());
-    if ('left' in outcome) {
+  test(
+    '"as it was": after the chequered flag every light of every brand is back as it was within 5 s',
+    { timeout: paced(60_000) },
+    async () => {
+      const { running, dir, before } = await followBeforeChequered('as-it-was');
+      const chequeredAt = await playChequered(running);
+      const endedAt = chequeredAt + SESSION_END_AFTER_CHEQUERED_MS;
+      const outcome = await waitUntilGivenBack(before, endedAt + GIVEN_BACK_WITHIN_MS + 5_000 - Date.now());
+      if ('left' in outcome) {
+        console.info(
+          running.log
+            .recent()
+            .map((e) => `${e.at} ${e.message}`)
+            .join('\n'),
+        );
+        console.info(JSON.stringify(statusOf(running).room));
+      }
+      expect(outcome).toEqual({ at: expect.any(Number) });
+      const at = (outcome as { at: number }).at;
       console.info(
-        running.log
+        `room given back ${at - chequeredAt} ms after the chequered flag reached the lights, ${at - endedAt} ms after the session's end`,
+      );
+      expect(at - endedAt).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
+
+      const room = statusOf(running).room;
+      expect(room.last?.left).toEqual([]);
+      expect(room.last?.restored).toBe(before.size);
+      expect(room.sessionKey).toBeNull();
+      expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
+      expect(renderStatusPage(running.status())('room-last').textContent).toMatch(
+        /^Room given back at \d\d:\d\d:\d\d: 24 lights as they were\.$/,
+      );
+      // What the race still says after its chequered flag no longer reaches the lights.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(lookChanges(before, await readRoomLooks(server.url))).toEqual([]);
+    },
+  );
+
+  test(
+    '"as it was" after kill -9: the companion started again gives the room back once the session is over',
+    { timeout: paced(60_000) },
+    async () => {
+      const session = await signUp(server.url);
+      await chooseSessionEnd(session, 'as-it-was');
+      await setDemoRace(server.url, DEMO_FIXTURE, BEFORE_CHEQUERED_MINUTES, 0);
+      const before = await readRoomLooks(server.url);
+      const dir = dataDir();
+      const port = await findFreeTcpPort();
+      const first = await runCompanion({ server: server.url, port, dataDir: dir });
+      runs.push(first);
+      await linkCompanion(first, server.url, session);
+      const statusOfRun = async (run: CompanionRun) =>
+        (await run.status().catch(() => null)) as Status | null;
+      await until(
+        async () => (await statusOfRun(first))?.flag?.state === 'green',
+        'the green to reach the lights',
+      );
+      await until(() => fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE)), 'the room kept on disk');
+      await until(
+        async () => lookChanges(before, await readRoomLooks(server.url)).length > 0,
+        'a changed light',
+      );
+
+      // Mid-session, the companion is killed; the race ends while it is away.
+      await first.kill();
+      await setDemoRaceSpeed(server.url, FAST);
+      await until(async () => {
+        const [replay] = (await call(server.url, 'GET', '/sims/openf1/_control/replays')) as {
+          positionMs: number;
+        }[];
+        return replay && replay.positionMs > CHEQUERED_MINUTES * 60_000;
+      }, 'the chequered flag to show while the companion is away');
+      expect(lookChanges(before, await readRoomLooks(server.url)).length).toBeGreaterThan(0);
+
+      const again = await startLinkedAgain({ server: server.url, dataDir: dir });
+      companion = again;
+      const outcome = await waitUntilGivenBack(before, 30_000);
+      console.info(
+        again.log
           .recent()
-          .map((e) => `${e.at} ${e.message}`)
+          .map((e) => e.message)
+          .filter((line) => /Room|Flag|Following|Linked/.test(line))
           .join('\n'),
       );
-      console.info(JSON.stringify(statusOf(running).room));
-    }
-    expect(outcome).toEqual({ at: expect.any(Number) });
-    const at = (outcome as { at: number }).at;
-    console.info(
-      `room given back ${at - chequeredAt} ms after the chequered flag reached the lights, ${at - endedAt} ms after the session's end`,
-    );
-    expect(at - endedAt).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
+      expect(outcome).toEqual({ at: expect.any(Number) });
+      expect(statusOf(again).room.last).toMatchObject({ restored: before.size, left: [] });
+      expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
+    },
+  );
 
-    const room = statusOf(running).room;
-    expect(room.last?.left).toEqual([]);
-    expect(room.last?.restored).toBe(before.size);
-    expect(room.sessionKey).toBeNull();
-    expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
-    expect(renderStatusPage(running.status())('room-last').textContent).toMatch(
-      /^Room given back at \d\d:\d\d:\d\d: 24 lights as they were\.$/,
-    );
-    // What the race still says after its chequered flag no longer reaches the lights.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(lookChanges(before, await readRoomLooks(server.url))).toEqual([]);
-  }, 60_000);
+  test(
+    '"off": after the chequered flag every light of every brand is off within 5 s',
+    { timeout: paced(60_000) },
+    async () => {
+      const { running, dir, before } = await followBeforeChequered('off');
+      const chequeredAt = await playChequered(running);
+      const allOff = await until(
+        async () => {
+          const now = await readRoomLooks(server.url);
+          return [...now.values()].every((look) => /"on":false|"state":"off"/.test(look)) ? Date.now() : null;
+        },
+        'every light off',
+        { ms: SESSION_END_AFTER_CHEQUERED_MS + GIVEN_BACK_WITHIN_MS + 5_000 },
+      );
+      console.info(`every light off ${allOff - chequeredAt} ms after the chequered flag reached the lights`);
+      expect(allOff - chequeredAt - SESSION_END_AFTER_CHEQUERED_MS).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
+      expect((await readRoomLooks(server.url)).size).toBe(before.size);
+      expect(statusOf(running).room).toMatchObject({ sessionKey: null, last: null });
+      expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
+    },
+  );
 
-  test('"as it was" after kill -9: the companion started again gives the room back once the session is over', async () => {
-    const session = await signUp(server.url);
-    await chooseSessionEnd(session, 'as-it-was');
-    await setDemoRace(server.url, DEMO_FIXTURE, BEFORE_CHEQUERED_MINUTES, 0);
-    const before = await readRoomLooks(server.url);
-    const dir = dataDir();
-    const port = await findFreeTcpPort();
-    const first = await runCompanion({ server: server.url, port, dataDir: dir });
-    runs.push(first);
-    await linkCompanion(first, server.url, session);
-    const statusOfRun = async (run: CompanionRun) => (await run.status().catch(() => null)) as Status | null;
-    await until(
-      async () => (await statusOfRun(first))?.flag?.state === 'green',
-      'the green to reach the lights',
-    );
-    await until(() => fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE)), 'the room kept on disk');
-    await until(
-      async () => lookChanges(before, await readRoomLooks(server.url)).length > 0,
-      'a changed light',
-    );
-
-    // Mid-session, the companion is killed; the race ends while it is away.
-    await first.kill();
-    await setDemoRaceSpeed(server.url, FAST);
-    await until(async () => {
-      const [replay] = (await call(server.url, 'GET', '/sims/openf1/_control/replays')) as {
-        positionMs: number;
-      }[];
-      return replay && replay.positionMs > CHEQUERED_MINUTES * 60_000;
-    }, 'the chequered flag to show while the companion is away');
-    expect(lookChanges(before, await readRoomLooks(server.url)).length).toBeGreaterThan(0);
-
-    const again = await startLinkedAgain({ server: server.url, dataDir: dir });
-    companion = again;
-    const outcome = await waitUntilGivenBack(before, 30_000);
-    console.info(
-      again.log
-        .recent()
-        .map((e) => e.message)
-        .filter((line) => /Room|Flag|Following|Linked/.test(line))
-        .join('\n'),
-    );
-    expect(outcome).toEqual({ at: expect.any(Number) });
-    expect(statusOf(again).room.last).toMatchObject({ restored: before.size, left: [] });
-    expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
-  }, 60_000);
-
-  test('"off": after the chequered flag every light of every brand is off within 5 s', async () => {
-    const { running, dir, before } = await followBeforeChequered('off');
-    const chequeredAt = await playChequered(running);
-    const allOff = await until(
-      async () => {
-        const now = await readRoomLooks(server.url);
-        return [...now.values()].every((look) => /"on":false|"state":"off"/.test(look)) ? Date.now() : null;
-      },
-      'every light off',
-      { ms: SESSION_END_AFTER_CHEQUERED_MS + GIVEN_BACK_WITHIN_MS + 5_000 },
-    );
-    console.info(`every light off ${allOff - chequeredAt} ms after the chequered flag reached the lights`);
-    expect(allOff - chequeredAt - SESSION_END_AFTER_CHEQUERED_MS).toBeLessThanOrEqual(GIVEN_BACK_WITHIN_MS);
-    expect((await readRoomLooks(server.url)).size).toBe(before.size);
-    expect(statusOf(running).room).toMatchObject({ sessionKey: null, last: null });
-    expect(fs.existsSync(path.join(dir, ROOM_SNAPSHOT_FILE))).toBe(false);
-  }, 60_000);
-
-  test('"leave": after the chequered flag the lights keep its look', async () => {
+  test('"leave": after the chequered flag the lights keep its look', { timeout: paced(60_000) }, async () => {
     const { running, dir, before } = await followBeforeChequered('leave');
     const chequeredAt = await playChequered(running);
     // Well past the moment "as it was" or "off" would have acted.
@@ -286,5 +300,5 @@ describe('the room when the session ends', () => {
     expect([...now.entries()].filter(([, look]) => /"on":false|"state":"off"/.test(look))).toEqual([]);
     expect(lookChanges(before, now)).toHaveLength(before.size);
     expect(statusOf(running).room).toMatchObject({ sessionKey: null, last: null });
-  }, 60_000);
+  });
 });

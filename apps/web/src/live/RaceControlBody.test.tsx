@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { companion } from '../../test/companions';
 import { FakeEventSource } from '../../test/fake-event-source';
 import { stubApi } from '../../test/fetch-stub';
@@ -608,7 +609,9 @@ describe('Race Control: when the followed session is replaced', () => {
     expect(FakeEventSource.instances).toHaveLength(1);
     current = NEXT;
     await tickBeating(CURRENT_SESSION_REFRESH_MS);
-    await act(() => vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2), { timeout: 3_000 }));
+    await act(() =>
+      vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2), { timeout: paced(3_000) }),
+    );
     expect(FakeEventSource.instances[0]!.closed).toBe(true);
     FakeEventSource.latest().open();
     await tick();

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { stubApi } from '../../test/fetch-stub';
 import { baseRoutes, FAN_EMAIL, goveeLights, renderWithLights } from '../../test/lights';
 import { buildUser, seedSession } from '../../test/users';
@@ -66,7 +67,7 @@ test('connects with the trimmed key, then lists the lights; the key leaves the p
   await waitFor(() => expect(screen.getByRole('button', { name: 'Connect Govee' })).toBeEnabled());
   fireEvent.click(screen.getByRole('button', { name: 'Connect Govee' }));
   await waitFor(() => expect(document.body.textContent).toContain('Govee connected: 3 lights found'), {
-    timeout: 3000,
+    timeout: paced(3000),
   });
   expect(api.calls.find((c) => c.route === 'POST /api/govee/connect')?.body).toEqual({
     apiKey: 'my-govee-key',

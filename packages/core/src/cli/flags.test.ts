@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { TEST_DATA_DIR, listRaceControlFixtures, loadRaceControlFixture } from '../../test/fixtures.js';
 import { fuseInputs, readLiveTimingStreams } from '../flags/live-timing.js';
 import { deriveLightChanges } from '../flags/tracker.js';
@@ -37,7 +38,7 @@ function writeScratch(name: string, text: string): string {
  * Each test starts the CLI as a process (tsx compiles it first): a second alone, many more on a
  * machine the test lanes keep busy, where Vitest's 5 s default timed all ten out in a rehearsal.
  */
-const CLI_PROCESS = { timeout: 60_000 };
+const CLI_PROCESS = { timeout: paced(60_000) };
 
 describe('flags CLI (DESIGN §5.2)', CLI_PROCESS, () => {
   test('prints only a JSON array of {date, state, activeSectors} for a fixture file', () => {
@@ -59,7 +60,7 @@ describe('flags CLI (DESIGN §5.2)', CLI_PROCESS, () => {
   // on a spread of fixtures; deriveLightChanges itself is checked on every fixture elsewhere.
   const sample = listRaceControlFixtures().filter((_, i, all) => i % Math.ceil(all.length / 6) === 0);
 
-  test('matches deriveLightChanges on a spread of fixtures', { timeout: 120_000 }, () => {
+  test('matches deriveLightChanges on a spread of fixtures', { timeout: paced(120_000) }, () => {
     expect(sample.length).toBeGreaterThanOrEqual(5);
     for (const name of sample) {
       const { code, stdout } = runCli([join(TEST_DATA_DIR, `${name}.json`)]);

@@ -8,6 +8,7 @@ import {
   startWledSim,
 } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import type { LightDriver, LightStateCommand } from '../driver.js';
 import { createGoveeLanDriver } from './govee/driver.js';
 import { createHomeAssistantDriver } from './home-assistant/driver.js';
@@ -65,7 +66,7 @@ async function roundTrip(driver: LightDriver & RoomStateDriver, view: () => unkn
   return saved;
 }
 
-describe('giving the room back, per brand', { timeout: 15_000 }, () => {
+describe('giving the room back, per brand', { timeout: paced(15_000) }, () => {
   test('LIFX LAN: LightGet reads HSBK and power; SetColor then SetPower put them back, off bulbs off again', async () => {
     const bulbs = await startVirtualLifxBulbs({ count: 4 });
     cleanup.push(() => bulbs.close());

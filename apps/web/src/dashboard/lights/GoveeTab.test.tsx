@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { paced } from '../../../../../scripts/test-pace.mjs';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes, FAN_EMAIL, goveeLights, lifxBulbs, renderWithLights } from '../../../test/lights';
 import { buildUser, seedSession } from '../../../test/users';
@@ -76,7 +77,7 @@ test('Test lights plays green on the selected Govee lights through the server', 
 // time on a machine the test lanes keep busy.
 test(
   'beside LIFX, a delayed flag reaches Govee at its time; cancelling drops it',
-  { timeout: 30_000 },
+  { timeout: paced(30_000) },
   async () => {
     window.localStorage.setItem(`lifx_token_${FAN_EMAIL}`, 'demo-token');
     const [first] = goveeLights(1);
@@ -91,7 +92,7 @@ test(
     });
     // LIFX connects (its lights listed) before it drives: beyond waitFor's 1 s on a busy machine,
     // and once beyond 10 s with Vitest's four workers alone on the two cores.
-    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'), { timeout: 20_000 });
+    await waitFor(() => expect(lights.drivenProvider).toBe('lifx'), { timeout: paced(20_000) });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     act(() => {
       expect(lights.playFlag('red', { atEpochMs: Date.now() + 5_000 })).toBe(true);

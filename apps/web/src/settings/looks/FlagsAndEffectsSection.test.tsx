@@ -3,6 +3,7 @@ import { COLOR_PRESETS, TRACKSIDE } from '@flaglight/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../../scripts/test-pace.mjs';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes } from '../../../test/lights';
 import { buildPreferencesDocument } from '../../../test/preferences';
@@ -15,7 +16,7 @@ import { LOOKS_TEXTS as T } from './looks-texts';
 const fan = buildUser({ plan: 'lifetime' });
 
 // Settings is a lazy screen: its first import can take seconds on a busy machine.
-beforeAll(() => loadSettingsPage(), 60_000);
+beforeAll(() => loadSettingsPage(), paced(60_000));
 beforeEach(() => seedSession(fan));
 afterEach(() => {
   vi.restoreAllMocks();
@@ -50,7 +51,7 @@ async function openSection() {
 
 const card = (section: HTMLElement, name: string) => within(section).getByRole('region', { name });
 
-describe('Settings → Flags & effects', { timeout: 30_000 }, () => {
+describe('Settings → Flags & effects', { timeout: paced(30_000) }, () => {
   test('shows Trackside to an account that never chose, and saves a red in blue at 40 % steady and a fastest lap left alone', async () => {
     const account = stubAccount();
     const section = await openSection();
@@ -68,7 +69,7 @@ describe('Settings → Flags & effects', { timeout: 30_000 }, () => {
     expect(within(fastest).getByText(T.leaveNote)).toBeVisible();
 
     await waitFor(() => expect(account.stored().looks?.flags.fastest_lap).toEqual({ kind: 'leave' }), {
-      timeout: 3000,
+      timeout: paced(3000),
     });
     expect(account.stored().looks?.flags.red).toEqual({
       ...TRACKSIDE.flags.red,

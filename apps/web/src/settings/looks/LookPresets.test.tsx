@@ -3,6 +3,7 @@ import { CALM, NIGHT_RACE, TRACKSIDE } from '@flaglight/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../../scripts/test-pace.mjs';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes } from '../../../test/lights';
 import { buildPreferencesDocument } from '../../../test/preferences';
@@ -15,7 +16,7 @@ import { LOOKS_TEXTS as T } from './looks-texts';
 const fan = buildUser({ plan: 'lifetime' });
 
 // Settings is a lazy screen: its first import can take seconds on a busy machine.
-beforeAll(() => loadSettingsPage(), 60_000);
+beforeAll(() => loadSettingsPage(), paced(60_000));
 beforeEach(() => seedSession(fan));
 afterEach(() => {
   vi.restoreAllMocks();
@@ -43,7 +44,7 @@ async function openSection() {
   return screen.findByRole('region', { name: 'Flags & effects' }, { timeout: 2 * SCREEN_WAIT.timeout });
 }
 
-describe('presets and looks files', { timeout: 30_000 }, () => {
+describe('presets and looks files', { timeout: paced(30_000) }, () => {
   test('a preset is one press; the one in use is marked; Reset to Trackside brings SPEC back', async () => {
     const account = stubAccount();
     const section = await openSection();

@@ -1,6 +1,7 @@
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../../scripts/test-pace.mjs';
 import { companion } from '../../../test/companions';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes } from '../../../test/lights';
@@ -16,7 +17,7 @@ import { SAMPLE_LENGTH_MS, SAMPLE_STEPS, useSample } from './use-sample';
 const fan = buildUser({ plan: 'lifetime' });
 
 // Settings is a lazy screen: its first import can take seconds on a busy machine.
-beforeAll(() => loadSettingsPage(), 60_000);
+beforeAll(() => loadSettingsPage(), paced(60_000));
 beforeEach(() => seedSession(fan));
 afterEach(() => {
   vi.useRealTimers();
@@ -44,7 +45,7 @@ async function openSection() {
 const tests = (api: ReturnType<typeof stubApi>) =>
   api.calls.filter((call) => call.route === 'POST /api/devices/test').map((call) => call.body);
 
-describe('Try and Play a sample', { timeout: 30_000 }, () => {
+describe('Try and Play a sample', { timeout: paced(30_000) }, () => {
   test('Try plays the flag now on the companion lights through Test your lights, and says so in its card', async () => {
     const api = stubAccount([companion()]);
     const section = await openSection();

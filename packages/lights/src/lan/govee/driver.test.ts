@@ -2,6 +2,7 @@ import { createSocket } from 'node:dgram';
 import { COLOR_PRESETS, FASTEST_LAP_PURPLE, type EffectFlag } from '@flaglight/core';
 import { startVirtualGoveeDevices, type GoveeReceived, type VirtualGoveeDevices } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../../scripts/test-pace.mjs';
 import { until } from '../../../test/fake-timers.js';
 import type { DriverEvent } from '../../driver.js';
 import { createEffectPlayer } from '../../player/player.js';
@@ -195,6 +196,7 @@ describe('Govee LAN looks', () => {
   ];
   test.each(LOOKS)(
     '%s: the player settles the device on %s',
+    { timeout: paced(15_000) },
     async (flag, settled, settlesAtMs) => {
       const { sim, driver } = await setup({ count: 2 });
       await driver.discover();
@@ -232,10 +234,9 @@ describe('Govee LAN looks', () => {
         ).toEqual([100, 50]);
       }
     },
-    15_000,
   );
 
-  test('fastest lap: purple, then back to the lasting flag', async () => {
+  test('fastest lap: purple, then back to the lasting flag', { timeout: paced(10_000) }, async () => {
     const { sim, driver } = await setup({ count: 1 });
     await driver.discover();
     const ids = driver.devices().map((d) => d.id);
@@ -248,7 +249,7 @@ describe('Govee LAN looks', () => {
     expect(FASTEST_LAP_PURPLE.hue).toBe(280);
     await until(() => sim.list()[0]!.hex === '#804000', 6000);
     player.dispose();
-  }, 10_000);
+  });
 
   test('the newest look wins: a burst of changes ends on the last, queued ones dropped', async () => {
     const { sim, driver } = await setup({ count: 1, minGapMs: 40 });

@@ -1,6 +1,7 @@
 import { COLOR_PRESETS, type LightColor } from '@flaglight/core';
 import { HOME_ASSISTANT_DEMO_TOKEN, startHomeAssistantSim, type HomeAssistantSim } from '@flaglight/sims';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { paced } from '../../../../../scripts/test-pace.mjs';
 import type { DriverEvent, LightStateCommand } from '../../driver.js';
 import { createHomeAssistantDriver, type HomeAssistantDriver } from './driver.js';
 import { HOME_ASSISTANT_TOKEN_REFUSED, parseHomeAssistantUrl } from './http.js';
@@ -11,7 +12,7 @@ const look = (color: LightColor, brightness = 1): LightStateCommand => ({
   brightness,
   transitionMs: 0,
 });
-const WAIT = { timeout: 15_000, interval: 10 };
+const WAIT = { timeout: paced(15_000), interval: 10 };
 
 let sim: HomeAssistantSim | null = null;
 let driver: HomeAssistantDriver | null = null;
