@@ -151,8 +151,8 @@ const started = Date.now();
  * waited for them, ran alone on the last 400 s at about one core. Niced, they yield the cores to
  * the tests and fill the gaps the tests leave.
  */
-const niced = (lane, script, level = 10) =>
-  posix ? run(lane, 'nice', ['-n', String(level), 'npm', 'run', '-s', script]) : npm(lane, script);
+const niced = (lane, script) =>
+  posix ? run(lane, 'nice', ['-n', '10', 'npm', 'run', '-s', script]) : npm(lane, script);
 // They need nothing built: they start at once and run beside everything.
 const checks = Promise.all([niced('typed', 'check:typed'), niced('lint', 'lint:rest')]);
 
@@ -209,21 +209,11 @@ async function realTimeThenScreens() {
 }
 
 /**
- * On a slow host (pace 1.5 or more) the packages (wine, qemu, makensis: about 80 CPU s here) yield
- * to the real-time journeys beside them, ahead of the checks (nice 5 against their 10): given one
- * core at the tests' priority, beside them, a journey's page went 10 s without showing its
- * dashboard, on both tries. On this machine the packages end well before the journeys, which wait
- * on the race's clock, so they keep the tests' priority: niced, they would end later and hold
- * Vitest back.
- */
-const SLOW_HOST = Number(process.env[PACE_ENV]) >= 1.5;
-
-/**
  * Vitest after the packages (beside them, three of its process tests missed their times) and the
  * real-time journeys (its tests beside theirs made theirs miss their times).
  */
 async function packageThenUnit() {
-  const packaged = await (SLOW_HOST ? niced('package', 'test:package', 5) : npm('package', 'test:package'));
+  const packaged = await npm('package', 'test:package');
   await realTimeDone;
   return [packaged, await run('unit', 'npx', ['vitest', 'run', '--project', '!core'])];
 }
