@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryCommand } from '../../scripts/entry-bundle.mjs';
+import { paced } from '../../scripts/test-pace.mjs';
 
 // The desktop companion as the journeys run it: the built Linux executable when there is one (npm
 // test builds it first), else its sources, in a data folder and on a bridge port of the journey's own.
@@ -18,7 +19,7 @@ export async function waitFor<T>(
   ms: number,
   context: () => string = () => '',
 ): Promise<T> {
-  const end = Date.now() + ms;
+  const end = Date.now() + paced(ms);
   let last: Error | null = null;
   for (;;) {
     try {

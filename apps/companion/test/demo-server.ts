@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { startCompanion, type Companion } from '../src/companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../src/options.js';
 
@@ -19,13 +20,13 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
-/** Polls `check` until it gives something truthy; the error names `what`. */
+/** Polls `check` until it gives something truthy; the error names `what`. `ms` stretches on a slower host (paced). */
 export async function until<T>(
   check: () => T | Promise<T>,
   what: string,
   { ms = 30_000, everyMs = 100 } = {},
 ): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
+  const end = Date.now() + paced(ms);
   for (;;) {
     const value = await check();
     if (value) return value;

@@ -44,7 +44,7 @@ function startServer(env: Record<string, string>) {
 }
 
 async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + paced(timeoutMs);
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 50));

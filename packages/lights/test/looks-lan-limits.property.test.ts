@@ -152,7 +152,7 @@ function describeRig(rig: LanLimitRig) {
           else player.play(flag);
           await new Promise((resolve) => setTimeout(resolve, gapMs / SPEED));
         }
-        const end = performance.now() + 20_000;
+        const end = performance.now() + paced(20_000);
         while (player.pendingSteps() > 0 && performance.now() < end)
           await new Promise((resolve) => setTimeout(resolve, 5));
         expect(player.pendingSteps(), 'the programs ended').toBe(0);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import WebSocket from 'ws';
+import { paced } from '../../../scripts/test-pace.mjs';
 import { RS } from '../src/f1live/protocol.js';
 
 /** What the helpers need of a running F1 live-timing simulator (standalone or under a prefix). */
@@ -56,7 +57,7 @@ export function open(
 }
 
 export async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + paced(ms);
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 10));

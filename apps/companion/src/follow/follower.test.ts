@@ -145,7 +145,7 @@ function follow(url: string, overrides: Partial<Parameters<typeof startFollower>
 }
 
 const until = async (check: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
+  const end = Date.now() + paced(ms);
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 20));

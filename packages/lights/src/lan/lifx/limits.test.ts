@@ -21,6 +21,10 @@ test('answers for more made-up bulbs than a home has: no more than LIFX_LAN_MAX_
   const fake = createSocket('udp4');
   socket = fake;
   await new Promise<void>((resolve) => fake.bind(0, LOOPBACK, resolve));
+  const fakePort = fake.address().port;
+  // The replies are sent on timers, which a slow host may fire after the test closed the socket.
+  let open = true;
+  fake.once('close', () => (open = false));
   // Each of the scan's three GetService gets 150 new bulbs, 30 datagrams at a time: a burst
   // larger than the socket's receive buffer would be cut short by the kernel, not by the driver.
   let next = 0;
@@ -33,10 +37,11 @@ test('answers for more made-up bulbs than a home has: no more than LIFX_LAN_MAX_
     next += 150;
     for (let batch = 0; batch < 5; batch += 1)
       setTimeout(() => {
+        if (!open) return;
         for (let k = first + batch * 30; k < first + (batch + 1) * 30; k += 1) {
           const reply = encodeLifxPacket(
             { ...header, tagged: false, target: macOf(k), resRequired: false, ackRequired: false },
-            { type: 'StateService', service: LIFX_SERVICE_UDP, port: fake.address().port },
+            { type: 'StateService', service: LIFX_SERVICE_UDP, port: fakePort },
           );
           fake.send(reply, from.port, from.address);
         }
