@@ -3,9 +3,16 @@ import { isReusedPage } from '../support/page-per-file';
 
 // The screens' checks take turns on one page per spec file (support/page-per-file.ts). These prove
 // that a test on such a page starts as it would on a new one: nothing an earlier test left stays.
-// The two tests run in this order on one worker; a retry gets a new page, and passes as well.
+// The tests run in this order on one worker.
 
 const LEFT_BEHIND = { storage: 'left-behind', cookie: 'flaglight-left=1' };
+
+// The file's own first test opens the page, so the next one is on a reused page even when this file
+// is the first a worker runs (Playwright starts a fresh worker after any failure).
+test('the first test of a file opens its page', async ({ page }) => {
+  await page.goto('/#/terms');
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+});
 
 test('a test leaves storage, a cookie, a route, an emulation and a fake clock behind', async ({ page }) => {
   expect(isReusedPage(page)).toBe(true);
