@@ -7,5 +7,9 @@ export function readPace(value: unknown): number;
 export function measureHostPace(): Promise<{ pace: number; ms: number }>;
 /** This process's pace (1 unless `npm test`, or the developer, set FLAGLIGHT_TEST_PACE). */
 export const TEST_PACE: number;
-/** `ms` stretched by this host's pace: for a wait's ceiling, never for a time the product keeps. */
+/** The ceilings' stretch: the pace, or in CI the most a pace can read (3). */
+export const CEILING_PACE: number;
+/** `ms` stretched for a wait's ceiling (CEILING_PACE), never for a time the product keeps. */
 export function paced(ms: number): number;
+/** `ms` stretched by the host's reading alone: a time a passing test waits out, or a margin it asserts. */
+export function stretched(ms: number): number;

@@ -6,17 +6,22 @@ import { measureHostPace, readPace } from '../../../scripts/test-pace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** `paced(ms)` in a fresh process whose FLAGLIGHT_TEST_PACE is `pace` (unset when undefined). */
-function pacedIn(pace: string | undefined, ms: number): number {
+/**
+ * `paced(ms)` (or `stretched(ms)`) in a fresh process whose FLAGLIGHT_TEST_PACE is `pace` (unset
+ * when undefined), outside CI unless `ci` says so.
+ */
+function pacedIn(pace: string | undefined, ms: number, { ci = false, fn = 'paced' } = {}): number {
   const env = { ...process.env };
   delete env.FLAGLIGHT_TEST_PACE;
+  delete env.CI;
   if (pace !== undefined) env.FLAGLIGHT_TEST_PACE = pace;
+  if (ci) env.CI = 'true';
   const result = spawnSync(
     process.execPath,
     [
       '--input-type=module',
       '-e',
-      `import { paced } from './scripts/test-pace.mjs'; console.log(paced(${ms}));`,
+      `import { ${fn} } from './scripts/test-pace.mjs'; console.log(${fn}(${ms}));`,
     ],
     { cwd: repoRoot, env, encoding: 'utf8' },
   );
@@ -39,6 +44,14 @@ describe('the tests’ pace (scripts/test-pace.mjs)', () => {
     expect(pacedIn('1.5', 5_000)).toBe(7_500);
     expect(pacedIn('9', 30_000)).toBe(90_000);
     expect(pacedIn('not a number', 30_000)).toBe(30_000);
+  });
+
+  test('in CI a ceiling stretches by 3 whatever the reading; what a passing test waits out, by the reading', () => {
+    expect(pacedIn('1.5', 5_000, { ci: true })).toBe(15_000);
+    expect(pacedIn(undefined, 30_000, { ci: true })).toBe(90_000);
+    expect(pacedIn('1.5', 3_000, { ci: true, fn: 'stretched' })).toBe(4_500);
+    expect(pacedIn(undefined, 3_000, { ci: true, fn: 'stretched' })).toBe(3_000);
+    expect(pacedIn('2', 250, { fn: 'stretched' })).toBe(500);
   });
 
   test('the host is measured to a tenth, within the bounds', async () => {

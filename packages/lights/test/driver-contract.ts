@@ -7,7 +7,7 @@ import {
   type LightColor,
 } from '@flaglight/core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { TEST_PACE } from '../../../scripts/test-pace.mjs';
+import { CEILING_PACE, TEST_PACE } from '../../../scripts/test-pace.mjs';
 import type { LightDriver, LightStateCommand } from '../src/driver.js';
 import { createEffectPlayer, type EffectPlayer } from '../src/player/player.js';
 import type { Timers } from '../src/timers.js';
@@ -69,12 +69,14 @@ export interface DriverHarness {
 export const CONTRACT_SPEED = Number(process.env.FLAGLIGHT_CONTRACT_SPEED) || 20;
 /**
  * Waits and quiet periods stretch when the clock runs slower than the default, and on a host slower
- * than the CI machine they were tuned on (scripts/test-pace.mjs, decision 054).
+ * than the CI machine they were tuned on (scripts/test-pace.mjs, decision 054): the waits' ceilings
+ * by the ceilings' pace (the most in CI), the quiet that every check waits out by the host's reading.
  */
-const STRETCH = Math.max(1, 20 / CONTRACT_SPEED) * TEST_PACE;
-const WAIT = { timeout: 5_000 * STRETCH, interval: 10 };
+const SLOWER_CLOCK = Math.max(1, 20 / CONTRACT_SPEED);
+const STRETCH = SLOWER_CLOCK * TEST_PACE;
+const WAIT = { timeout: 5_000 * SLOWER_CLOCK * CEILING_PACE, interval: 10 };
 /** Per check: a few waits, each well inside it. */
-const CHECK_TIMEOUT_MS = 20_000 * STRETCH;
+const CHECK_TIMEOUT_MS = 20_000 * SLOWER_CLOCK * CEILING_PACE;
 /**
  * No new command for this long (real ms) means the driver has nothing left to send. At 20 times the
  * wall's speed, 120 ms was 2.4 s of the clock, and a fully loaded CI machine held a paced send back
