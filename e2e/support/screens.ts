@@ -52,6 +52,14 @@ const STYLES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screensh
 /** Stylesheets for every shot: the live race's moving parts take a fixed space. */
 export const SHOT_STYLES = [path.join(STYLES, 'moving-parts.css')];
 
+/**
+ * For each full-page `toHaveScreenshot`. A full-page picture of the tallest screens is large
+ * (settings with every section open: 1440 x 8,329 px), and Playwright takes it once more whenever
+ * the first does not match: 3.3 s on an idle 2-core machine, over 5 s (the journeys' time for an
+ * expectation) on a loaded, slower one; Flags & effects at 1440 px missed 7.5 s on both tries on one.
+ */
+export const SHOT_TIMEOUT_MS = paced(20_000);
+
 const raceControl = (page: Page) => page.getByRole('region', { name: 'Race Control' });
 
 /**

@@ -1,7 +1,8 @@
+import { paced } from '../../scripts/test-pace.mjs';
 import { expect, screenTest as test } from '../fixtures';
 import { auditScreen } from '../support/audit';
 import { openLooks } from '../support/looks-screen';
-import { SHOT_STYLES } from '../support/screens';
+import { SHOT_STYLES, SHOT_TIMEOUT_MS } from '../support/screens';
 
 // Settings → Flags & effects at a phone's and a desktop's size: compared with its committed
 // baselines (settings-looks-390.png, settings-looks-1440.png) and audited (overflow, tap targets,
@@ -10,6 +11,8 @@ import { SHOT_STYLES } from '../support/screens';
 
 // axe is injected as an inline script, which the server's CSP rightly forbids to pages.
 test.use({ bypassCSP: true });
+// A tall full-page picture, then the audit: as long as screenshots.spec.ts gives each screen.
+test.describe.configure({ timeout: paced(60_000) });
 
 const WIDTHS = [
   { width: 390, height: 844 },
@@ -30,6 +33,7 @@ for (const viewport of WIDTHS) {
         stylePath: SHOT_STYLES,
         maxDiffPixelRatio: 0.001,
         maxDiffPixels: 100,
+        timeout: SHOT_TIMEOUT_MS,
       });
       expect.soft(await auditScreen(page, { width: viewport.width }), 'the screen audit').toEqual([]);
     });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { paced } from '../../scripts/test-pace.mjs';
 import { expect, screenTest as test } from '../fixtures';
 import { auditScreen } from '../support/audit';
-import { FIXED_NOW, SCREENS, SHOT_STYLES, signInAsShotUser } from '../support/screens';
+import { FIXED_NOW, SCREENS, SHOT_STYLES, SHOT_TIMEOUT_MS, signInAsShotUser } from '../support/screens';
 
 // Every screen of SPEC §2 and the dashboard's and settings' states, at a phone's and a desktop's
 // size: compared with its committed baseline in e2e/screenshots/ (a changed screen fails until its
@@ -13,10 +13,6 @@ import { FIXED_NOW, SCREENS, SHOT_STYLES, signInAsShotUser } from '../support/sc
 // axe is injected as an inline script, which the server's CSP rightly forbids to pages.
 test.use({ bypassCSP: true });
 
-// A full-page picture of the tallest screens is large (settings with every section open: 1440 x
-// 8,329 px), and Playwright takes it at least once more to see that it holds still: 3.3 s on an
-// idle 2-core machine, over 5 s (the journeys' time for an expectation) on a loaded, slower one.
-const SHOT_TIMEOUT_MS = 20_000;
 test.describe.configure({ timeout: paced(60_000) });
 
 /** AUDIT_CAPTURE=before|after also keeps a copy of each shot for the audit's report (git-ignored). */
