@@ -10,7 +10,7 @@ import { useLights } from '../lights/lights-context';
 import { TestFlags } from '../live/TestFlags';
 import { readLocalSettings, updateLocalSettings } from '../settings/local-settings';
 import { bridgePortsToAsk, checkThisComputer } from './bridge';
-import { clearCompanionDevices, storeCompanionDevices } from './companion-store';
+import { storeCompanionDevices } from './companion-store';
 import { COMPANION_TEXTS as T } from './companion-texts';
 import { companionLine } from './CompanionStatus';
 import { useCompanionDevicesFeed } from './use-companions';
@@ -20,14 +20,10 @@ const BRIDGE = 'http://127.0.0.1:47920';
 
 beforeEach(() => {
   seedSession(fan);
-  clearCompanionDevices();
 });
 afterEach(() => {
   vi.restoreAllMocks();
   window.localStorage.clear();
-  // Files share a module graph (decision 030): an online companion left here takes the LIFX bulbs of
-  // the next file's fan over.
-  clearCompanionDevices();
 });
 
 /** What LiveProvider does on every signed-in screen: device lists reach the lights engine. */

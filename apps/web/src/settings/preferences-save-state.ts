@@ -79,6 +79,13 @@ export function setUnsavedPreferences(email: string, state: UnsavedPreferences |
   for (const listener of listeners) listener();
 }
 
+/** Forgets what every account had unsaved (each component test starts from a page that saved all). */
+export function forgetUnsavedPreferences(): void {
+  if (states.size === 0) return;
+  states.clear();
+  for (const listener of listeners) listener();
+}
+
 export function readUnsavedPreferences(email: string | null | undefined): UnsavedPreferences | null {
   return email ? (states.get(email) ?? null) : null;
 }

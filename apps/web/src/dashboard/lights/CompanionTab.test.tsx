@@ -5,7 +5,6 @@ import { companion, lanLights } from '../../../test/companions';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes, FAN_EMAIL, renderWithLights } from '../../../test/lights';
 import { buildUser, seedSession } from '../../../test/users';
-import { clearCompanionDevices } from '../../companion/companion-store';
 import { COMPANION_TEXTS } from '../../companion/companion-texts';
 import { readLocalSettings, updateLocalSettings } from '../../settings/local-settings';
 import { describeDrivenLights, LightControlPanel } from '../panels/LightControlPanel';
@@ -14,7 +13,6 @@ const fan = buildUser({ email: FAN_EMAIL });
 
 beforeEach(() => {
   seedSession(fan);
-  clearCompanionDevices();
 });
 afterEach(() => {
   vi.restoreAllMocks();

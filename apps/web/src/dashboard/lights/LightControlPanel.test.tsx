@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { stubApi } from '../../../test/fetch-stub';
 import { baseRoutes, FAN_EMAIL, hueLights, lifxBulbs, renderWithLights } from '../../../test/lights';
 import { buildUser, seedSession } from '../../../test/users';
-import { clearCompanionDevices } from '../../companion/companion-store';
 import { useLights, type LightsApi } from '../../lights/lights-context';
 import { readLocalSettings, updateLocalSettings } from '../../settings/local-settings';
 import { LightControlPanel } from '../panels/LightControlPanel';
@@ -14,8 +13,6 @@ const LIST = 'GET /sims/lifx/v1/lights/all';
 beforeEach(() => {
   seedSession(fan);
   window.localStorage.setItem(`lifx_token_${FAN_EMAIL}`, 'demo-token');
-  // No companion of another file's fan drives these bulbs (files share a module graph, decision 030).
-  clearCompanionDevices();
 });
 afterEach(() => {
   vi.useRealTimers();
