@@ -186,11 +186,11 @@ test.describe('test flags during a live race', () => {
       await expect(race.getByRole('status').filter({ hasText: `Sent ${flag.button}` })).toBeVisible();
       if (flag.screen !== 'green') await lights.expectScreenColor(flag.screen);
       // Its length, and 3 s for reading five brands' simulators (stretched by the host's reading, not
-      // by CI's ceilings: the margin is part of what is asserted; the flag's length is the
-      // product's promise and stays as it is). 2 s were too few twice on
-      // this machine while one of its cores was shared, which the pace read at the run's start
-      // had not seen. The steps above may already have used that time on such a host: the lights
-      // are then read for 1 s more, never for a negative time.
+      // by CI's ceilings: the margin is part of what is asserted; the flag's length is the product's
+      // promise and stays as it is). 2 s were too few twice on this machine while one of its cores
+      // was shared, which the pace read at the run's start had not seen. The steps above may already
+      // have used that time on such a host: the lights are then read for 1 s more, never for a
+      // negative time.
       const deadline = pressedAt + flag.lengthMs + stretched(3_000);
       await expect
         .poll(allGreen, { timeout: Math.max(deadline - Date.now(), 1_000), intervals: [250] })
