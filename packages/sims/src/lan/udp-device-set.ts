@@ -23,12 +23,29 @@ export function closeUdpSocket(socket: Socket): Promise<void> {
   });
 }
 
-/** A UDP port free on 127.0.0.1 right now (the client binds it next: the demo's reply port). */
-export async function findFreeUdpPort(): Promise<number> {
-  const probe = await bindUdpSocket(0);
-  const { port } = probe.address();
-  await closeUdpSocket(probe);
-  return port;
+/**
+ * Below every system's ephemeral range (Linux 32768–60999, Windows and macOS 49152–65535): a socket
+ * bound to port 0 is never given one of these.
+ */
+const FREE_PORT_RANGE = { from: 20_000, to: 32_767 } as const;
+const FREE_PORT_TRIES = 50;
+
+/**
+ * A UDP port free on 127.0.0.1 right now (the client binds it next: the demo's reply port). Chosen at
+ * random below the ephemeral ports: one from the ephemeral range, closed here and bound by the client
+ * a moment later, was once taken in between by one of the many sockets that tests bind to port 0
+ * (a Govee test failed "UDP port 54200 is in use").
+ */
+export async function findFreeUdpPort(random: () => number = Math.random): Promise<number> {
+  const { from, to } = FREE_PORT_RANGE;
+  for (let tries = 0; tries < FREE_PORT_TRIES; tries++) {
+    const port = from + Math.floor(random() * (to - from + 1));
+    const probe = await bindUdpSocket(port).catch(() => null);
+    if (!probe) continue;
+    await closeUdpSocket(probe);
+    return port;
+  }
+  throw new Error(`no free UDP port found in ${FREE_PORT_TRIES} tries between ${from} and ${to}`);
 }
 
 export interface UdpDeviceSetOptions<D> {
