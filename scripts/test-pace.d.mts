@@ -13,3 +13,5 @@ export const CEILING_PACE: number;
 export function paced(ms: number): number;
 /** `ms` stretched by the host's reading alone: a time a passing test waits out, or a margin it asserts. */
 export function stretched(ms: number): number;
+/** Polls `condition` every `everyMs` (20) until it holds; throws after `timeoutMs`, stretched (paced). */
+export function pollUntil(condition: () => boolean, timeoutMs: number, everyMs?: number): Promise<void>;

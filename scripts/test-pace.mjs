@@ -100,3 +100,15 @@ export const paced = (ms) => Math.round(ms * CEILING_PACE);
  * light after a flag's length), which a ceiling's stretch would make too loose.
  */
 export const stretched = (ms) => Math.round(ms * TEST_PACE);
+
+/**
+ * Polls `condition` every `everyMs` until it holds; throws once `timeoutMs`, a ceiling (paced), has
+ * passed. The tests' own `until`s bind their usual limit to it.
+ */
+export async function pollUntil(condition, timeoutMs, everyMs = 20) {
+  const end = Date.now() + paced(timeoutMs);
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { measureHostPace, readPace } from '../../../scripts/test-pace.mjs';
+import { measureHostPace, paced, pollUntil, readPace } from '../../../scripts/test-pace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -52,6 +52,15 @@ describe('the tests’ pace (scripts/test-pace.mjs)', () => {
     expect(pacedIn('1.5', 3_000, { ci: true, fn: 'stretched' })).toBe(4_500);
     expect(pacedIn(undefined, 3_000, { ci: true, fn: 'stretched' })).toBe(3_000);
     expect(pacedIn('2', 250, { fn: 'stretched' })).toBe(500);
+  });
+
+  test('a poll goes on once its condition holds, and gives up after its stretched ceiling', async () => {
+    let calls = 0;
+    await pollUntil(() => ++calls === 3, 5_000, 1);
+    expect(calls).toBe(3);
+    const started = Date.now();
+    await expect(pollUntil(() => false, 50, 5)).rejects.toThrow('condition not met in time');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(paced(50));
   });
 
   test('the host is measured to a tenth, within the bounds', async () => {

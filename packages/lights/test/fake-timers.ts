@@ -1,4 +1,4 @@
-import { paced } from '../../../scripts/test-pace.mjs';
+import { pollUntil } from '../../../scripts/test-pace.mjs';
 import type { Timers } from '../src/timers.js';
 
 interface Entry {
@@ -54,14 +54,6 @@ async function flush(): Promise<void> {
   for (let i = 0; i < 20; i += 1) await Promise.resolve();
 }
 
-/**
- * Polls (real time) until the condition holds; for waiting on real HTTP in fake-clock tests. The
- * ceiling stretches on a slower host and in CI (paced, decision 054).
- */
-export async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > paced(timeoutMs)) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** Polls (real time) until the condition holds; for waiting on real HTTP in fake-clock tests. */
+export const until = (condition: () => boolean, timeoutMs = 3000): Promise<void> =>
+  pollUntil(condition, timeoutMs, 5);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FlagEventData } from '@flaglight/core';
 import { afterEach, describe, expect, test } from 'vitest';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { paced, pollUntil } from '../../../../scripts/test-pace.mjs';
 import { createServerApi } from '../link/server-api.js';
 import { startFollower, type DeliveredFlag, type Follower, type FollowerStatus } from './follower.js';
 
@@ -144,13 +144,7 @@ function follow(url: string, overrides: Partial<Parameters<typeof startFollower>
   return { flags, statuses, unlinked, tests, follower: running.follower };
 }
 
-const until = async (check: () => boolean, ms = 5_000) => {
-  const end = Date.now() + paced(ms);
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (check: () => boolean, ms = 5_000) => pollUntil(check, ms);
 const states = (flags: DeliveredFlag[][]) => flags.flat().map((f) => f.data.state);
 
 describe('the follower', () => {

@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram';
 import { createGoveeLanDriver, GOVEE_LAN_CONTROL_ADVICE } from '@flaglight/lights/lan';
 import { startVirtualGoveeDevices, type VirtualGoveeDevices } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { pollUntil } from '../../../../scripts/test-pace.mjs';
 import { createLogger } from '../system/log.js';
 import { createGoveeSupport } from './govee-support.js';
 import { createLightsHub, drivenIds, type LightsHub } from './lights-hub.js';
@@ -16,13 +16,7 @@ afterEach(async () => {
   sim = null;
 });
 
-const until = async (condition: () => boolean, timeoutMs = 3000) => {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > paced(timeoutMs)) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (condition: () => boolean, timeoutMs = 3000) => pollUntil(condition, timeoutMs);
 
 async function start(lanControl: boolean) {
   sim = await startVirtualGoveeDevices({ count: 3, omitIp: [2] });

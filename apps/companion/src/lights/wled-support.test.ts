@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startLanSim, startWledSim, type LanSim, type WledSimDevice } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { pollUntil } from '../../../../scripts/test-pace.mjs';
 import { OptionError, parseWledAddresses } from '../options.js';
 import { createLogger } from '../system/log.js';
 import { waitForDemoLan, withDemoLan, type DemoLanTargets } from './demo-lan.js';
@@ -26,13 +26,7 @@ afterEach(async () => {
   lan = null;
 });
 
-const until = async (condition: () => boolean, timeoutMs = 4_000) => {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > paced(timeoutMs)) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (condition: () => boolean, timeoutMs = 4_000) => pollUntil(condition, timeoutMs);
 
 async function devices(count: number) {
   for (let k = 0; k < count; k += 1)
