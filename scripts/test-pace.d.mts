@@ -15,3 +15,10 @@ export function paced(ms: number): number;
 export function stretched(ms: number): number;
 /** Polls `condition` every `everyMs` (20) until it holds; throws after `timeoutMs`, stretched (paced). */
 export function pollUntil(condition: () => boolean, timeoutMs: number, everyMs?: number): Promise<void>;
+/** Awaits `check` every `everyMs` (25) until it is truthy and returns it; throws after `timeoutMs`, stretched (paced). */
+export function pollFor<T>(
+  check: () => T | Promise<T>,
+  what: string | (() => string),
+  timeoutMs: number,
+  everyMs?: number,
+): Promise<NonNullable<T>>;

@@ -112,3 +112,19 @@ export async function pollUntil(condition, timeoutMs, everyMs = 20) {
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/**
+ * Awaits `check` every `everyMs` until it gives a truthy value, and returns it; throws `timed out
+ * waiting for <what>` once `timeoutMs`, a ceiling (paced), has passed. `what` may be a function,
+ * read only then (a log's last lines, say).
+ */
+export async function pollFor(check, what, timeoutMs, everyMs = 25) {
+  const end = Date.now() + paced(timeoutMs);
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { findFreeTcpPort, type RunningLanSim, startLanSimServer } from '@flaglight/sims';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
-import { paced } from '../../../scripts/test-pace.mjs';
+import { paced, pollFor } from '../../../scripts/test-pace.mjs';
 
 /**
  * Starting the companion a second time (the Start-menu shortcut, a second terminal): the copy that
@@ -58,15 +58,8 @@ async function end(run: Run | null): Promise<void> {
   clearTimeout(kill);
 }
 
-async function until<T>(check: () => Promise<T | null>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check().catch(() => null);
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(check: () => Promise<T | null>, what: string, ms = 60_000) =>
+  pollFor(() => check().catch(() => null), what, ms, 200);
 
 /** Whether the process has exited within `ms` (a generous wait, not a timing check). */
 async function exitedWithin(run: Run, ms: number) {

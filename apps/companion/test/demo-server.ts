@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryCommand } from '../../../scripts/entry-bundle.mjs';
-import { paced } from '../../../scripts/test-pace.mjs';
+import { pollFor } from '../../../scripts/test-pace.mjs';
 import { startCompanion, type Companion } from '../src/companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../src/options.js';
 
@@ -21,19 +21,8 @@ export interface DemoServer {
 }
 
 /** Polls `check` until it gives something truthy; the error names `what`. `ms` stretches on a slower host (paced). */
-export async function until<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  { ms = 30_000, everyMs = 100 } = {},
-): Promise<NonNullable<T>> {
-  const end = Date.now() + paced(ms);
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+export const until = <T>(check: () => T | Promise<T>, what: string, { ms = 30_000, everyMs = 100 } = {}) =>
+  pollFor(check, what, ms, everyMs);
 
 interface ServerProcess {
   url: string;

@@ -42,7 +42,7 @@ describe('live sources: F1 live timing leads, OpenF1 stands by (demo mode)', () 
   /** Waits for a source's state; a failure shows the whole source (its error, its last message). */
   const untilState = (name: string, state: string, timeout = 10_000) =>
     vi.waitFor(async () => expect(await sourceOf(name)).toMatchObject({ name, state }), {
-      timeout,
+      timeout: paced(timeout),
       interval: 500,
     });
 

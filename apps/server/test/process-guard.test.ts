@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { paced } from '../../../scripts/test-pace.mjs';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(serverDir, '../..');
@@ -56,7 +57,7 @@ describe.runIf(process.platform === 'linux')('the leftover-process guard', () =>
       const killed = runGuard(['--since', String(since), '--match', marker, '--kill']);
       expect(killed.code).toBe(1);
       expect(killed.out).toContain('ended (SIGKILL)');
-      const end = Date.now() + 5_000;
+      const end = Date.now() + paced(5_000);
       while (alive(pid) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(alive(pid)).toBe(false);
       expect(runGuard(['--since', String(since), '--match', marker])).toMatchObject({ code: 0 });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { measureHostPace, paced, pollUntil, readPace } from '../../../scripts/test-pace.mjs';
+import { measureHostPace, paced, pollFor, pollUntil, readPace } from '../../../scripts/test-pace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -60,6 +60,19 @@ describe('the tests’ pace (scripts/test-pace.mjs)', () => {
     expect(calls).toBe(3);
     const started = Date.now();
     await expect(pollUntil(() => false, 50, 5)).rejects.toThrow('condition not met in time');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(paced(50));
+  });
+
+  test('a poll for a value returns the first truthy one, awaits an async check, and says what it waited for', async () => {
+    let calls = 0;
+    expect(await pollFor(() => (++calls === 2 ? 'found' : null), 'the value', 5_000, 1)).toBe('found');
+    expect(await pollFor(async () => ++calls >= 4 && calls, 'an async value', 5_000, 1)).toBe(4);
+    const started = Date.now();
+    let read = 0;
+    const what = () => `the light (read ${++read} time)`;
+    await expect(pollFor(() => 0, what, 50, 5)).rejects.toThrow(
+      'timed out waiting for the light (read 1 time)',
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(paced(50));
   });
 

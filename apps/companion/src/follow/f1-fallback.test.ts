@@ -7,7 +7,7 @@ import { DEFAULT_PREFERENCES } from '@flaglight/contract';
 import type { FlagEventData } from '@flaglight/core';
 import { startF1LiveSim, type RunningF1LiveSim } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { paced, pollFor } from '../../../../scripts/test-pace.mjs';
 import { startCompanion, type Companion } from '../companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../options.js';
 import { SOURCE_F1_LIVE, SOURCE_SERVER } from './f1-fallback.js';
@@ -99,13 +99,9 @@ function dataDir(state: Record<string, unknown>): string {
   return dir;
 }
 
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = async (check: () => boolean, what: string, ms = 15_000) => {
+  await pollFor(check, what, ms);
+};
 
 /** The flags that reached the lights, oldest first. */
 function played(companion: Companion): string[] {

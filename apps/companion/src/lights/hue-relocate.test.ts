@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { HueBridgeCandidate } from '@flaglight/lights/lan';
 import { startLocalHueBridge, type LocalHueBridge } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { paced, pollFor } from '../../../../scripts/test-pace.mjs';
 import { createLogger, type Logger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { createHueSupport, type HueSupport } from './hue-support.js';
@@ -23,21 +23,18 @@ let support: HueSupport;
 /** What the next mDNS search "hears". */
 let heard: Pick<HueBridgeCandidate, 'url' | 'bridgeId'>[] = [];
 
-async function until<T>(check: () => T | Promise<T>, what: string, ms = 30_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end)
-      throw new Error(
-        `timed out waiting for ${what}\n${log
-          .recent()
-          .map((e) => e.message)
-          .join('\n')}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** A failure says what it waited for and what the log said meanwhile. */
+const until = <T>(check: () => T | Promise<T>, what: string, ms = 30_000) =>
+  pollFor(
+    check,
+    () =>
+      `${what}\n${log
+        .recent()
+        .map((e) => e.message)
+        .join('\n')}`,
+    ms,
+    50,
+  );
 
 const hueLights = () => hub.lights().filter((light) => light.provider === 'hue_local');
 /** Light commands the bridge took since `since` (epoch ms). */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { NANOLEAF_MDNS_MAX_FOUND, type NanoleafCandidate } from '@flaglight/lights/lan';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { pollUntil } from '../../../../scripts/test-pace.mjs';
 import { createLogger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { createLightsHub, type LightsHub } from './lights-hub.js';
@@ -108,13 +109,7 @@ async function relay(to: number) {
   return { port: (server.address() as AddressInfo).port, close };
 }
 
-const waitFor = async (check: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const waitFor = (check: () => boolean, ms = 5_000) => pollUntil(check, ms);
 
 /** Pairs the controller found (by mDNS) at `port`; returns the token it gave. */
 async function pairFound(port: number): Promise<string> {

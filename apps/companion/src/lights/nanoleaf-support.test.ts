@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { pollUntil } from '../../../../scripts/test-pace.mjs';
 import { startLocalBridge, type LocalBridge } from '../bridge/local-bridge.js';
 import { createLogger, type Logger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
@@ -77,13 +78,7 @@ const pair = (body: unknown, origin?: string) =>
     body: JSON.stringify(body),
   });
 
-const waitFor = async (check: () => boolean, ms = 3_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const waitFor = (check: () => boolean, ms = 3_000) => pollUntil(check, ms);
 
 describe('Nanoleaf pairing through the local bridge', () => {
   test('times out with what to do; after the button is held a retry pairs, keeps the token and drives it', async () => {

@@ -9,7 +9,7 @@ import { pairNanoleaf } from '@flaglight/lights/lan';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { entryCommand } from '../../../../scripts/entry-bundle.mjs';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { paced, pollFor } from '../../../../scripts/test-pace.mjs';
 import { startCompanion, type Companion } from '../companion.js';
 import { GOVEE_DEFAULT_PORTS } from '../options.js';
 import { createLogger } from '../system/log.js';
@@ -25,19 +25,8 @@ import { createServerApi, type ReportedLight } from './server-api.js';
  */
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../server');
 
-async function until<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  { ms = 20_000, everyMs = 50 } = {},
-): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+const until = <T>(check: () => T | Promise<T>, what: string, { ms = 20_000, everyMs = 50 } = {}) =>
+  pollFor(check, what, ms, everyMs);
 
 /** The server in demo mode, in a process of its own: its simulators stand in for Turnstile. */
 async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {

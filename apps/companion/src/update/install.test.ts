@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { paced } from '../../../../scripts/test-pace.mjs';
 import { createLogger } from '../system/log.js';
 import { StateFile } from '../system/state-file.js';
 import { installUpdate, swapBack, swapInto } from './install.js';
@@ -90,7 +91,7 @@ describe('the handover', () => {
     );
     const events: string[] = [];
     void installUpdate(`${exe}.download`, manifest, deps(port, events));
-    const end = Date.now() + 8_000;
+    const end = Date.now() + paced(8_000);
     while (!events.includes('exit') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     expect(events).toEqual(['stopped', 'exit']);
     const store = new StateFile(path.join(dir, 'data'));

@@ -8,7 +8,7 @@ import {
   startWledSim,
 } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
-import { paced } from '../../../../scripts/test-pace.mjs';
+import { paced, pollFor } from '../../../../scripts/test-pace.mjs';
 import type { LightDriver, LightStateCommand } from '../driver.js';
 import { createGoveeLanDriver } from './govee/driver.js';
 import { createHomeAssistantDriver } from './home-assistant/driver.js';
@@ -36,15 +36,7 @@ afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
 });
 
-async function until<T>(check: () => T | Promise<T>, what: string, ms = 2_500): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(check: () => T | Promise<T>, what: string, ms = 2_500) => pollFor(check, what, ms);
 
 /**
  * The round trip every brand makes: read, a red look on all, the states put back; `view` is what the

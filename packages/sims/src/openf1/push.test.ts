@@ -2,6 +2,7 @@ import { type RaceControlRow } from '@flaglight/data';
 import Fastify from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { pollUntil } from '../../../../scripts/test-pace.mjs';
 import { parseJson, rawGet } from '../../test/http.js';
 import { RACE_CONTROL_TOPIC } from './push.js';
 import { startOpenF1Sim, type RunningOpenF1Sim } from './server.js';
@@ -44,13 +45,7 @@ async function subscribed(url: string): Promise<{ client: MqttClient; received: 
   return { client, received };
 }
 
-async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => boolean, timeoutMs = 2000) => pollUntil(check, timeoutMs, 10);
 
 describe('MQTT push', () => {
   test('refuses a connection whose password is not a valid access token', async () => {

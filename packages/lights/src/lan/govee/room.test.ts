@@ -1,6 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { startVirtualGoveeDevices } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { pollFor } from '../../../../../scripts/test-pace.mjs';
 import type { LightStateCommand } from '../../driver.js';
 import { createGoveeLanDriver } from './driver.js';
 
@@ -20,15 +21,7 @@ afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
 });
 
-async function until<T>(check: () => T, what: string, ms = 2_500): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(check: () => T, what: string, ms = 2_500) => pollFor(check, what, ms);
 
 /** What another app on the LAN would send: `colorwc` with a kelvin, so the device shows that white. */
 async function setWhite(commandPort: number, kelvin: number, brightness: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { COLOR_PRESETS, createLightProgram, FASTEST_LAP_PURPLE, type LightStep } from '@flaglight/core';
 import { startNanoleafSim, type NanoleafSimDevice } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { pollUntil } from '../../../../../scripts/test-pace.mjs';
 import type { DriverEvent } from '../../driver.js';
 import { LightError } from '../../errors.js';
 import { createEffectPlayer } from '../../player/player.js';
@@ -50,13 +51,7 @@ const steps = (flag: string) => {
   );
 };
 
-const waitFor = async (check: () => boolean, ms = 2_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const waitFor = (check: () => boolean, ms = 2_000) => pollUntil(check, ms, 10);
 
 describe('Nanoleaf pairing', () => {
   test('403 until the power button is held, then a 32-character token; the info names the device', async () => {

@@ -14,6 +14,7 @@ import {
   type WledSimOptions,
 } from '@flaglight/sims';
 import { afterEach, describe, expect, test } from 'vitest';
+import { pollUntil } from '../../../../../scripts/test-pace.mjs';
 import type { DriverEvent, LightStateCommand } from '../../driver.js';
 import { createWledDriver, type WledDriver, type WledDriverOptions } from './driver.js';
 import { parseWledAddress } from './http.js';
@@ -58,13 +59,7 @@ const steps = (flag: string) => {
   );
 };
 
-const waitFor = async (check: () => boolean, ms = 3_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const waitFor = (check: () => boolean, ms = 3_000) => pollUntil(check, ms, 10);
 
 const rgb = (color: LightColor) => {
   const { r, g, b } = hsbToRgb({ hue: color.hue, saturation: color.saturation, brightness: 1 });
