@@ -78,9 +78,24 @@ RUN='HKCU\Software\Microsoft\Windows\CurrentVersion\Run'
 UNINST='HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\FlaglightCompanion'
 # NSIS exits 0 even when it installs nothing (an x86 stub under wine64): check the results.
 timeout "$(paced 120)" wine "$SETUP" /S || fail "installer exit code $?"
-winenv() { wine cmd /c echo "%$1%" | tr -d '\r'; }
-DIR="$(wine winepath -u "$(winenv LOCALAPPDATA)" | tr -d '\r')/Programs/Flaglight"
-MENU="$(wine winepath -u "$(winenv APPDATA)" | tr -d '\r')/Microsoft/Windows/Start Menu/Programs/Flaglight"
+# A Windows folder's environment value, as a path here. Wine's cmd once printed nothing on a loaded
+# host (the check then looked in /Programs/Flaglight): it is asked again until it answers.
+winfolder() {
+  local value='' folder='' _
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    value=$(timeout "$(paced 30)" wine cmd /c echo "%$1%" 2>/dev/null | tr -d '\r') || value=''
+    if [ -n "$value" ] && [ "$value" != "%$1%" ]; then
+      folder=$(timeout "$(paced 30)" wine winepath -u "$value" 2>/dev/null | tr -d '\r') || folder=''
+      [ -n "$folder" ] && echo "$folder" && return 0
+    fi
+    sleep 1
+  done
+  return 1
+}
+LOCAL=$(winfolder LOCALAPPDATA) || fail "wine did not say where %LOCALAPPDATA% is"
+ROAMING=$(winfolder APPDATA) || fail "wine did not say where %APPDATA% is"
+DIR="$LOCAL/Programs/Flaglight"
+MENU="$ROAMING/Microsoft/Windows/Start Menu/Programs/Flaglight"
 [ -f "$DIR/flaglight-companion-win-x64.exe" ] || fail "nothing installed in $DIR"
 [ -f "$DIR/uninstall.exe" ] || fail "no uninstall.exe in $DIR"
 wine reg query "$RUN" /v 'Flaglight Companion' 2>/dev/null | grep -q -- '--background' || fail "no Run value with --background"
