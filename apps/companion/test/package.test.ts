@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findFreeTcpPort } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { paced } from '../../../scripts/test-pace.mjs';
 
@@ -21,17 +21,6 @@ if (!built) {
   console.warn(
     `package.test.ts: SKIPPED, ${path.relative(process.cwd(), EXE)} is not built (npm run package:linux -w @flaglight/companion)`,
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe.skipIf(!built)('the Linux single executable (dist/flaglight-companion-linux-x64)', () => {
@@ -66,7 +55,7 @@ describe.skipIf(!built)('the Linux single executable (dist/flaglight-companion-l
   });
 
   test('run serves /api/status on the port it is given', async () => {
-    const port = await freePort();
+    const port = await findFreeTcpPort();
     const child = spawn(
       EXE,
       ['run', '--server', OFFLINE_SERVER, '--port', String(port), '--no-browser', '--data-dir', dataDir],

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findFreeTcpPort } from '@flaglight/sims';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { paced } from '../../../scripts/test-pace.mjs';
 import { signManifest } from '../src/update/manifest.js';
@@ -37,15 +37,6 @@ const FIXTURE = '2021-saudi-arabia-race';
 const built = fs.existsSync(EXE) && fs.existsSync(THROWAWAY_KEY) && process.platform === 'linux';
 if (!built)
   console.warn('update.package.test.ts: SKIPPED, the Linux executable is not built (npm run package:linux)');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Status {
   version: string;
@@ -117,7 +108,7 @@ async function installAndStart(
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(dataDir, 'state.json'), JSON.stringify(extra.state), { mode: 0o600 });
   }
-  const port = await freePort();
+  const port = await findFreeTcpPort();
   const child = spawn(
     exe,
     [
@@ -268,7 +259,7 @@ describe.skipIf(!built)('the packaged companion updates itself', () => {
       const begun = Date.now();
       const phases: string[] = [];
       const mark = (phase: string) => phases.push(`${phase} ${((Date.now() - begun) / 1000).toFixed(1)} s`);
-      const mqttUrl = `mqtt://127.0.0.1:${await freePort()}`;
+      const mqttUrl = `mqtt://127.0.0.1:${await findFreeTcpPort()}`;
       const n = await startLinkedAndFollowing({ root, server: server.url, session }, mqttUrl);
       started.push(n);
       // The release is published while the companion follows; "Check now" finds it. It is downloaded

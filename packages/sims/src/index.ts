@@ -95,7 +95,7 @@ export {
   type VirtualLifxBulbs,
   type VirtualLifxBulbView,
 } from './lan/lifx-bulbs.js';
-export { findFreeTcpPort } from './free-tcp-port.js';
+export { findFreeTcpPort } from './free-port.js';
 export {
   findFreeUdpPort,
   GOVEE_LAN_DEMO_DEVICE_COUNT,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { findFreeTcpPort } from '@flaglight/sims';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { paced } from '../../../../scripts/test-pace.mjs';
 import { createLogger } from '../system/log.js';
@@ -21,15 +21,6 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function program(file: string, body: string): void {
   fs.writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const manifest = { version: '0.2.0' } as Manifest;
@@ -82,7 +73,7 @@ describe('putting the new file in place', () => {
 
 describe('the handover', () => {
   test('the new version answers on the bridge port: this process ends, the outcome is kept', async () => {
-    const port = await freePort();
+    const port = await findFreeTcpPort();
     program(exe, 'echo old');
     // The new "version": answers /api/status on the port it is given, as 0.2.0, then goes away.
     program(
@@ -102,7 +93,7 @@ describe('the handover', () => {
   });
 
   test('a new version that exits at start is rolled back after three exits, and not tried again by itself', async () => {
-    const port = await freePort();
+    const port = await findFreeTcpPort();
     program(exe, 'echo old');
     program(`${exe}.download`, `echo started >> "${dir}/starts"; exit 1`);
     const events: string[] = [];
@@ -124,7 +115,7 @@ describe('the handover', () => {
   });
 
   test('a new version that never answers is stopped and rolled back at the time limit', async () => {
-    const port = await freePort();
+    const port = await findFreeTcpPort();
     program(exe, 'echo old');
     program(`${exe}.download`, 'exec sleep 60');
     const events: string[] = [];

@@ -1,4 +1,5 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { pickFreePort } from '../free-port.js';
 import { LAN_SIM_HOST } from './lan-host.js';
 
 export function bindUdpSocket(port: number): Promise<Socket> {
@@ -24,28 +25,19 @@ export function closeUdpSocket(socket: Socket): Promise<void> {
 }
 
 /**
- * Below every system's ephemeral range (Linux 32768–60999, Windows and macOS 49152–65535): a socket
- * bound to port 0 is never given one of these.
+ * A UDP port free on 127.0.0.1 right now (the client binds it next: the demo's reply port), chosen
+ * below the ephemeral ports (`pickFreePort`).
  */
-const FREE_PORT_RANGE = { from: 20_000, to: 32_767 } as const;
-const FREE_PORT_TRIES = 50;
-
-/**
- * A UDP port free on 127.0.0.1 right now (the client binds it next: the demo's reply port). Chosen at
- * random below the ephemeral ports: one from the ephemeral range, closed here and bound by the client
- * a moment later, was once taken in between by one of the many sockets that tests bind to port 0
- * (a Govee test failed "UDP port 54200 is in use").
- */
-export async function findFreeUdpPort(random: () => number = Math.random): Promise<number> {
-  const { from, to } = FREE_PORT_RANGE;
-  for (let tries = 0; tries < FREE_PORT_TRIES; tries++) {
-    const port = from + Math.floor(random() * (to - from + 1));
-    const probe = await bindUdpSocket(port).catch(() => null);
-    if (!probe) continue;
-    await closeUdpSocket(probe);
-    return port;
-  }
-  throw new Error(`no free UDP port found in ${FREE_PORT_TRIES} tries between ${from} and ${to}`);
+export function findFreeUdpPort(random: () => number = Math.random): Promise<number> {
+  const binds = (port: number) =>
+    bindUdpSocket(port).then(
+      async (probe) => {
+        await closeUdpSocket(probe);
+        return true;
+      },
+      () => false,
+    );
+  return pickFreePort('UDP', binds, random);
 }
 
 export interface UdpDeviceSetOptions<D> {
