@@ -20,9 +20,15 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
-/** Polls `check` until it gives something truthy; the error names `what`. `ms` stretches on a slower host (paced). */
-export const until = <T>(check: () => T | Promise<T>, what: string, { ms = 30_000, everyMs = 100 } = {}) =>
-  pollFor(check, what, ms, everyMs);
+/**
+ * Polls `check` until it gives something truthy; the error names `what` (a function: read only then).
+ * `ms` stretches on a slower host (paced).
+ */
+export const until = <T>(
+  check: () => T | Promise<T>,
+  what: string | (() => string),
+  { ms = 30_000, everyMs = 100 } = {},
+) => pollFor(check, what, ms, everyMs);
 
 interface ServerProcess {
   url: string;

@@ -101,9 +101,21 @@ async function followTheRace(): Promise<Companion> {
     deviceName: 'Living room',
   });
   companion = running;
+  let hue: Swatch[] = [];
+  // It timed out on the first try in two rehearsals on a slow host (the retry passed): a failure
+  // says what the Hue lights showed and what the companion said meanwhile.
   await until(
-    async () => (await swatches()).filter((s) => s.label.startsWith('Hue ') && reddish(s.hex)).length === 4,
-    'red on the four Hue lights',
+    async () => {
+      hue = (await swatches()).filter((s) => s.label.startsWith('Hue '));
+      return hue.filter((s) => reddish(s.hex)).length === 4;
+    },
+    () =>
+      `red on the four Hue lights; they show ${hue.map((s) => `${s.hex}${s.on ? '' : ' (off)'}`).join(', ')}\n` +
+      running.log
+        .recent()
+        .slice(-40)
+        .map((e) => e.message)
+        .join('\n'),
     { ms: 60_000, everyMs: 250 },
   );
   return running;

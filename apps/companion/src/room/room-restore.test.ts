@@ -253,7 +253,8 @@ describe('the room when the session ends', () => {
 
       const again = await startLinkedAgain({ server: server.url, dataDir: dir });
       companion = again;
-      const outcome = await waitUntilGivenBack(before, 30_000);
+      // A ceiling, not a promise (the process starts afresh first): stretched on a slow host.
+      const outcome = await waitUntilGivenBack(before, paced(30_000));
       console.info(
         again.log
           .recent()
