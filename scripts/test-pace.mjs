@@ -106,11 +106,7 @@ export const stretched = (ms) => Math.round(ms * TEST_PACE);
  * passed. The tests' own `until`s bind their usual limit to it.
  */
 export async function pollUntil(condition, timeoutMs, everyMs = 20) {
-  const end = Date.now() + paced(timeoutMs);
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+  await pollFor(condition, 'the condition', timeoutMs, everyMs);
 }
 
 /**

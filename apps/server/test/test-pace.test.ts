@@ -59,7 +59,7 @@ describe('the tests’ pace (scripts/test-pace.mjs)', () => {
     await pollUntil(() => ++calls === 3, 5_000, 1);
     expect(calls).toBe(3);
     const started = Date.now();
-    await expect(pollUntil(() => false, 50, 5)).rejects.toThrow('condition not met in time');
+    await expect(pollUntil(() => false, 50, 5)).rejects.toThrow('timed out waiting for the condition');
     expect(Date.now() - started).toBeGreaterThanOrEqual(paced(50));
   });
 
